@@ -1,0 +1,22 @@
+"""Refusals as values: `bot/` turns `code` + `params` into a sentence in the player's language."""
+
+from typing import Any
+
+
+class IllegalMove(Exception):  # noqa: N818 - the contract names it so
+    """A move the rules refuse. `code` is stable; the text a player reads lives in `bot/`."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.code
+        details = ", ".join(f"{k}={v!r}" for k, v in sorted(self.params.items()))
+        return f"{self.code} ({details})"
+
+
+class BadOptions(ValueError):
+    """Options or a `setup` the game cannot start with; the message says which and why."""

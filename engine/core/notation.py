@@ -1,0 +1,32 @@
+"""Splitting chat text into tokens the games understand, in English or French."""
+
+import re
+import unicodedata
+
+_SPLIT = re.compile(r"[\s,;+]+")
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents, so `Bœuf`, `boeuf` and `BOEUF` read alike."""
+    text = text.replace("œ", "oe").replace("Œ", "oe").replace("æ", "ae")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower().strip()
+
+
+def tokens(text: str) -> list[str]:
+    """Folded words of a move text; a leading `/` (a pasted command) is dropped."""
+    words = [w for w in _SPLIT.split(fold(text)) if w]
+    if words and words[0].startswith("/"):
+        words[0] = words[0][1:]
+        if not words[0]:
+            words.pop(0)
+    return words
+
+
+def strip_verb(words: list[str], verbs: set[str]) -> list[str]:
+    return words[1:] if words and words[0] in verbs else words
+
+
+def sort_numbers_first(cards: list[str], order: dict[str, int]) -> list[str]:
+    """The contract's hand order: numbers numerically, then the named cards in `order`."""
+    return sorted(cards, key=lambda c: (0, int(c)) if c.isdigit() else (1, order.get(c, 99), c))

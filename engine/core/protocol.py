@@ -1,0 +1,44 @@
+"""What every game module offers. `bot/` relies only on this surface.
+
+Beyond the contract functions, each game module has:
+- `ID`, `NAME` and `SEATS` (a `range` of allowed player counts);
+- `Options`, the pydantic model of its options (field descriptions are user-facing help);
+- `choose(state, seat, rng) -> Move`, its baseline bot.
+"""
+
+import random
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from engine.core.types import Event, Move, Outcome
+
+
+class Game(Protocol):
+    ID: str
+    NAME: str
+    SEATS: range
+    Options: type[BaseModel]
+
+    def new_game(
+        self, seats: int, options: dict[str, Any] | None = None, seed: int = 0,
+        setup: dict[str, Any] | None = None,
+    ) -> Any: ...
+
+    def to_act(self, state: Any) -> list[int]: ...
+
+    def legal_moves(self, state: Any, seat: int) -> list[Move]: ...
+
+    def apply(self, state: Any, seat: int, move: Move) -> tuple[Any, list[Event]]: ...
+
+    def parse_move(self, state: Any, seat: int, text: str) -> Move: ...
+
+    def view(self, state: Any, seat: int | None = None) -> dict[str, Any]: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def dump(self, state: Any) -> str: ...
+
+    def load(self, text: str) -> Any: ...
+
+    def choose(self, state: Any, seat: int, rng: random.Random) -> Move: ...

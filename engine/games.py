@@ -1,0 +1,22 @@
+"""The registry of games by id: the only place that lists them."""
+
+from importlib import import_module
+from typing import cast
+
+from engine.core.protocol import Game
+
+_MODULES: dict[str, str] = {
+    "ochs-esel": "engine.ochs_esel",
+}
+
+
+def ids() -> list[str]:
+    return list(_MODULES)
+
+
+def get(game_id: str) -> Game:
+    try:
+        module = _MODULES[game_id]
+    except KeyError:
+        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(_MODULES)}") from None
+    return cast(Game, import_module(module))
