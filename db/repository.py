@@ -1,0 +1,217 @@
+"""The one async storage interface `bot/` talks to.
+
+SQLite (aiosqlite) is the embedded default; a PostgreSQL implementation of the same
+interface is the scale-out path, so nothing here may assume SQLite. All SQL lives in
+the implementations.
+"""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+LOBBY, PLAYING, FINISHED, CANCELLED, CLOSED = "lobby", "playing", "finished", "cancelled", "closed"
+OPEN_STATUSES = (LOBBY, PLAYING)
+
+
+class StorageError(Exception):
+    """The database refused or failed a write; nothing of that write was kept."""
+
+
+class VersionConflict(StorageError):
+    """The table moved on: the move's `seq` is not `version + 1` (another press won)."""
+
+
+class TableExists(StorageError):
+    """The channel already has an open (lobby or playing) table."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"channel already has open table {table_id}")
+        self.table_id = table_id
+
+
+@dataclass
+class TableRow:
+    id: int
+    platform: str  # "console", "telegram", "discord"
+    channel: str  # the platform's key for the channel/thread/topic
+    game: str
+    options: dict[str, Any]
+    settings: dict[str, Any]  # table settings owned by bot/ (deadline, bot delay, ...)
+    seed: int
+    status: str
+    host: str  # user key of the host
+    version: int  # number of moves applied; the next move's seq is version + 1
+    snapshot: str | None  # engine dump after `version` moves; None in the lobby
+    created_at: float
+    updated_at: float
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: str | None  # None for a bot seat that nobody owns
+    name: str
+    is_bot: bool = False
+    afk_strikes: int = 0  # consecutive expired deadlines
+    # The human who sat here before a bot took over (reclaim with /join); None otherwise.
+    former_user_id: str | None = None
+
+
+@dataclass
+class MoveRow:
+    seq: int
+    seat: int
+    move: str  # canonical notation, `str(move)`; replay is `parse_move` + `apply`
+    actor: str  # "player", "bot" or "afk"
+    created_at: float
+
+
+@dataclass
+class MessageRef:
+    key: str  # "table", "lobby", "hand:<seat>", ...
+    chat: str
+    message_id: str
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. interaction token + expiry
+
+
+@dataclass
+class Deadline:
+    table_id: int
+    seat: int
+    version: int  # the table version the deadline was set for; stale if the table moved on
+    due_at: float
+    remind_at: float | None
+    reminded: bool = False
+
+
+@dataclass
+class UserSettings:
+    lang: str | None = None  # None: follow the channel
+    mentions: bool = True
+
+
+@dataclass
+class ResultRow:
+    seat: int
+    user_id: str | None
+    name: str
+    is_bot: bool
+    score: int
+    rank: int
+
+
+@dataclass
+class GameStats:
+    game: str
+    played: int
+    wins: int  # first places, ties included
+    average_rank: float
+
+
+class Repository(ABC):
+    """Every method is atomic: it commits as a whole or raises and changes nothing."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and apply pending numbered migrations."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # tables
+    @abstractmethod
+    async def create_table(
+        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
+        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+    ) -> TableRow:
+        """Raises TableExists when the channel has an open table."""
+
+    @abstractmethod
+    async def get_table(self, table_id: int) -> TableRow | None: ...
+
+    @abstractmethod
+    async def open_table_in(self, platform: str, channel: str) -> TableRow | None: ...
+
+    @abstractmethod
+    async def update_table(
+        self, table_id: int, *, expected_version: int, status: str | None = None,
+        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+        host: str | None = None, seats: list[SeatRow] | None = None,
+        snapshot: str | None = None, reset_moves: bool = False,
+    ) -> TableRow:
+        """Lobby edits and status changes; bumps `updated_at`.
+
+        Guarded like a move: raises VersionConflict unless the stored version equals
+        `expected_version`. `seats`, when given, replaces every seat row. `reset_moves`
+        (starting a game) deletes the move log and sets version 0 with `snapshot`.
+        """
+
+    @abstractmethod
+    async def unfinished_tables(self) -> list[TableRow]:
+        """Every table in the lobby or playing, oldest first, for resuming at start-up."""
+
+    # seats
+    @abstractmethod
+    async def get_seats(self, table_id: int) -> list[SeatRow]: ...
+
+    @abstractmethod
+    async def update_seat(self, table_id: int, seat: SeatRow) -> None: ...
+
+    # moves
+    @abstractmethod
+    async def commit_move(
+        self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
+        status: str = PLAYING, results: list[ResultRow] | None = None,
+    ) -> TableRow:
+        """Append move `seq` and store `snapshot` in one transaction.
+
+        Raises VersionConflict unless the table's version is `seq - 1`. With `results`
+        the game's final results are stored in the same transaction (status finished).
+        """
+
+    @abstractmethod
+    async def moves(self, table_id: int) -> list[MoveRow]: ...
+
+    # platform message ids
+    @abstractmethod
+    async def set_message(self, table_id: int, ref: MessageRef) -> None: ...
+
+    @abstractmethod
+    async def messages(self, table_id: int) -> dict[str, MessageRef]: ...
+
+    @abstractmethod
+    async def delete_message(self, table_id: int, key: str) -> None: ...
+
+    # deadlines
+    @abstractmethod
+    async def set_deadline(self, deadline: Deadline) -> None:
+        """One deadline per table: replaces the previous one."""
+
+    @abstractmethod
+    async def clear_deadline(self, table_id: int) -> None: ...
+
+    @abstractmethod
+    async def deadlines(self) -> list[Deadline]: ...
+
+    @abstractmethod
+    async def mark_reminded(self, table_id: int, version: int) -> None: ...
+
+    # people and places
+    @abstractmethod
+    async def user_settings(self, platform: str, user_id: str) -> UserSettings: ...
+
+    @abstractmethod
+    async def set_user_settings(self, platform: str, user_id: str, settings: UserSettings) -> None: ...
+
+    @abstractmethod
+    async def channel_lang(self, platform: str, channel: str) -> str | None: ...
+
+    @abstractmethod
+    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None: ...
+
+    # results
+    @abstractmethod
+    async def results(self, table_id: int) -> list[ResultRow]: ...
+
+    @abstractmethod
+    async def stats(self, platform: str, user_id: str) -> list[GameStats]: ...
