@@ -338,7 +338,7 @@ def _sets(hand: list[str], size: int | None, above: int) -> list[Play]:
             for numbers in range(1, min(have, n) + 1):
                 if n - numbers <= jokers:
                     moves.append(Play(tuple([number] * numbers + [JOKER] * (n - numbers))))
-    if LONE_JOKER_VALUE > above:
+    if above < LONE_JOKER_VALUE:
         moves.extend(Play(tuple([JOKER] * n)) for n in sizes if 1 <= n <= jokers)
     return moves
 

@@ -3,7 +3,7 @@
 from typing import Any
 
 
-class IllegalMove(Exception):  # noqa: N818 - the contract names it so
+class IllegalMove(Exception):
     """A move the rules refuse. `code` is stable; the text a player reads lives in `bot/`."""
 
     def __init__(self, code: str, **params: Any) -> None:

@@ -1,0 +1,1 @@
+"""A local table in the terminal: the bot's own commands, bot players as opponents."""

@@ -1,0 +1,202 @@
+"""The console table: reads commands from stdin, prints the table and your hand.
+
+It is an adapter like the chat ones: lines become `Tables` calls, deliveries become
+printed blocks. Buttons are numbered (`#1`, `#2`, ...) because a terminal has no buttons.
+"""
+
+import asyncio
+import itertools
+import sys
+from typing import TextIO
+
+from bot import present
+from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
+from bot.i18n import t
+from bot.render import Button, Rendering, encode_payload
+from bot.settings import Settings
+from bot.tables import Actor, Tables
+from db.repository import MessageRef, Repository
+from engine import games
+
+CHANNEL = "local"
+USER = Actor(user_id="you", name="You", is_admin=True)
+
+
+class ConsoleSink:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.buttons: dict[str, list[str]] = {"hand": [], "table": [], "announce": []}
+        self._ids = itertools.count(1)
+
+    def _print(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _numbered(self, where: str, table_id: int, rendering: Rendering) -> str:
+        self.buttons[where] = []
+        labels = []
+        for button in (b for row in rendering.buttons for b in row):
+            self.buttons[where].append(encode_payload(table_id, rendering.version, button.action))
+            labels.append(f"[#{self._number(where)}] {button.label}")
+        return "  ".join(labels)
+
+    def _number(self, where: str) -> int:
+        order = ["hand", "table", "announce"]
+        before = sum(len(self.buttons[w]) for w in order[:order.index(where)])
+        return before + len(self.buttons[where])
+
+    def payload(self, number: int) -> str | None:
+        flat = self.buttons["hand"] + self.buttons["table"] + self.buttons["announce"]
+        return flat[number - 1] if 1 <= number <= len(flat) else None
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        self._print("\n" + "─" * 60 + "\n" + msg.rendering.text)
+        self._renumber(msg.table_id, msg.rendering, "table")
+        return ref or MessageRef(key="table", chat="console", message_id=str(next(self._ids)))
+
+    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        self._print("\n" + msg.rendering.text)
+        self._renumber(msg.table_id, msg.rendering, "hand")
+        return ref or MessageRef(key=f"hand:{msg.seat}", chat="console",
+                                 message_id=str(next(self._ids)))
+
+    def _renumber(self, table_id: int, rendering: Rendering, where: str) -> None:
+        line = self._numbered(where, table_id, rendering)
+        if line:
+            self._print(line)
+
+    async def announce(self, msg: Announcement) -> None:
+        self._print("📣 " + msg.text)
+        if msg.buttons:
+            rendering = Rendering("", [], msg.buttons, msg.version)
+            self._renumber(msg.table_id, rendering, "announce")
+
+    async def notify(self, msg: Notice) -> None:
+        self._print("✉ " + msg.text)
+
+
+class Console:
+    def __init__(self, repo: Repository, settings: Settings, *, out: TextIO = sys.stdout,
+                 inp: TextIO = sys.stdin) -> None:
+        self.out = out
+        self.inp = inp
+        self.sink = ConsoleSink(out)
+        self.tables = Tables(repo, self.sink, platform="console", settings=settings)
+        self.lang = settings.default_lang
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    async def readline(self, prompt: str = "") -> str | None:
+        if prompt:
+            self.out.write(prompt)
+            self.out.flush()
+        line = await asyncio.to_thread(self.inp.readline)
+        return None if line == "" else line.strip()
+
+    async def run(self, *, game: str | None, bots: int | None, options: list[str]) -> int:
+        await self.tables.start(run_scheduler=True)
+        try:
+            table = await self.tables.table_for_channel(CHANNEL)
+            if table is None:
+                if not await self._new_table(game, bots, options):
+                    return 1
+            else:
+                self.say(t(self.lang, "console_resume", game=games.get(table.game).NAME))
+                await self.tables.show(USER, CHANNEL)
+                if table.status == "playing":
+                    await self.tables.hand(USER, CHANNEL)
+            await self.tables.settle()
+            await self._loop()
+        finally:
+            await self.tables.settle()
+            await self.tables.close()
+        return 0
+
+    async def _new_table(self, game: str | None, bots: int | None, options: list[str]) -> bool:
+        if game is None:
+            ids = games.ids()
+            self.say(t(self.lang, "console_pick_game"))
+            for i, game_id in enumerate(ids, 1):
+                self.say(f"  {i}. {games.get(game_id).NAME} ({game_id})")
+            answer = await self.readline("> ")
+            if answer is None:
+                return False
+            game = ids[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(ids) \
+                else answer
+            if not options:
+                answer = await self.readline(t(self.lang, "console_options") + " ")
+                options = (answer or "").split()
+        reply = await self.tables.new_game(USER, CHANNEL, game, options, title="console")
+        self.say(reply.text)
+        if not reply.ok:
+            return False
+        live = await self.tables.live_table(reply.table_id or 0)
+        assert live is not None
+        low, high = live.game.SEATS.start, live.game.SEATS.stop - 1
+        if bots is None:
+            default = max(low - 1, min(3, high - 1))
+            answer = await self.readline(t(self.lang, "console_bots", low=max(0, low - 1),
+                                           high=high - 1, default=default) + " ")
+            bots = int(answer) if answer and answer.isdigit() else default
+        for _ in range(bots):
+            reply = await self.tables.add_bot(USER, CHANNEL)
+            if not reply.ok:
+                self.say(reply.text)
+                return False
+        reply = await self.tables.start_game(USER, CHANNEL)
+        self.say(reply.text)
+        return reply.ok
+
+    async def _loop(self) -> None:
+        while True:
+            line = await self.readline()
+            if line is None or line in {"/quit", "/exit", "quit", "exit"}:
+                return
+            if not line:
+                continue
+            reply_text = await self.handle(line)
+            if reply_text:
+                self.say(reply_text)
+            await self.tables.settle()
+
+    async def handle(self, line: str) -> str | None:
+        tables = self.tables
+        if line.startswith("#") and line[1:].isdigit():
+            payload = self.sink.payload(int(line[1:]))
+            if payload is None:
+                return t(self.lang, "console_no_button")
+            reply = await tables.press(USER, payload)
+            return None if reply.ok else reply.text
+        word, _, rest = line.partition(" ")
+        command = word.lstrip("/").lower() if word.startswith("/") else "play"
+        if command == "play":
+            text = rest if word.startswith("/") else line
+            reply = await tables.play(USER, CHANNEL, text)
+            return None if reply.ok else reply.text
+        if command == "pass":
+            reply = await tables.play(USER, CHANNEL, "pass")
+            return None if reply.ok else reply.text
+        simple = {"hand": tables.hand, "table": tables.show, "scores": tables.scores,
+                  "stats": tables.stats, "cancel": tables.cancel, "join": tables.join,
+                  "leave": tables.leave, "start": tables.start_game}
+        if command in simple:
+            reply = await simple[command](USER, CHANNEL)
+            return None if command in {"hand", "table"} and reply.ok else reply.text
+        if command == "newgame":
+            parts = rest.split()
+            reply = await tables.new_game(USER, CHANNEL, parts[0] if parts else "", parts[1:],
+                                          title="console")
+            return reply.text
+        if command == "lang":
+            reply = await tables.set_lang(USER, CHANNEL, rest, personal=False)
+            self.lang = (await tables.channel_lang(CHANNEL))
+            return reply.text
+        if command == "rules":
+            return present.rules_text(rest.strip(), self.lang)
+        return present.help_text(self.lang) + "\n" + t(self.lang, "console_help")
+
+
+def buttons_of(rendering: Rendering) -> list[Button]:
+    return [b for row in rendering.buttons for b in row]

@@ -1,0 +1,89 @@
+"""`python -m bot`: Discord and/or Telegram when their tokens are set, else a console table."""
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.settings import Settings
+
+DESCRIPTION = """\
+Tapis: card games (Ochs & Esel, The Game, Nix für Ungut, Michigan) for Discord and Telegram.
+
+With DISCORD_TOKEN and/or TELEGRAM_TOKEN set (environment or .env), the bot connects to
+those platforms (both in one process when both are set). With neither, it opens a local
+table in this terminal where you play against bot players; the game is saved in the
+database (DATABASE_URL, default sqlite:///tapis.db), so quitting and restarting resumes it.
+
+Console commands: type a move (e.g. `7 7 J`, `pass`, `23 A1, 77 D2`) or press a numbered
+button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newgame <game>
+[options], /lang en|fr, /help, /quit. Every setting is listed in .env.example.
+"""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--console", action="store_true",
+                        help="play in the terminal even when chat tokens are set")
+    parser.add_argument("--game", help="console: the game to open (id or name, e.g. ochs-esel); "
+                                       "asked interactively when missing")
+    parser.add_argument("--bots", type=int, help="console: number of bot opponents")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="console: a game or table option, repeatable (rounds=3, ox=yes, "
+                             "deadline=off, bot_delay=0)")
+    parser.add_argument("--database", help="override DATABASE_URL")
+    parser.add_argument("--lang", choices=["en", "fr"], help="override DEFAULT_LANG")
+    parser.add_argument("--bot-delay", type=float, help="override BOT_DELAY (seconds)")
+    return parser.parse_args(argv)
+
+
+async def run(args: argparse.Namespace) -> int:
+    from db import open_repository
+
+    overrides: dict[str, object] = {}
+    if args.database:
+        overrides["database_url"] = args.database
+    if args.lang:
+        overrides["default_lang"] = args.lang
+    if args.bot_delay is not None:
+        overrides["bot_delay"] = args.bot_delay
+    settings = Settings(**overrides)  # type: ignore[arg-type]
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    repo = open_repository(settings.database_url)
+    await repo.open()
+    try:
+        chat = (settings.discord_token or settings.telegram_token) and not args.console
+        if not chat:
+            from adapters.console.app import Console
+
+            console = Console(repo, settings)
+            return await console.run(game=args.game, bots=args.bots, options=args.option)
+        runners = []
+        if settings.discord_token:
+            from adapters.discord.app import run_discord
+
+            runners.append(run_discord(repo, settings))
+        if settings.telegram_token:
+            from adapters.telegram.app import run_telegram
+
+            runners.append(run_telegram(repo, settings))
+        await asyncio.gather(*runners)
+        return 0
+    finally:
+        await repo.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        return asyncio.run(run(args))
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""What `bot/` asks an adapter to show, and the errors an adapter reports back."""
+
+from dataclasses import dataclass, field
+
+from bot.render import Button, Rendering
+
+
+@dataclass(slots=True)
+class TableMessage:
+    """Create or edit in place the one public message of a table (lobby, then game)."""
+
+    table_id: int
+    channel: str
+    rendering: Rendering
+
+
+@dataclass(slots=True)
+class HandMessage:
+    """Create or edit in place a player's private hand message."""
+
+    table_id: int
+    channel: str
+    seat: int
+    user_id: str
+    rendering: Rendering
+
+
+@dataclass(slots=True)
+class Announcement:
+    """A new message in the channel: round results, final ranking, turn pings, seat changes."""
+
+    table_id: int
+    channel: str
+    text: str
+    buttons: list[list[Button]] = field(default_factory=list)
+    version: int = 0
+    mentions: list[str] = field(default_factory=list)  # user ids to notify
+
+
+@dataclass(slots=True)
+class Notice:
+    """A private line to one user (e.g. 'a bot took your seat')."""
+
+    user_id: str
+    text: str
+    table_id: int | None = None
+
+
+Delivery = TableMessage | HandMessage | Announcement | Notice
+
+
+class DeliveryError(Exception):
+    """Base for what an adapter reports when a delivery cannot be made."""
+
+
+class ChannelGone(DeliveryError):
+    """The channel no longer exists or the bot lost access: close the table, do not retry."""
+
+
+class UserUnreachable(DeliveryError):
+    """The platform will not let the bot write to this user privately (blocked, DMs closed)."""
+
+
+class MessageGone(DeliveryError):
+    """The message to edit was deleted (or can no longer be edited): send a new one."""

@@ -1,0 +1,404 @@
+"""Every sentence a user reads, in English and French.
+
+A small typed catalogue rather than gettext: the bot has a few hundred strings, two
+languages, and tests check that both languages have every key and that every refusal
+code the engines raise has a sentence.
+"""
+
+import logging
+import string
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+LANGS = ("en", "fr")
+
+EN: dict[str, str] = {
+    # languages and settings
+    "lang_unknown": "I speak these languages: {langs}.",
+    "lang_set_personal": "I will talk to you in English.",
+    "lang_set_channel": "This channel now plays in English.",
+    "admin_only": "Only a channel admin can do that.",
+    "mentions_on": "I will mention you when your turn starts.",
+    "mentions_off": "I will no longer mention you when your turn starts.",
+    # lobby
+    "unknown_game": "I don't know the game “{text}”. Games: {games}.",
+    "bad_option_word": "I can't read the option “{word}”: write key=value, e.g. rounds=3.",
+    "bad_table_setting": "“{key}={value}” is not a valid table setting (deadline: off or "
+                         "30–86400 seconds; bot_delay: 0–30 seconds).",
+    "bad_options": "These options don't work: {message}",
+    "table_exists": "This channel already has a table ({game}, {status}). Finish or /cancel "
+                    "it first.",
+    "table_exists_short": "This channel already has another table.",
+    "status_lobby": "waiting for players",
+    "status_playing": "in play",
+    "status_finished": "finished",
+    "status_cancelled": "cancelled",
+    "status_closed": "closed",
+    "storage_failed": "I couldn't save that just now; nothing changed. Please try again.",
+    "lobby_opened": "Table for {game} opened. Others can /join; the host starts with /start.",
+    "no_table": "There is no open table in this channel. Start one with /newgame.",
+    "already_seated": "You are already at this table.",
+    "table_full": "The table is full ({max} players at most).",
+    "joined": "You joined the {game} table.",
+    "seat_reclaimed": "{name} is back and takes their seat again.",
+    "reclaimed": "Welcome back: your seat is yours again.",
+    "game_running": "A game is already running here and no seat is free.",
+    "takeover_queued": "You will take over a bot's seat when the next round starts.",
+    "left": "You left the table.",
+    "not_seated": "You are not playing at this table.",
+    "seat_to_bot_left": "{name} left; {bot} plays their seat. They can /join to come back.",
+    "left_game": "You left the game; a bot plays your seat. /join to come back.",
+    "left_closed": "You left and the table is closed (nobody else was seated).",
+    "host_moved": "{name} is now the host.",
+    "not_in_lobby": "That is only possible before the game starts.",
+    "host_only": "Only the host can do that.",
+    "host_or_admin_only": "Only the host or a channel admin can do that.",
+    "bot_added": "A bot joined the table.",
+    "no_bot": "There is no bot to remove.",
+    "bot_removed": "A bot left the table.",
+    "already_started": "The game has already started.",
+    "player_count": "{count} players can't play this: it needs {low} to {high}.",
+    "started": "{game} has started. Your hand arrives privately.",
+    "cancelled_by": "{name} cancelled the table.",
+    "cancelled": "The table is cancelled.",
+    "no_such_player": "Nobody called “{name}” plays at this table.",
+    "cannot_kick_self": "You can't kick yourself; use /leave.",
+    "kicked": "{name} was removed from the table.",
+    "kick_done": "{name} is no longer at the table.",
+    "took_over": "{name} takes over the seat of {bot}.",
+    # moves
+    "no_game": "No game is being played in this channel.",
+    "bad_button": "That button isn't one of mine.",
+    "out_of_date": "This message is out of date: the table has moved on.",
+    "seat_taken_by_bot": "A bot plays your seat now; /join to take it back.",
+    "move_done": "Done.",
+    "your_turn": "{name}, it's your turn ({game}).",
+    "reminder": "{name}, your turn ends in {seconds} s.",
+    "afk_move": "{name} ran out of time; I played for them.",
+    "seat_to_bot_afk": "{name} ran out of time again; {bot} plays their seat. /join to return.",
+    "you_were_replaced": "You ran out of time in {game} ({title}); a bot plays your seat. "
+                         "Use /join there to take it back.",
+    "cannot_reach": "I can't send {name} their hand privately. {name}: open a private chat "
+                    "with me (or allow DMs) — until then your turns run on the deadline.",
+    # rendering
+    "lobby_title": "🃏 {game} — waiting for players",
+    "lobby_players": "Players ({count}, {low}–{high}):",
+    "lobby_host": "host",
+    "lobby_options": "Options: {options}",
+    "lobby_no_options": "Options: default",
+    "lobby_hint": "Join with the button or /join; the host starts with /start.",
+    "table_title": "🃏 {game} — {status}",
+    "table_turn": "To play: {names}",
+    "table_round": "Round {round}/{rounds}",
+    "table_round_open": "Round {round}",
+    "table_seat": "{marker}{name}: {cards} cards, {score} pts",
+    "table_seat_noscore": "{marker}{name}: {cards} cards",
+    "table_last": "Last moves:",
+    "table_over": "Game over.",
+    "table_cancelled": "This table was cancelled.",
+    "table_closed": "This table is closed.",
+    "hand_title": "🂠 {game} · {title}",
+    "hand_cards": "Your hand: {cards}",
+    "hand_empty": "Your hand is empty.",
+    "hand_your_turn": "▶ Your turn. Tap a move or type /play …",
+    "hand_wait": "Waiting for {names}.",
+    "hand_bot": "A bot plays your seat; /join in the channel to take it back.",
+    "hand_more": "…and {count} more moves: type /play with your cards.",
+    "btn_join": "Join",
+    "btn_leave": "Leave",
+    "btn_addbot": "Add bot",
+    "btn_start": "Start",
+    "btn_hand": "My hand",
+    "btn_rematch": "Rematch",
+    "btn_pass": "Pass",
+    "round_over": "Round {round} is over. Points this round:",
+    "round_line": "{name}: {points} (total {total})",
+    "final_title": "🏁 {game} is over. Final ranking:",
+    "final_line": "{rank}. {name} — {score}",
+    "scores_title": "Scores ({game}):",
+    "scores_line": "{name}: {score}",
+    "stats_none": "No finished games yet.",
+    "stats_title": "Statistics for {name}:",
+    "stats_line": "{game}: {played} played, {wins} won, average place {rank}",
+    # refusals (engine codes)
+    "refusal.not_your_turn": "It's not your turn.",
+    "refusal.game_over": "The game is over.",
+    "refusal.bad_notation": "I can't read “{text}” as a move.",
+    "refusal.unknown_card": "“{text}” is not a card of this game.",
+    "refusal.card_not_in_hand": "You don't have {cards} in your hand.",
+    "refusal.must_match_count": "You must play exactly {count} cards, like the leader.",
+    "refusal.too_low": "Too low: you need at least {needed} to beat the table.",
+    "refusal.leader_cannot_pass": "You lead this trick: you must play, not pass.",
+    "refusal.animal_alone": "The {animal} must be played alone.",
+    "refusal.animal_only_leads": "The {animal} can only be played to lead a trick.",
+    "refusal.animal_just_received": "You just received the {animal}: you can lead it two "
+                                    "tricks after receiving it at the earliest.",
+    "refusal.must_play_one_card": "In this trick everyone plays exactly one card; no passing.",
+    "refusal.not_a_set": "A set is cards of one value (jokers may join): {cards} is not.",
+    "refusal.below_minimum": "You must play at least {needed} cards this turn before ending it.",
+    "refusal.not_playable": "{card} can't go on {pile} (top card {top}).",
+    "refusal.unknown_pile": "“{text}” is not a pile: use A1, A2, D1 or D2.",
+    "refusal.unknown_row": "“{text}” is not a row.",
+    "refusal.generic": "That move isn't allowed ({code}).",
+    # help and rules
+    "help": "Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · "
+            "/pass · /hand · /table · /scores · /stats · /rules [game] · /cancel · "
+            "/kick <player> · /lang <en|fr> · /help\nGames: {games}",
+    "rules_pick": "Rules of which game? {games}",
+    "console_resume": "Resuming your {game} game.",
+    "console_pick_game": "Which game?",
+    "console_options": "Options (e.g. rounds=3 ox=yes), Enter for the defaults:",
+    "console_bots": "How many bot opponents ({low}–{high}, Enter for {default})?",
+    "console_no_button": "There is no button with that number.",
+    "console_help": "In this terminal: type a move, or #N to press button N; /quit to stop "
+                    "(the game is saved).",
+    "rules.ochs-esel": "Ochs & Esel (3–12 players): get rid of your cards. The leader plays "
+                       "one or more cards of one value; each other player, once, beats with "
+                       "the same number of strictly higher cards or passes; the highest leads "
+                       "next. A joker joins any value; jokers alone are worth 14. The donkey "
+                       "(20 penalty points) can only be led, alone: then everyone plays one "
+                       "card (joker = 1) and the highest takes all the cards into hand. A round "
+                       "ends after a trick that left someone without cards; the cards left in "
+                       "hand are penalty points (face value, joker 14). Lowest total after the "
+                       "rounds wins. Option ox=yes: the ox (15) goes to the winner of trick 1, "
+                       "the donkey to the winner of trick 2; an ox trick's cards are kept face "
+                       "down as penalties. Moves: `7 7 J`, `pass`, `D` (lead the donkey).",
+    "rules.the-game": "The Game (1–5, cooperative): play all 98 cards onto four piles, A1 A2 "
+                      "going up from 1 and D1 D2 going down from 100. On your turn play at "
+                      "least 2 cards (1 once the draw pile is empty), then draw back up. "
+                      "Exactly 10 backwards is allowed (35 on 45 up, 75 on 65 down). You may "
+                      "not say which cards you hold. The game is lost when the player to act "
+                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`.",
+    "rules.nix-fur-ungut": "Nix für Ungut (2–5): each turn play a combination from your hand "
+                           "and put a chip on its row (4 of a kind, run of 4, 3 of a kind, "
+                           "run of 3, pair, run of 2, single, nothing). A new chip pushes the "
+                           "row's chips along; the one pushed off scores nothing. One joker per "
+                           "combination at most. Your super chip doubles its cell. 4 rounds of "
+                           "5 turns; most points wins. Moves: `pair 5 J`, `run3 2 3 4 super`, "
+                           "`none`.",
+    "rules.michigan": "Michigan (3–8): chips on the pay cards JS QD KC AH. The dealer may "
+                      "swap for the extra hand, keep, or auction it. The leader plays the "
+                      "lowest card of a suit; whoever holds the next card in that suit must "
+                      "play it (I play forced cards for you) until the ace or a dead card; the "
+                      "last to play leads again. Playing a pay card wins its chips; the first "
+                      "player out collects a chip per card from everyone. Moves: `lead H`, "
+                      "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+}
+
+FR: dict[str, str] = {
+    "lang_unknown": "Je parle ces langues : {langs}.",
+    "lang_set_personal": "Je vous parlerai en français.",
+    "lang_set_channel": "Ce salon joue désormais en français.",
+    "admin_only": "Seul un administrateur du salon peut faire cela.",
+    "mentions_on": "Je vous mentionnerai quand votre tour commence.",
+    "mentions_off": "Je ne vous mentionnerai plus quand votre tour commence.",
+    "unknown_game": "Je ne connais pas le jeu « {text} ». Jeux : {games}.",
+    "bad_option_word": "Je ne comprends pas l'option « {word} » : écrivez clé=valeur, "
+                       "par ex. manches=3.",
+    "bad_table_setting": "« {key}={value} » n'est pas un réglage de table valide (deadline : "
+                         "off ou 30–86400 secondes ; bot_delay : 0–30 secondes).",
+    "bad_options": "Ces options ne conviennent pas : {message}",
+    "table_exists": "Ce salon a déjà une table ({game}, {status}). Terminez-la ou /cancel "
+                    "d'abord.",
+    "table_exists_short": "Ce salon a déjà une autre table.",
+    "status_lobby": "en attente de joueurs",
+    "status_playing": "en cours",
+    "status_finished": "terminée",
+    "status_cancelled": "annulée",
+    "status_closed": "fermée",
+    "storage_failed": "Je n'ai pas pu enregistrer cela ; rien n'a changé. Réessayez.",
+    "lobby_opened": "Table de {game} ouverte. Les autres peuvent /join ; l'hôte lance avec "
+                    "/start.",
+    "no_table": "Aucune table ouverte dans ce salon. Créez-en une avec /newgame.",
+    "already_seated": "Vous êtes déjà à cette table.",
+    "table_full": "La table est complète ({max} joueurs au plus).",
+    "joined": "Vous avez rejoint la table de {game}.",
+    "seat_reclaimed": "{name} est de retour et reprend sa place.",
+    "reclaimed": "Bon retour : votre place est à nouveau la vôtre.",
+    "game_running": "Une partie est déjà en cours ici et aucune place n'est libre.",
+    "takeover_queued": "Vous prendrez la place d'un bot au début de la prochaine manche.",
+    "left": "Vous avez quitté la table.",
+    "not_seated": "Vous ne jouez pas à cette table.",
+    "seat_to_bot_left": "{name} est parti ; {bot} joue à sa place. /join pour revenir.",
+    "left_game": "Vous avez quitté la partie ; un bot joue à votre place. /join pour revenir.",
+    "left_closed": "Vous êtes parti et la table est fermée (personne d'autre n'était assis).",
+    "host_moved": "{name} est maintenant l'hôte.",
+    "not_in_lobby": "Ce n'est possible qu'avant le début de la partie.",
+    "host_only": "Seul l'hôte peut faire cela.",
+    "host_or_admin_only": "Seul l'hôte ou un administrateur du salon peut faire cela.",
+    "bot_added": "Un bot a rejoint la table.",
+    "no_bot": "Il n'y a pas de bot à retirer.",
+    "bot_removed": "Un bot a quitté la table.",
+    "already_started": "La partie a déjà commencé.",
+    "player_count": "On ne peut pas y jouer à {count} : il faut de {low} à {high} joueurs.",
+    "started": "La partie de {game} commence. Votre main arrive en privé.",
+    "cancelled_by": "{name} a annulé la table.",
+    "cancelled": "La table est annulée.",
+    "no_such_player": "Personne du nom de « {name} » ne joue à cette table.",
+    "cannot_kick_self": "Vous ne pouvez pas vous exclure vous-même ; utilisez /leave.",
+    "kicked": "{name} a été retiré de la table.",
+    "kick_done": "{name} n'est plus à la table.",
+    "took_over": "{name} prend la place de {bot}.",
+    "no_game": "Aucune partie n'est en cours dans ce salon.",
+    "bad_button": "Ce bouton ne vient pas de moi.",
+    "out_of_date": "Ce message n'est plus à jour : la table a avancé.",
+    "seat_taken_by_bot": "Un bot joue à votre place ; /join pour la reprendre.",
+    "move_done": "C'est fait.",
+    "your_turn": "{name}, c'est à vous ({game}).",
+    "reminder": "{name}, votre tour se termine dans {seconds} s.",
+    "afk_move": "{name} a dépassé le temps ; j'ai joué à sa place.",
+    "seat_to_bot_afk": "{name} a de nouveau dépassé le temps ; {bot} joue à sa place. "
+                       "/join pour revenir.",
+    "you_were_replaced": "Vous avez dépassé le temps dans {game} ({title}) ; un bot joue à "
+                         "votre place. Utilisez /join là-bas pour la reprendre.",
+    "cannot_reach": "Je ne peux pas envoyer sa main à {name} en privé. {name} : ouvrez une "
+                    "conversation privée avec moi (ou autorisez les MP) — d'ici là, vos tours "
+                    "suivent le délai.",
+    "lobby_title": "🃏 {game} — en attente de joueurs",
+    "lobby_players": "Joueurs ({count}, {low}–{high}) :",
+    "lobby_host": "hôte",
+    "lobby_options": "Options : {options}",
+    "lobby_no_options": "Options : par défaut",
+    "lobby_hint": "Rejoignez avec le bouton ou /join ; l'hôte lance avec /start.",
+    "table_title": "🃏 {game} — {status}",
+    "table_turn": "À jouer : {names}",
+    "table_round": "Manche {round}/{rounds}",
+    "table_round_open": "Manche {round}",
+    "table_seat": "{marker}{name} : {cards} cartes, {score} pts",
+    "table_seat_noscore": "{marker}{name} : {cards} cartes",
+    "table_last": "Derniers coups :",
+    "table_over": "Partie terminée.",
+    "table_cancelled": "Cette table a été annulée.",
+    "table_closed": "Cette table est fermée.",
+    "hand_title": "🂠 {game} · {title}",
+    "hand_cards": "Votre main : {cards}",
+    "hand_empty": "Votre main est vide.",
+    "hand_your_turn": "▶ À vous. Touchez un coup ou tapez /play …",
+    "hand_wait": "En attente de {names}.",
+    "hand_bot": "Un bot joue à votre place ; /join dans le salon pour la reprendre.",
+    "hand_more": "…et {count} autres coups : tapez /play avec vos cartes.",
+    "btn_join": "Rejoindre",
+    "btn_leave": "Quitter",
+    "btn_addbot": "Ajouter un bot",
+    "btn_start": "Lancer",
+    "btn_hand": "Ma main",
+    "btn_rematch": "Revanche",
+    "btn_pass": "Passer",
+    "round_over": "La manche {round} est terminée. Points de la manche :",
+    "round_line": "{name} : {points} (total {total})",
+    "final_title": "🏁 La partie de {game} est terminée. Classement final :",
+    "final_line": "{rank}. {name} — {score}",
+    "scores_title": "Scores ({game}) :",
+    "scores_line": "{name} : {score}",
+    "stats_none": "Aucune partie terminée pour l'instant.",
+    "stats_title": "Statistiques de {name} :",
+    "stats_line": "{game} : {played} jouées, {wins} gagnées, place moyenne {rank}",
+    "refusal.not_your_turn": "Ce n'est pas votre tour.",
+    "refusal.game_over": "La partie est terminée.",
+    "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.",
+    "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.",
+    "refusal.card_not_in_hand": "Vous n'avez pas {cards} en main.",
+    "refusal.must_match_count": "Vous devez jouer exactement {count} cartes, comme le premier "
+                                "joueur.",
+    "refusal.too_low": "Trop faible : il faut au moins {needed} pour surenchérir.",
+    "refusal.leader_cannot_pass": "Vous menez ce tour : vous devez jouer, pas passer.",
+    "refusal.animal_alone": "L'{animal} doit être joué seul.",
+    "refusal.animal_only_leads": "L'{animal} ne peut être joué que pour ouvrir un tour.",
+    "refusal.animal_just_received": "Vous venez de recevoir l'{animal} : vous pourrez le jouer "
+                                    "au plus tôt deux tours plus tard.",
+    "refusal.must_play_one_card": "Dans ce tour, chacun joue exactement une carte ; "
+                                  "on ne passe pas.",
+    "refusal.not_a_set": "Un coup se compose de cartes d'une même valeur (les jokers "
+                         "s'y joignent) : {cards} ne l'est pas.",
+    "refusal.below_minimum": "Vous devez jouer au moins {needed} cartes ce tour-ci avant de "
+                             "finir.",
+    "refusal.not_playable": "{card} ne peut pas aller sur {pile} (carte du dessus {top}).",
+    "refusal.unknown_pile": "« {text} » n'est pas une pile : A1, A2, D1 ou D2.",
+    "refusal.unknown_row": "« {text} » n'est pas une ligne.",
+    "refusal.generic": "Ce coup n'est pas permis ({code}).",
+    "help": "Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · "
+            "/pass · /hand · /table · /scores · /stats · /rules [jeu] · /cancel · "
+            "/kick <joueur> · /lang <en|fr> · /help\nJeux : {games}",
+    "rules_pick": "Les règles de quel jeu ? {games}",
+    "console_resume": "Reprise de votre partie de {game}.",
+    "console_pick_game": "Quel jeu ?",
+    "console_options": "Options (par ex. manches=3 boeuf=oui), Entrée pour les valeurs par "
+                       "défaut :",
+    "console_bots": "Combien d'adversaires bots ({low}–{high}, Entrée pour {default}) ?",
+    "console_no_button": "Aucun bouton ne porte ce numéro.",
+    "console_help": "Dans ce terminal : tapez un coup, ou #N pour appuyer sur le bouton N ; "
+                    "/quit pour arrêter (la partie est enregistrée).",
+    "rules.ochs-esel": "Ochs & Esel (3 à 12 joueurs) : débarrassez-vous de vos cartes. Le "
+                       "premier joueur pose une ou plusieurs cartes d'une même valeur ; chaque "
+                       "autre joueur, une fois, surenchérit avec autant de cartes strictement "
+                       "plus fortes ou passe ; le plus fort ouvre le tour suivant. Un joker "
+                       "prend la valeur des cartes qu'il accompagne ; seul, il vaut 14. L'âne "
+                       "(20 points de pénalité) ne se joue que seul, pour ouvrir : chacun pose "
+                       "alors une carte (joker = 1) et la plus forte prend tout en main. Une "
+                       "manche finit après un tour où quelqu'un n'a plus de cartes ; les cartes "
+                       "restantes sont des pénalités (valeur, joker 14). Le plus petit total "
+                       "gagne. Option boeuf=oui : le bœuf (15) va au gagnant du tour 1, l'âne "
+                       "à celui du tour 2 ; un pli de bœuf reste face cachée en pénalité. "
+                       "Coups : `7 7 J`, `passe`, `âne`.",
+    "rules.the-game": "The Game (1 à 5, coopératif) : posez les 98 cartes sur quatre piles, "
+                      "A1 A2 montantes depuis 1 et D1 D2 descendantes depuis 100. À votre tour, "
+                      "posez au moins 2 cartes (1 quand la pioche est vide), puis complétez "
+                      "votre main. Reculer d'exactement 10 est permis (35 sur 45 en montant, 75 "
+                      "sur 65 en descendant). On ne dit pas quelles cartes on a. La partie est "
+                      "perdue quand le joueur actif ne peut pas poser son minimum. Coups : "
+                      "`23 A1`, `23 A1, 77 D2`, `fin`.",
+    "rules.nix-fur-ungut": "Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et "
+                           "posez un jeton sur sa ligne (carré, suite de 4, brelan, suite de 3, "
+                           "paire, suite de 2, carte, rien). Un nouveau jeton pousse ceux de la "
+                           "ligne ; celui qui sort ne rapporte rien. Un joker par combinaison au "
+                           "plus. Le super jeton double sa case. 4 manches de 5 tours ; le plus "
+                           "de points gagne. Coups : `paire 5 joker`, `suite3 2 3 4 super`, "
+                           "`rien`.",
+    "rules.michigan": "Michigan (3 à 8) : des jetons sur les cartes payantes VP DC RT AC. Le "
+                      "donneur peut échanger sa main contre la main supplémentaire, la garder "
+                      "ou la mettre aux enchères. Le meneur joue la plus petite carte d'une "
+                      "couleur ; qui a la carte suivante de la couleur doit la jouer (je joue "
+                      "les cartes forcées pour vous) jusqu'à l'as ou une carte morte ; le "
+                      "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
+                      "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
+                      "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+}
+
+CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}
+
+
+class _Lenient(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(_show(v) for v in value)
+    return str(value)
+
+
+def has(lang: str, key: str) -> bool:
+    return key in CATALOGUES.get(lang, EN)
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """The sentence `key` in `lang` (English if missing); a bad template never raises."""
+    catalogue = CATALOGUES.get(lang, EN)
+    template = catalogue.get(key) or EN.get(key)
+    if template is None:
+        log.error("missing translation key %s", key)
+        return key
+    try:
+        return string.Formatter().vformat(template, (), _Lenient(
+            {k: _show(v) for k, v in params.items()}))
+    except (ValueError, IndexError):
+        log.exception("bad template %s/%s", lang, key)
+        return template
+
+
+def register(extra: dict[str, dict[str, str]]) -> None:
+    """Games' renderers add their own sentences (event narration, rules) here."""
+    for lang, entries in extra.items():
+        CATALOGUES.setdefault(lang, {}).update(entries)

@@ -1,0 +1,180 @@
+"""Carrying deliveries to an adapter: coalesced, ordered, retried, never dropped silently.
+
+Edits of one message (the table, a player's hand) are coalesced: while one is in flight,
+newer renderings replace older pending ones, so a burst of bot moves costs one edit.
+Announcements keep their order per channel. Message ids are stored, so after a restart the
+same messages are edited instead of new ones posted.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.deliveries import (
+    Announcement,
+    ChannelGone,
+    Delivery,
+    HandMessage,
+    MessageGone,
+    Notice,
+    TableMessage,
+    UserUnreachable,
+)
+from db.repository import MessageRef, Repository, StorageError
+
+log = logging.getLogger(__name__)
+
+
+class Sink(Protocol):
+    """What an adapter implements. `show_*` return the reference of the message now showing."""
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef: ...
+
+    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef: ...
+
+    async def announce(self, msg: Announcement) -> None: ...
+
+    async def notify(self, msg: Notice) -> None: ...
+
+
+Key = tuple[object, ...]
+
+
+class Outbox:
+    def __init__(
+        self, sink: Sink, repo: Repository, *,
+        on_channel_gone: Callable[[int], Awaitable[None]],
+        on_unreachable: Callable[[int, str], Awaitable[None]],
+        attempts: int = 5, backoff: float = 0.5,
+    ) -> None:
+        self._sink = sink
+        self._repo = repo
+        self._on_channel_gone = on_channel_gone
+        self._on_unreachable = on_unreachable
+        self._attempts = attempts
+        self._backoff = backoff
+        self._queues: dict[Key, deque[Delivery]] = {}
+        self._workers: dict[Key, asyncio.Task[None]] = {}
+        self._refs: dict[int, dict[str, MessageRef]] = {}
+        self._gone: set[int] = set()
+        self.coalesced = 0
+
+    def put(self, delivery: Delivery) -> None:
+        if delivery.table_id is not None and delivery.table_id in self._gone:
+            return
+        key = _key(delivery)
+        queue = self._queues.setdefault(key, deque())
+        if isinstance(delivery, TableMessage | HandMessage) and queue:
+            queue.clear()  # a newer rendering makes the pending one pointless
+            self.coalesced += 1
+        queue.append(delivery)
+        if key not in self._workers:
+            self._workers[key] = asyncio.create_task(self._drain(key))
+
+    def forget(self, table_id: int) -> None:
+        """A finished or closed table's message ids need not stay in memory."""
+        self._refs.pop(table_id, None)
+
+    async def flush(self) -> None:
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        await self.flush()
+
+    async def _drain(self, key: Key) -> None:
+        queue = self._queues[key]
+        try:
+            while queue:
+                delivery = queue.popleft()
+                await self._deliver(delivery)
+        finally:
+            self._workers.pop(key, None)
+            if not queue:
+                self._queues.pop(key, None)
+            else:  # something arrived while we were finishing up
+                self._workers[key] = asyncio.create_task(self._drain(key))
+
+    async def _deliver(self, delivery: Delivery) -> None:
+        for attempt in range(1, self._attempts + 1):
+            try:
+                await self._send(delivery)
+                return
+            except ChannelGone:
+                table_id = delivery.table_id
+                if table_id is not None and table_id not in self._gone:
+                    self._gone.add(table_id)
+                    for key in [k for k in self._queues if k[1] == table_id]:
+                        self._queues[key].clear()
+                    await self._on_channel_gone(table_id)
+                return
+            except UserUnreachable:
+                if isinstance(delivery, HandMessage):
+                    await self._on_unreachable(delivery.table_id, delivery.user_id)
+                else:
+                    log.info("user unreachable for %s", type(delivery).__name__)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("delivery failed (attempt %d/%d): %r", attempt, self._attempts,
+                              delivery)
+                await asyncio.sleep(self._backoff * attempt)
+        log.error("delivery given up after %d attempts: %r", self._attempts, delivery)
+
+    async def _send(self, delivery: Delivery) -> None:
+        if isinstance(delivery, Announcement):
+            await self._sink.announce(delivery)
+        elif isinstance(delivery, Notice):
+            await self._sink.notify(delivery)
+        elif isinstance(delivery, TableMessage):
+            await self._show(delivery.table_id, "table", delivery, None)
+        else:
+            await self._show(delivery.table_id, f"hand:{delivery.seat}", delivery,
+                             delivery.user_id)
+
+    async def _show(self, table_id: int, key: str, delivery: TableMessage | HandMessage,
+                    owner: str | None) -> None:
+        refs = await self._refs_of(table_id)
+        ref = refs.get(key)
+        if ref is not None and owner is not None and ref.extra.get("user") != owner:
+            ref = None  # the seat changed hands: the old message is somebody else's
+        try:
+            new = await self._call_show(delivery, ref)
+        except MessageGone:
+            new = await self._call_show(delivery, None)
+        if owner is not None:
+            new.extra = {**new.extra, "user": owner}
+        new.key = key
+        if ref is None or (new.chat, new.message_id, new.extra) != (ref.chat, ref.message_id,
+                                                                     ref.extra):
+            refs[key] = new
+            with contextlib.suppress(StorageError):
+                await self._repo.set_message(table_id, new)
+
+    async def _call_show(self, delivery: TableMessage | HandMessage,
+                         ref: MessageRef | None) -> MessageRef:
+        if isinstance(delivery, TableMessage):
+            return await self._sink.show_table(delivery, ref)
+        return await self._sink.show_hand(delivery, ref)
+
+    async def _refs_of(self, table_id: int) -> dict[str, MessageRef]:
+        if table_id not in self._refs:
+            self._refs[table_id] = dict(await self._repo.messages(table_id))
+        return self._refs[table_id]
+
+    def ref(self, table_id: int, key: str) -> MessageRef | None:
+        return self._refs.get(table_id, {}).get(key)
+
+
+def _key(delivery: Delivery) -> Key:
+    if isinstance(delivery, TableMessage):
+        return ("table", delivery.table_id)
+    if isinstance(delivery, HandMessage):
+        return ("hand", delivery.table_id, delivery.seat)
+    if isinstance(delivery, Announcement):
+        return ("announce", delivery.table_id, delivery.channel)
+    return ("notice", delivery.table_id, delivery.user_id)

@@ -1,0 +1,185 @@
+"""Turning a table into renderings and sentences, in one language, for any game."""
+
+from typing import TYPE_CHECKING, Any
+
+from bot import renderers
+from bot.i18n import has, t
+from bot.render import Button, Rendering, encode_payload, rows
+from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
+from engine import IllegalMove, Outcome
+
+if TYPE_CHECKING:
+    from bot.tables import Live
+
+
+def names(live: "Live") -> list[str]:
+    """Seat names, plus any automatic competitor the engine scores after the seats."""
+    out = live.names()
+    extra = getattr(live.game, "EXTRA_NAMES", [])
+    return out + list(extra)
+
+
+def table(live: "Live", lang: str) -> Rendering:
+    if live.row.status == LOBBY:
+        return lobby(live, lang)
+    game = live.game
+    status = t(lang, f"status_{live.row.status}")
+    title = t(lang, "table_title", game=game.NAME, status=status)
+    if live.state is None:
+        lines = [t(lang, "table_cancelled" if live.row.status == CANCELLED else "table_closed")]
+        return Rendering(title, lines, [], live.row.version)
+    view = game.view(live.state)
+    renderer = renderers.for_game(live.row.game)
+    lines = list(renderer.public_lines(view, names(live), lang))
+    to_act = view.get("to_act", [])
+    if to_act and live.row.status not in {FINISHED, CANCELLED, CLOSED}:
+        lines.append(t(lang, "table_turn", names=", ".join(live.seats[s].name for s in to_act)))
+    if live.narration:
+        lines.append(t(lang, "table_last"))
+        lines.extend(f"· {line}" for line in live.narration)
+    buttons: list[Button] = []
+    if live.row.status == FINISHED:
+        lines.append(t(lang, "table_over"))
+        buttons.append(Button(t(lang, "btn_rematch"), "rematch", "primary"))
+    elif live.row.status == CANCELLED:
+        lines.append(t(lang, "table_cancelled"))
+    elif live.row.status == CLOSED:
+        lines.append(t(lang, "table_closed"))
+    else:
+        buttons.append(Button(t(lang, "btn_hand"), "hand"))
+    return Rendering(title, lines, rows(buttons), live.row.version)
+
+
+def lobby(live: "Live", lang: str) -> Rendering:
+    game = live.game
+    low, high = game.SEATS.start, game.SEATS.stop - 1
+    lines = [t(lang, "lobby_players", count=len(live.seats), low=low, high=high)]
+    for seat in live.seats:
+        host = f" ({t(lang, 'lobby_host')})" if seat.user_id == live.row.host else ""
+        lines.append(f"{seat.seat + 1}. {seat.name}{host}")
+    options = {**live.row.options}
+    deadline = live.row.settings.get("deadline")
+    if deadline is not None:
+        options["deadline"] = f"{int(deadline)}s" if deadline else "off"
+    if options:
+        lines.append(t(lang, "lobby_options",
+                       options=", ".join(f"{k}={v}" for k, v in sorted(options.items()))))
+    else:
+        lines.append(t(lang, "lobby_no_options"))
+    lines.append(t(lang, "lobby_hint"))
+    buttons = [Button(t(lang, "btn_join"), "join", "success"),
+               Button(t(lang, "btn_leave"), "leave"),
+               Button(t(lang, "btn_addbot"), "addbot")]
+    if len(live.seats) in game.SEATS:
+        buttons.append(Button(t(lang, "btn_start"), "start", "primary"))
+    return Rendering(t(lang, "lobby_title", game=game.NAME), lines, rows(buttons),
+                     live.row.version)
+
+
+def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
+    game = live.game
+    title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
+    seat = live.seats[seat_no]
+    view = game.view(live.state, seat_no)
+    renderer = renderers.for_game(live.row.game)
+    lines = list(renderer.hand_lines(view, lang))
+    buttons: list[Button] = []
+    if seat.is_bot:
+        lines.append(t(lang, "hand_bot"))
+    elif live.row.status == FINISHED:
+        lines.append(t(lang, "table_over"))
+    elif seat_no in view.get("to_act", []):
+        lines.append(t(lang, "hand_your_turn"))
+        moves = list(game.legal_moves(live.state, seat_no))
+        shown, left = renderer.move_buttons(view, moves, lang)
+        buttons = [b for b in shown if _fits(live, b)]
+        left += len(shown) - len(buttons)
+        if left > 0:
+            lines.append(t(lang, "hand_more", count=left))
+    else:
+        waiting = ", ".join(live.seats[s].name for s in view.get("to_act", []))
+        if waiting:
+            lines.append(t(lang, "hand_wait", names=waiting))
+    return Rendering(title, lines, rows(buttons), live.row.version)
+
+
+def _fits(live: "Live", button: Button) -> bool:
+    try:
+        encode_payload(live.id, live.row.version, button.action)
+    except ValueError:
+        return False
+    return True
+
+
+def narrate(live: "Live", events: list[dict[str, Any]], lang: str) -> list[str]:
+    renderer = renderers.for_game(live.row.game)
+    lines = []
+    for ev in events:
+        line = renderer.describe(live.row.game, ev, names(live), lang)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
+    key = f"refusal.{exc.code}"
+    params = dict(exc.params)
+    for name in ("animal",):
+        if name in params:
+            params[name] = t(lang, f"animal.{params[name]}") if has(
+                lang, f"animal.{params[name]}") else params[name]
+    if has(lang, key) or has("en", key):
+        return t(lang, key, **params)
+    return t(lang, "refusal.generic", code=exc.code)
+
+
+def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
+    points = renderers.for_game(live.row.game).round_points(ev)
+    totals = ev.get("scores")
+    if points is None:
+        return []
+    seat_names = names(live)
+    lines = [t(lang, "round_over", round=ev.get("round", "?"))]
+    for seat, value in enumerate(points):
+        total = totals[seat] if isinstance(totals, list) and seat < len(totals) else "?"
+        lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
+                       else f"#{seat + 1}", points=value, total=total))
+    return lines
+
+
+def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
+    seat_names = names(live)
+    order = sorted(range(len(result.scores)), key=lambda s: (result.ranking[s], s))
+    lines = [t(lang, "final_title", game=live.game.NAME)]
+    for seat in order:
+        name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
+        lines.append(t(lang, "final_line", rank=result.ranking[seat], name=name,
+                       score=result.scores[seat]))
+    return lines
+
+
+def score_lines(live: "Live", lang: str) -> list[str]:
+    view = live.game.view(live.state)
+    seat_names = names(live)
+    lines = [t(lang, "scores_title", game=live.game.NAME)]
+    for seat, score in enumerate(view.get("scores", [])):
+        name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
+        lines.append(t(lang, "scores_line", name=name, score=score))
+    return lines
+
+
+def help_text(lang: str) -> str:
+    from engine import games
+
+    return t(lang, "help", games=", ".join(games.ids()))
+
+
+def rules_text(game_text: str, lang: str) -> str:
+    from bot.options import resolve_game
+    from engine import games
+
+    game_id = resolve_game(game_text) if game_text else None
+    if game_id is None:
+        return t(lang, "rules_pick", games=", ".join(games.ids()))
+    key = f"rules.{game_id}"
+    return t(lang, key) if has(lang, key) or has("en", key) else games.get(game_id).NAME

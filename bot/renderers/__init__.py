@@ -1,0 +1,34 @@
+"""Per-game presentation, found by name: `bot/renderers/<engine module>.py`.
+
+A game needs no renderer to be playable: whatever its module does not define falls back
+to `generic`, which works from the contract's view keys alone. So a new engine game
+plugs in without changes to `bot/`, and a renderer can be added later for polish.
+"""
+
+from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from bot.renderers import generic
+
+_cache: dict[str, "Renderer"] = {}
+
+
+class Renderer:
+    def __init__(self, specific: ModuleType | None) -> None:
+        self._specific = specific
+
+    def __getattr__(self, name: str) -> Any:
+        if self._specific is not None and hasattr(self._specific, name):
+            return getattr(self._specific, name)
+        return getattr(generic, name)
+
+
+def for_game(game_id: str) -> Renderer:
+    if game_id not in _cache:
+        try:
+            module: ModuleType | None = import_module(f"bot.renderers.{game_id.replace('-', '_')}")
+        except ModuleNotFoundError:
+            module = None
+        _cache[game_id] = Renderer(module)
+    return _cache[game_id]

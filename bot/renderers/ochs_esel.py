@@ -1,0 +1,143 @@
+"""How an Ochs & Esel table reads in chat."""
+
+from typing import Any
+
+from bot.i18n import register, t
+from bot.render import Button
+from bot.renderers.generic import MAX_MOVE_BUTTONS, cards_text, player_name
+from engine.core.types import Move
+
+register({
+    "en": {
+        "animal.D": "donkey", "animal.O": "ox",
+        "oe.trick": "Trick {number}: {kind}",
+        "oe.trick_normal": "{count} card(s) each, to beat: {best}",
+        "oe.trick_lead": "waiting for the lead",
+        "oe.kind.donkey": "🫏 donkey trick — everyone plays one card, the highest takes all",
+        "oe.kind.ox": "🐂 ox trick — everyone plays one card, the highest takes the pile",
+        "oe.kind.normal": "",
+        "oe.play": "{name}: {cards}",
+        "oe.pass": "{name}: pass",
+        "oe.animal_hand": "{animal} with {name}",
+        "oe.animal_middle": "{animal} in the middle",
+        "oe.animal_trick": "{animal} on the table",
+        "oe.animal_pile": "{animal} in {name}'s ox pile",
+        "oe.seat": "{marker}{name}: {cards} cards · {score} penalty{pile}",
+        "oe.pile": " · ox pile {size}",
+        "oe.holding": "You hold the {animal}.",
+        "oe.own_pile": "Your ox pile: {cards}",
+        "event.ochs-esel.led": "{seat} leads {cards}",
+        "event.ochs-esel.led_animal": "{seat} leads the {animal}!",
+        "event.ochs-esel.beat": "{seat} beats with {cards}",
+        "event.ochs-esel.passed": "{seat} passes",
+        "event.ochs-esel.played": "{seat} plays {cards}",
+        "event.ochs-esel.trick_won": "{seat} wins the trick",
+        "event.ochs-esel.took_donkey": "{seat} takes the donkey trick into hand: {cards}",
+        "event.ochs-esel.took_ox_trick": "{seat} takes the ox trick face down ({penalty} pts)",
+        "event.ochs-esel.took_animal": "{seat} takes the {animal}",
+        "event.ochs-esel.round_started": "Round {round} starts; {first} leads",
+    },
+    "fr": {
+        "animal.D": "âne", "animal.O": "bœuf",
+        "oe.trick": "Tour {number} : {kind}",
+        "oe.trick_normal": "{count} carte(s) chacun, à battre : {best}",
+        "oe.trick_lead": "en attente de l'ouverture",
+        "oe.kind.donkey": "🫏 tour d'âne — chacun joue une carte, la plus forte prend tout",
+        "oe.kind.ox": "🐂 tour de bœuf — chacun joue une carte, la plus forte prend le pli",
+        "oe.kind.normal": "",
+        "oe.play": "{name} : {cards}",
+        "oe.pass": "{name} : passe",
+        "oe.animal_hand": "{animal} chez {name}",
+        "oe.animal_middle": "{animal} au centre",
+        "oe.animal_trick": "{animal} sur la table",
+        "oe.animal_pile": "{animal} dans le pli de bœuf de {name}",
+        "oe.seat": "{marker}{name} : {cards} cartes · {score} pts de pénalité{pile}",
+        "oe.pile": " · pli de bœuf {size}",
+        "oe.holding": "Vous avez l'{animal}.",
+        "oe.own_pile": "Votre pli de bœuf : {cards}",
+        "event.ochs-esel.led": "{seat} ouvre avec {cards}",
+        "event.ochs-esel.led_animal": "{seat} joue l'{animal} !",
+        "event.ochs-esel.beat": "{seat} surenchérit avec {cards}",
+        "event.ochs-esel.passed": "{seat} passe",
+        "event.ochs-esel.played": "{seat} joue {cards}",
+        "event.ochs-esel.trick_won": "{seat} remporte le tour",
+        "event.ochs-esel.took_donkey": "{seat} prend le tour d'âne en main : {cards}",
+        "event.ochs-esel.took_ox_trick": "{seat} prend le pli de bœuf face cachée ({penalty} pts)",
+        "event.ochs-esel.took_animal": "{seat} prend l'{animal}",
+        "event.ochs-esel.round_started": "La manche {round} commence ; {first} ouvre",
+    },
+})
+
+
+def _animal(code: str, lang: str) -> str:
+    return t(lang, f"animal.{code}")
+
+
+def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    lines = [t(lang, "table_round", round=view["round"], rounds=view["rounds"])]
+    trick = view["trick"]
+    if trick["plays"] and trick["kind"] != "normal":
+        lines.append(t(lang, "oe.trick", number=trick["number"],
+                       kind=t(lang, f"oe.kind.{trick['kind']}")))
+    elif trick["plays"]:
+        best = next((p["cards"] for p in reversed(trick["plays"]) if p["cards"]), [])
+        lines.append(t(lang, "oe.trick", number=trick["number"],
+                       kind=t(lang, "oe.trick_normal", count=trick["count"],
+                              best=cards_text(best))))
+    else:
+        lines.append(t(lang, "oe.trick", number=trick["number"], kind=t(lang, "oe.trick_lead")))
+    for play in trick["plays"]:
+        name = player_name(play["seat"], names)
+        lines.append("   " + (t(lang, "oe.play", name=name, cards=cards_text(play["cards"]))
+                              if play["cards"] else t(lang, "oe.pass", name=name)))
+    places = []
+    for code, where in view["animals"].items():
+        key = {"hand": "oe.animal_hand", "middle": "oe.animal_middle",
+               "trick": "oe.animal_trick", "pile": "oe.animal_pile"}.get(where["place"])
+        if key:
+            seat = where["seat"]
+            places.append(t(lang, key, animal=_animal(code, lang),
+                            name=player_name(seat, names) if seat is not None else ""))
+    if places:
+        lines.append(" · ".join(places))
+    to_act = set(view["to_act"])
+    for seat, size in enumerate(view["hand_sizes"]):
+        pile = view["ox_pile_sizes"][seat]
+        lines.append(t(lang, "oe.seat", marker="▶ " if seat in to_act else "   ",
+                       name=player_name(seat, names), cards=size, score=view["scores"][seat],
+                       pile=t(lang, "oe.pile", size=pile) if pile else ""))
+    return lines
+
+
+def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
+    hand = view.get("hand", [])
+    lines = [t(lang, "hand_cards", cards=cards_text(hand)) if hand else t(lang, "hand_empty")]
+    for code in ("D", "O"):
+        if code in hand:
+            lines.append(t(lang, "oe.holding", animal=_animal(code, lang)))
+    if view.get("ox_pile"):
+        lines.append(t(lang, "oe.own_pile", cards=cards_text(view["ox_pile"])))
+    return lines
+
+
+def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
+    """Passing first, then sets without jokers (what one usually plays), then joker sets."""
+    passes = [m for m in moves if str(m) == "pass"]
+    plays = [m for m in moves if str(m) != "pass"]
+    plain = [m for m in plays if "J" not in str(m).split()]
+    jokers = [m for m in plays if m not in plain]
+    ordered = plain + jokers
+    room = MAX_MOVE_BUTTONS - len(passes)
+    buttons = [Button(t(lang, "btn_pass"), "m:pass", "danger") for _ in passes]
+    buttons += [Button(str(m)[5:], f"m:{m}", "primary") for m in ordered[:room]]
+    return buttons, max(0, len(ordered) - room)
+
+
+def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> str | None:
+    from bot.renderers import generic
+
+    if "animal" in ev:
+        ev = {**ev, "animal": _animal(ev["animal"], lang)}
+    if ev.get("type") == "led_animal":
+        ev = {**ev, "animal": _animal(ev["cards"][0], lang)}
+    return generic.describe(game_id, ev, names, lang)

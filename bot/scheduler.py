@@ -1,0 +1,84 @@
+"""Timed work (bot moves, deadline reminders and expiries) on one loop and one clock."""
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.clock import Clock
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(order=True, frozen=True)
+class Job:
+    due: float
+    order: int
+    kind: str = field(compare=False)  # "bot", "remind", "expire"
+    table_id: int = field(compare=False)
+    version: int = field(compare=False)
+
+
+class Scheduler:
+    def __init__(self, clock: Clock, run: Callable[[Job], Awaitable[None]]) -> None:
+        self._clock = clock
+        self._run = run
+        self._heap: list[Job] = []
+        self._count = itertools.count()
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    def at(self, due: float, kind: str, table_id: int, version: int) -> None:
+        heapq.heappush(self._heap, Job(due, next(self._count), kind, table_id, version))
+        self._wake.set()
+
+    def pending(self) -> int:
+        return len(self._heap)
+
+    def next_due(self) -> float | None:
+        return self._heap[0].due if self._heap else None
+
+    async def run_due(self) -> int:
+        """Run every job due by now, including ones that running jobs make due; count them."""
+        ran = 0
+        async with self._lock:
+            while self._heap and self._heap[0].due <= self._clock.now():
+                job = heapq.heappop(self._heap)
+                try:
+                    await self._run(job)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    # One table's failure must not stop every other table's clock.
+                    log.exception("scheduled %s for table %s failed", job.kind, job.table_id)
+                ran += 1
+        return ran
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _loop(self) -> None:
+        while True:
+            await self.run_due()
+            self._wake.clear()
+            due = self.next_due()
+            waiters = [asyncio.ensure_future(self._wake.wait())]
+            if due is not None:
+                waiters.append(asyncio.ensure_future(self._clock.sleep(due - self._clock.now())))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waiters:
+                    waiter.cancel()
