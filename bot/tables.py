@@ -7,6 +7,7 @@ decides who may act for which seat and when.
 """
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections import OrderedDict, deque
@@ -949,10 +950,8 @@ class Tables:
         live = await self._in_channel(channel)
         if live is None:
             return await self._refuse(actor, channel, "no_table")
-        try:
+        with contextlib.suppress(StorageError):
             await self.repo.delete_message(live.id, "table")
-        except StorageError:
-            pass
         self.outbox.forget(live.id)
         await self._show_table(live)
         return Reply(present.table(live, await self.lang_of(actor.user_id, channel)).text,
