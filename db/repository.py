@@ -7,7 +7,8 @@ the implementations.
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 LOBBY, PLAYING, FINISHED, CANCELLED, CLOSED = "lobby", "playing", "finished", "cancelled", "closed"
 OPEN_STATUSES = (LOBBY, PLAYING)
@@ -19,6 +20,14 @@ class StorageError(Exception):
 
 class VersionConflict(StorageError):
     """The table moved on: the move's `seq` is not `version + 1` (another press won)."""
+
+
+class TableNotFound(StorageError):
+    """No table has this id."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"no table {table_id}")
+        self.table_id = table_id
 
 
 class TableExists(StorageError):
@@ -118,6 +127,16 @@ class Repository(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
     # tables
     @abstractmethod
     async def create_table(
@@ -201,7 +220,9 @@ class Repository(ABC):
     async def user_settings(self, platform: str, user_id: str) -> UserSettings: ...
 
     @abstractmethod
-    async def set_user_settings(self, platform: str, user_id: str, settings: UserSettings) -> None: ...
+    async def set_user_settings(
+        self, platform: str, user_id: str, settings: UserSettings
+    ) -> None: ...
 
     @abstractmethod
     async def channel_lang(self, platform: str, channel: str) -> str | None: ...

@@ -1,0 +1,667 @@
+"""SQLite storage behind `Repository`: the embedded default, through aiosqlite.
+
+Every public method is one job on aiosqlite's connection thread: the whole transaction,
+`BEGIN IMMEDIATE` … `COMMIT` (or `ROLLBACK` on any error), runs there in one go. So two
+transactions can never interleave, a read never sees half a write, a cancelled caller
+never leaves a transaction open, and `commit_move` costs one thread hand-off instead of
+four (measured: about twice the commit rate). An asyncio.Lock around each job keeps
+callers first-come first-served and guards the reconnect after a read-only fault.
+
+Durability: WAL journal with `synchronous=FULL`, so a commit that returned survives a
+power cut, not only a crash of the bot.
+"""
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from db.repository import (
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    PLAYING,
+    Deadline,
+    GameStats,
+    MessageRef,
+    MoveRow,
+    Repository,
+    ResultRow,
+    SeatRow,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    TableRow,
+    UserSettings,
+    VersionConflict,
+)
+
+T = TypeVar("T")
+Connection = sqlite3.Connection
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+# Written out rather than bound as parameters: SQLite only uses the partial index
+# `tables_one_open_per_channel` when the query repeats its WHERE term literally.
+_IS_OPEN = "status IN ('lobby', 'playing')"
+assert OPEN_STATUSES == ("lobby", "playing")
+
+_TABLE_COLUMNS = (
+    "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
+    " created_at, updated_at"
+)
+_SEAT_COLUMNS = "seat, user_id, name, is_bot, afk_strikes, former_user_id"
+_RESULT_COLUMNS = "seat, user_id, name, is_bot, score, rank"
+_DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
+
+# The hot path: one guarded UPDATE that also hands back the row, one INSERT. Only a
+# playing table takes moves, so a move racing a /cancel cannot revive the table.
+_COMMIT_MOVE = (
+    "UPDATE tables SET version = ?, snapshot = ?, status = ?, updated_at = ?"
+    f" WHERE id = ? AND version = ? AND status = 'playing' RETURNING {_TABLE_COLUMNS}"
+)
+_INSERT_MOVE = (
+    "INSERT INTO moves (table_id, seq, seat, move, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_INSERT_SEAT = f"INSERT INTO seats (table_id, {_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_RESULT = f"INSERT INTO results (table_id, {_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+
+def _dumps(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------- migrations
+
+
+@dataclass(frozen=True)
+class Migration:
+    number: int
+    name: str
+    sql: str
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The `NNNN_name.sql` files of `directory`, numbered 1, 2, 3… without gaps."""
+    found = []
+    for path in directory.glob("*.sql"):
+        match = re.fullmatch(r"(\d+)_(\w+)\.sql", path.name)
+        if match is None:
+            raise ValueError(f"migration file name is not NNNN_name.sql: {path.name}")
+        found.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
+    found.sort(key=lambda migration: migration.number)
+    numbers = [migration.number for migration in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise ValueError(f"migrations must be numbered 1, 2, 3… without gaps, got {numbers}")
+    return found
+
+
+def split_statements(script: str) -> Iterator[str]:
+    """Cut a migration into statements, so they can share one explicit transaction.
+
+    `executescript` would commit before running, and run each statement on its own.
+    `sqlite3.complete_statement` knows about strings, comments and trigger bodies.
+    """
+    buffer = ""
+    *pieces, last = script.split(";")
+    for piece in pieces:
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \t\r\n;"):
+                yield buffer
+            buffer = ""
+    buffer += last
+    if buffer.strip():
+        # A last statement without its ";", or a closing comment.
+        if not sqlite3.complete_statement(buffer + "\n;"):
+            raise ValueError(f"unterminated SQL statement: {buffer[:80]!r}")
+        yield buffer + "\n;"
+
+
+def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
+    """Apply the pending migrations, each with its `user_version` bump in one transaction.
+
+    The version is read again under the write lock, so a second process starting at the
+    same moment finds the work done instead of applying it twice.
+    """
+    latest = migrations[-1].number if migrations else 0
+    (current,) = db.execute("PRAGMA user_version").fetchone()
+    if current > latest:
+        raise StorageError(
+            f"database schema version {current} is newer than this code knows ({latest})"
+        )
+    for migration in migrations:
+        if migration.number <= current:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            (current,) = db.execute("PRAGMA user_version").fetchone()
+            if current < migration.number:
+                for statement in split_statements(migration.sql):
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {migration.number:d}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.rollback()
+            raise
+        current = migration.number
+
+
+# ------------------------------------------------------------------------------- helpers
+
+
+def _configure(db: Connection) -> None:
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA foreign_keys = ON")
+
+
+def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
+    # IMMEDIATE takes the write lock up front: a deferred transaction that reads first
+    # could not be upgraded later in WAL mode (SQLITE_BUSY_SNAPSHOT, no busy wait).
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(db, *args)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.rollback()
+        raise
+    return result
+
+
+def _table(row: Sequence[Any]) -> TableRow:
+    (table_id, platform, channel, game, options, settings, seed, status, host, version,
+     snapshot, created_at, updated_at) = row
+    return TableRow(
+        id=table_id, platform=platform, channel=channel, game=game,
+        options=json.loads(options), settings=json.loads(settings), seed=seed,
+        status=status, host=host, version=version, snapshot=snapshot,
+        created_at=created_at, updated_at=updated_at,
+    )
+
+
+def _seat(row: Sequence[Any]) -> SeatRow:
+    seat, user_id, name, is_bot, afk_strikes, former_user_id = row
+    return SeatRow(seat, user_id, name, bool(is_bot), afk_strikes, former_user_id)
+
+
+def _seat_params(table_id: int, seat: SeatRow) -> tuple[Any, ...]:
+    return (table_id, seat.seat, seat.user_id, seat.name, seat.is_bot, seat.afk_strikes,
+            seat.former_user_id)
+
+
+def _insert_seats(db: Connection, table_id: int, seats: Sequence[SeatRow]) -> None:
+    db.executemany(_INSERT_SEAT, [_seat_params(table_id, seat) for seat in seats])
+
+
+def _table_exists(db: Connection, table_id: int) -> bool:
+    return db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+
+def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
+    """Why a guarded UPDATE matched no row; only read on that failure path."""
+    row = db.execute("SELECT version, status FROM tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        return TableNotFound(table_id)
+    version, status = row
+    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
+
+
+def _missing_table_or(db: Connection, table_id: int, error: sqlite3.IntegrityError) -> Exception:
+    """A foreign key failure on a child row most likely means the table id is wrong."""
+    return error if _table_exists(db, table_id) else TableNotFound(table_id)
+
+
+# ---------------------------------------------------------------------------- repository
+
+
+class SqliteRepository(Repository):
+    """`path` is a file name or ":memory:"; `busy_timeout` (seconds) is how long a write
+    waits for another process's lock before it fails with StorageError."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, busy_timeout: float = 5.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = os.fspath(path)
+        self.busy_timeout = busy_timeout
+        self._clock = clock
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+        self._reconnect = False
+
+    # ------------------------------------------------------------------ plumbing
+
+    @staticmethod
+    async def _job(db: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+        # aiosqlite has no public "run this callable on the connection thread"; its
+        # `_execute` is what every one of its own methods uses, unchanged since 0.17.
+        return await db._execute(fn, db._conn, *args)
+
+    async def _connect(self) -> aiosqlite.Connection:
+        try:
+            db = await aiosqlite.connect(
+                self.path, timeout=self.busy_timeout, isolation_level=None
+            )
+        except sqlite3.Error as error:
+            raise StorageError(f"cannot open {self.path}: {error}") from error
+        try:
+            await self._job(db, _configure)
+        except BaseException as error:
+            await db.close()
+            if isinstance(error, sqlite3.Error):
+                raise StorageError(f"cannot open {self.path}: {error}") from error
+            raise
+        return db
+
+    async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
+        async with self._lock:
+            if self._db is None:
+                raise StorageError("the repository is not open")
+            if self._reconnect:
+                await self._reopen()
+            try:
+                if write:
+                    return await self._job(self._db, _transaction, fn, *args)
+                return await self._job(self._db, fn, *args)
+            except sqlite3.Error as error:
+                code = getattr(error, "sqlite_errorcode", None) or 0
+                # A connection opened while the file was read-only stays read-only
+                # after the file is fixed: start a fresh one on the next call.
+                if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
+                    self._reconnect = True
+                raise StorageError(str(error)) from error
+            except OverflowError as error:  # an int beyond SQLite's 64 bits (seed, score)
+                raise StorageError(str(error)) from error
+
+    async def _reopen(self) -> None:
+        fresh = await self._connect()
+        stale, self._db = self._db, fresh
+        self._reconnect = False
+        if stale is not None:
+            # The old connection is being dropped because it was faulty.
+            with contextlib.suppress(sqlite3.Error):
+                await stale.close()
+
+    async def _write(self, body: Callable[..., T], *args: Any) -> T:
+        return await self._run(body, *args, write=True)
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def open(self) -> None:
+        async with self._lock:
+            if self._db is not None:
+                return
+            migrations = load_migrations()
+            db = await self._connect()
+            try:
+                await self._job(db, migrate, migrations)
+            except BaseException as error:
+                await db.close()
+                if isinstance(error, sqlite3.Error):
+                    raise StorageError(f"migrating {self.path} failed: {error}") from error
+                raise
+            self._db = db
+            self._reconnect = False
+
+    async def close(self) -> None:
+        async with self._lock:
+            db, self._db = self._db, None
+            if db is not None:
+                try:
+                    await db.close()
+                except sqlite3.Error as error:
+                    raise StorageError(f"closing {self.path} failed: {error}") from error
+
+    # ------------------------------------------------------------------- tables
+
+    async def create_table(
+        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
+        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+    ) -> TableRow:
+        now = self._clock()
+        params = (platform, channel, game, _dumps(options), _dumps(settings), seed, LOBBY,
+                  host, now, now)
+
+        def body(db: Connection) -> TableRow:
+            try:
+                (row,) = db.execute(
+                    "INSERT INTO tables (platform, channel, game, options, settings, seed,"
+                    " status, host, created_at, updated_at)"
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_TABLE_COLUMNS}",
+                    params,
+                ).fetchall()
+            except sqlite3.IntegrityError:
+                existing = db.execute(
+                    f"SELECT id FROM tables WHERE platform = ? AND channel = ? AND {_IS_OPEN}",
+                    (platform, channel),
+                ).fetchone()
+                if existing is None:
+                    raise
+                raise TableExists(existing[0]) from None
+            _insert_seats(db, row[0], seats)
+            return _table(row)
+
+        return await self._write(body)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        def body(db: Connection) -> TableRow | None:
+            row = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+            return None if row is None else _table(row)
+
+        return await self._run(body)
+
+    async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
+        def body(db: Connection) -> TableRow | None:
+            row = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                f" WHERE platform = ? AND channel = ? AND {_IS_OPEN}",
+                (platform, channel),
+            ).fetchone()
+            return None if row is None else _table(row)
+
+        return await self._run(body)
+
+    async def update_table(
+        self, table_id: int, *, expected_version: int, status: str | None = None,
+        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+        host: str | None = None, seats: list[SeatRow] | None = None,
+        snapshot: str | None = None, reset_moves: bool = False,
+    ) -> TableRow:
+        assignments: list[str] = ["updated_at = ?"]
+        params: list[Any] = [self._clock()]
+        for column, value in (
+            ("status", status),
+            ("options", None if options is None else _dumps(options)),
+            ("settings", None if settings is None else _dumps(settings)),
+            ("host", host),
+        ):
+            if value is not None:
+                assignments.append(f"{column} = ?")
+                params.append(value)
+        if reset_moves:
+            assignments += ["version = 0", "snapshot = ?"]
+            params.append(snapshot)
+        elif snapshot is not None:
+            assignments.append("snapshot = ?")
+            params.append(snapshot)
+        sql = (
+            f"UPDATE tables SET {', '.join(assignments)} WHERE id = ? AND version = ?"
+            f" RETURNING {_TABLE_COLUMNS}"
+        )
+        params += [table_id, expected_version]
+
+        def body(db: Connection) -> TableRow:
+            try:
+                rows = db.execute(sql, params).fetchall()
+            except sqlite3.IntegrityError:
+                if status not in OPEN_STATUSES:
+                    raise
+                # Reopening a table in a channel that has since got another open one.
+                other = db.execute(
+                    "SELECT other.id FROM tables AS other JOIN tables AS this"
+                    " ON other.platform = this.platform AND other.channel = this.channel"
+                    f" WHERE this.id = ? AND other.id != this.id AND other.{_IS_OPEN}",
+                    (table_id,),
+                ).fetchone()
+                if other is None:
+                    raise
+                raise TableExists(other[0]) from None
+            if not rows:
+                raise _refusal(db, table_id, f"an edit expecting version {expected_version}")
+            if reset_moves:
+                # A new game at this table: the old log and results belong to the old game.
+                db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM results WHERE table_id = ?", (table_id,))
+            if seats is not None:
+                db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                _insert_seats(db, table_id, seats)
+            return _table(rows[0])
+
+        return await self._write(body)
+
+    async def unfinished_tables(self) -> list[TableRow]:
+        def body(db: Connection) -> list[TableRow]:
+            rows = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
+            ).fetchall()
+            return [_table(row) for row in rows]
+
+        return await self._run(body)
+
+    # -------------------------------------------------------------------- seats
+
+    async def get_seats(self, table_id: int) -> list[SeatRow]:
+        def body(db: Connection) -> list[SeatRow]:
+            rows = db.execute(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
+                (table_id,),
+            ).fetchall()
+            return [_seat(row) for row in rows]
+
+        return await self._run(body)
+
+    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
+        def body(db: Connection) -> None:
+            changed = db.execute(
+                "UPDATE seats SET user_id = ?, name = ?, is_bot = ?, afk_strikes = ?,"
+                " former_user_id = ? WHERE table_id = ? AND seat = ?",
+                (seat.user_id, seat.name, seat.is_bot, seat.afk_strikes, seat.former_user_id,
+                 table_id, seat.seat),
+            ).rowcount
+            if changed == 0:
+                if not _table_exists(db, table_id):
+                    raise TableNotFound(table_id)
+                raise StorageError(f"table {table_id} has no seat {seat.seat}")
+
+        await self._write(body)
+
+    # -------------------------------------------------------------------- moves
+
+    async def commit_move(
+        self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
+        status: str = PLAYING, results: list[ResultRow] | None = None,
+    ) -> TableRow:
+        now = self._clock()
+        update = (seq, snapshot, FINISHED if results is not None else status, now, table_id,
+                  seq - 1)
+        insert = (table_id, seq, seat, move, actor, now)
+
+        def body(db: Connection) -> TableRow:
+            rows = db.execute(_COMMIT_MOVE, update).fetchall()
+            if not rows:
+                raise _refusal(db, table_id, f"move {seq}")
+            db.execute(_INSERT_MOVE, insert)
+            if results:
+                db.executemany(_INSERT_RESULT, [
+                    (table_id, r.seat, r.user_id, r.name, r.is_bot, r.score, r.rank)
+                    for r in results
+                ])
+            return _table(rows[0])
+
+        return await self._write(body)
+
+    async def moves(self, table_id: int) -> list[MoveRow]:
+        def body(db: Connection) -> list[MoveRow]:
+            rows = db.execute(
+                "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = ?"
+                " ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+            return [MoveRow(*row) for row in rows]
+
+        return await self._run(body)
+
+    # --------------------------------------------------------- platform messages
+
+    async def set_message(self, table_id: int, ref: MessageRef) -> None:
+        params = (table_id, ref.key, ref.chat, ref.message_id, _dumps(ref.extra))
+
+        def body(db: Connection) -> None:
+            try:
+                db.execute(
+                    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET"
+                    " chat = excluded.chat, message_id = excluded.message_id,"
+                    " extra = excluded.extra",
+                    params,
+                )
+            except sqlite3.IntegrityError as error:
+                raise _missing_table_or(db, table_id, error) from None
+
+        await self._write(body)
+
+    async def messages(self, table_id: int) -> dict[str, MessageRef]:
+        def body(db: Connection) -> dict[str, MessageRef]:
+            rows = db.execute(
+                "SELECT key, chat, message_id, extra FROM messages WHERE table_id = ?",
+                (table_id,),
+            ).fetchall()
+            return {key: MessageRef(key, chat, message_id, json.loads(extra))
+                    for key, chat, message_id, extra in rows}
+
+        return await self._run(body)
+
+    async def delete_message(self, table_id: int, key: str) -> None:
+        def body(db: Connection) -> None:
+            db.execute("DELETE FROM messages WHERE table_id = ? AND key = ?", (table_id, key))
+
+        await self._write(body)
+
+    # ---------------------------------------------------------------- deadlines
+
+    async def set_deadline(self, deadline: Deadline) -> None:
+        params = (deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
+                  deadline.remind_at, deadline.reminded)
+
+        def body(db: Connection) -> None:
+            try:
+                db.execute(
+                    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
+                    " version = excluded.version, due_at = excluded.due_at,"
+                    " remind_at = excluded.remind_at, reminded = excluded.reminded",
+                    params,
+                )
+            except sqlite3.IntegrityError as error:
+                raise _missing_table_or(db, deadline.table_id, error) from None
+
+        await self._write(body)
+
+    async def clear_deadline(self, table_id: int) -> None:
+        def body(db: Connection) -> None:
+            db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+
+        await self._write(body)
+
+    async def deadlines(self) -> list[Deadline]:
+        """Soonest first; a finished or cancelled table's leftover deadline is not one."""
+
+        def body(db: Connection) -> list[Deadline]:
+            rows = db.execute(
+                "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
+                " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
+                f" WHERE t.{_IS_OPEN} ORDER BY d.due_at, d.table_id"
+            ).fetchall()
+            return [Deadline(table_id, seat, version, due_at, remind_at, bool(reminded))
+                    for table_id, seat, version, due_at, remind_at, reminded in rows]
+
+        return await self._run(body)
+
+    async def mark_reminded(self, table_id: int, version: int) -> None:
+        """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
+
+        def body(db: Connection) -> None:
+            db.execute(
+                "UPDATE deadlines SET reminded = 1 WHERE table_id = ? AND version = ?",
+                (table_id, version),
+            )
+
+        await self._write(body)
+
+    # ------------------------------------------------------- people and places
+
+    async def user_settings(self, platform: str, user_id: str) -> UserSettings:
+        def body(db: Connection) -> UserSettings:
+            row = db.execute(
+                "SELECT lang, mentions FROM user_settings WHERE platform = ? AND user_id = ?",
+                (platform, user_id),
+            ).fetchone()
+            return UserSettings() if row is None else UserSettings(row[0], bool(row[1]))
+
+        return await self._run(body)
+
+    async def set_user_settings(
+        self, platform: str, user_id: str, settings: UserSettings
+    ) -> None:
+        def body(db: Connection) -> None:
+            db.execute(
+                "INSERT INTO user_settings (platform, user_id, lang, mentions)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET"
+                " lang = excluded.lang, mentions = excluded.mentions",
+                (platform, user_id, settings.lang, settings.mentions),
+            )
+
+        await self._write(body)
+
+    async def channel_lang(self, platform: str, channel: str) -> str | None:
+        def body(db: Connection) -> str | None:
+            row = db.execute(
+                "SELECT lang FROM channel_settings WHERE platform = ? AND channel = ?",
+                (platform, channel),
+            ).fetchone()
+            return None if row is None else row[0]
+
+        return await self._run(body)
+
+    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
+        def body(db: Connection) -> None:
+            db.execute(
+                "INSERT INTO channel_settings (platform, channel, lang) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang",
+                (platform, channel, lang),
+            )
+
+        await self._write(body)
+
+    # ------------------------------------------------------------------ results
+
+    async def results(self, table_id: int) -> list[ResultRow]:
+        def body(db: Connection) -> list[ResultRow]:
+            rows = db.execute(
+                f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = ? ORDER BY rank, seat",
+                (table_id,),
+            ).fetchall()
+            return [ResultRow(seat, user_id, name, bool(is_bot), score, rank)
+                    for seat, user_id, name, is_bot, score, rank in rows]
+
+        return await self._run(body)
+
+    async def stats(self, platform: str, user_id: str) -> list[GameStats]:
+        """Per game, most played first. A result counts for the user it names."""
+
+        def body(db: Connection) -> list[GameStats]:
+            rows = db.execute(
+                "SELECT t.game, COUNT(*), SUM(r.rank = 1), AVG(r.rank)"
+                " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
+                " WHERE r.user_id = ? AND t.platform = ? AND t.status = 'finished'"
+                " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game",
+                (user_id, platform),
+            ).fetchall()
+            return [GameStats(game, played, wins, average_rank)
+                    for game, played, wins, average_rank in rows]
+
+        return await self._run(body)
