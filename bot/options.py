@@ -15,8 +15,9 @@ ALIASES = {
     "mi": "michigan",
 }
 TABLE_KEYS = {"deadline", "delai", "bot_delay", "botdelay"}  # the table's, not the game's
-_TRUE = {"yes", "true", "on", "oui", "vrai", "1"}
-_FALSE = {"no", "false", "off", "non", "faux", "0"}
+# Numbers stay numbers (`rounds=1`); pydantic turns 0/1 into booleans where a flag is meant.
+_TRUE = {"yes", "true", "on", "oui", "vrai"}
+_FALSE = {"no", "false", "off", "non", "faux"}
 # French option names that map to the engines' English ones.
 _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": "deadline",
                 "botdelay": "bot_delay"}

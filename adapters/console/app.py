@@ -5,6 +5,7 @@ printed blocks. Buttons are numbered (`#1`, `#2`, ...) because a terminal has no
 """
 
 import asyncio
+import getpass
 import itertools
 import sys
 from typing import TextIO
@@ -19,7 +20,8 @@ from db.repository import MessageRef, Repository
 from engine import games
 
 CHANNEL = "local"
-USER = Actor(user_id="you", name="You", is_admin=True)
+USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
+FIRST = {"hand": 1, "table": 31, "announce": 41}  # hands have at most 25 buttons
 
 
 class ConsoleSink:
@@ -37,17 +39,16 @@ class ConsoleSink:
         labels = []
         for button in (b for row in rendering.buttons for b in row):
             self.buttons[where].append(encode_payload(table_id, rendering.version, button.action))
-            labels.append(f"[#{self._number(where)}] {button.label}")
+            labels.append(f"[#{FIRST[where] + len(self.buttons[where]) - 1}] {button.label}")
         return "  ".join(labels)
 
-    def _number(self, where: str) -> int:
-        order = ["hand", "table", "announce"]
-        before = sum(len(self.buttons[w]) for w in order[:order.index(where)])
-        return before + len(self.buttons[where])
-
     def payload(self, number: int) -> str | None:
-        flat = self.buttons["hand"] + self.buttons["table"] + self.buttons["announce"]
-        return flat[number - 1] if 1 <= number <= len(flat) else None
+        # Each block has its own range, so a block redrawn later never renumbers another.
+        for where, first in FIRST.items():
+            buttons = self.buttons[where]
+            if first <= number < first + len(buttons):
+                return buttons[number - first]
+        return None
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         self._print("\n" + "─" * 60 + "\n" + msg.rendering.text)
