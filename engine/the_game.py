@@ -342,7 +342,9 @@ def _card(word: str) -> int | None:
 
 def parse_move(state: State, seat: int, text: str) -> Move:
     words = tokens(text)
-    if len(words) == 1 and words[0] in _END_WORDS:
+    if words and words[0] in _END_WORDS:
+        if len(words) > 1:
+            raise IllegalMove("bad_notation", text=text)
         return End()
     # `23 A1, play 77 D2` reads as well as `play 23 A1, 77 D2`.
     words = [w for w in words if w not in _PLAY_WORDS]
