@@ -149,7 +149,7 @@ def _reach(
     found = False
     for card, pile in fits:
         rest = tuple(c for c in hand if c != card)
-        moved = piles_top[:pile] + (card,) + piles_top[pile + 1:]
+        moved = (*piles_top[:pile], card, *piles_top[pile + 1:])
         if _reach(rest, moved, need - 1, memo):
             found = True
             break

@@ -6,7 +6,6 @@ from typing import Any
 import pytest
 
 from engine import BadOptions, IllegalMove, games
-from engine import the_game as tg
 from engine.the_game import End, Plays, State
 
 game = games.get("the-game")
@@ -44,7 +43,7 @@ def blocked_solo(hand_after: list[int], draw_left: list[int], **options: Any) ->
     return state
 
 
-# --- setting up -----------------------------------------------------------------------------
+# --- setting up -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("seats", "size"), [(1, 8), (2, 7), (3, 6), (4, 6), (5, 6)])
 def test_hands_hold_8_alone_7_for_two_and_6_for_three_to_five(seats: int, size: int) -> None:
@@ -173,7 +172,7 @@ def test_plays_in_one_turn_may_go_on_different_piles() -> None:
     assert [e["type"] for e in events] == ["played", "played"]
 
 
-# --- a turn -------------------------------------------------------------------------------------
+# --- a turn -----------------------------------------------------------------------------------
 
 def test_ending_a_turn_before_two_cards_is_refused() -> None:
     state = start(2, [[10, 20, 30], [40, 50]], draw=[60, 61])
@@ -278,7 +277,7 @@ def test_solo_player_plays_every_turn() -> None:
     assert state.hands[0] == [30, 40, 41]
 
 
-# --- several plays in one message ----------------------------------------------------------------
+# --- several plays in one message -------------------------------------------------------------
 
 def test_plays_in_one_message_apply_in_order() -> None:
     state = start(1, [[20, 23, 50]], draw=[60, 61])
@@ -307,7 +306,7 @@ def test_plays_after_the_game_is_lost_in_the_same_message_cancel_the_message() -
     assert not state.over and state.hands[0] == [3, 40, 60]
 
 
-# --- the end of the game ---------------------------------------------------------------------------
+# --- the end of the game ----------------------------------------------------------------------
 
 def test_game_is_lost_at_turn_start_when_the_player_cannot_play_two_cards() -> None:
     state = start(2, [[99, 98, 2, 3, 40], [50, 60]], draw=[10, 11, 12, 13, 14])
@@ -462,7 +461,7 @@ def test_canonical_notation_strings() -> None:
     assert str(End()) == "end"
 
 
-# --- legal moves and views -----------------------------------------------------------------------
+# --- legal moves and views --------------------------------------------------------------------
 
 def test_legal_moves_are_single_plays_and_end_once_the_minimum_is_met() -> None:
     state = start(2, [[45, 35, 99], [20, 21]], draw=[60, 61, 62])
@@ -501,7 +500,7 @@ def test_snapshot_round_trips() -> None:
         game.load(game.dump(state).replace('"the-game"', '"ochs-esel"'))
 
 
-# --- baseline bot ---------------------------------------------------------------------------------
+# --- baseline bot -----------------------------------------------------------------------------
 
 def test_bot_plays_the_card_with_the_smallest_gap() -> None:
     state = start(1, [[10, 50, 95]], draw=[60, 61])
