@@ -7,6 +7,7 @@ from engine.core.protocol import Game
 
 _MODULES: dict[str, str] = {
     "ochs-esel": "engine.ochs_esel",
+    "the-game": "engine.the_game",
     "michigan": "engine.michigan",
 }
 

@@ -1,0 +1,485 @@
+"""The Game (Steffen Benndorf), cooperative, with the expert options.
+
+Rulebook: shared/rules/the-game.fr.txt; decisions and notation: shared/RULES.md.
+Everyone plays together against the deck: cards 2–99 go on two ascending piles (`A1`,
+`A2`, from 1) and two descending piles (`D1`, `D2`, from 100), with a backward jump of
+exactly 10 allowed. A turn is at least the minimum number of plays, then `end`; the
+player draws back as many cards as they played. The game is lost as soon as the player
+to act cannot reach their minimum; the team's score is the cards not played.
+
+Cards are ints in moves, events and refusal parameters (they are numbers on this deck);
+`view` gives the hand as the contract's code strings (`"23"`) and pile tops as ints,
+since a base (1 or 100) is not a card.
+"""
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import Field
+
+from engine.core.errors import BadOptions, IllegalMove
+from engine.core.notation import tokens
+from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
+from engine.core.rng import rng_for, shuffled
+from engine.core.state import Snapshots
+from engine.core.types import Event, Move, Outcome, event
+
+ID = "the-game"
+NAME = "The Game"
+SEATS = range(1, 6)
+
+LOWEST, HIGHEST = 2, 99  # "98 cartes numérotées de 2 à 99"
+DECK = list(range(LOWEST, HIGHEST + 1))
+PILES = ("A1", "A2", "D1", "D2")
+ASCENDING = (True, True, False, False)  # index-aligned with PILES
+BASES = (1, 1, 100, 100)  # "supérieure à celle au sommet ... (ou de 1 ...)", "(ou de 100 ...)"
+JUMP = 10  # "exactement inférieure de 10" / "exactement supérieure de 10"
+HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
+MIN_AFTER_DRAW_PILE = 1  # "Dès que la pioche est vide ... ne poser qu'une seule carte"
+
+_PILE_INDEX = {name.lower(): i for i, name in enumerate(PILES)}
+
+
+class Options(GameOptions):
+    min_play: int = Field(
+        2, ge=1, le=5,
+        description="cards each player must play per turn while the draw pile lasts (expert: 3)",
+    )
+    hand_minus_one: bool = Field(False, description="expert: every hand holds one card fewer")
+
+
+@dataclass(frozen=True, slots=True)
+class Plays(Move):
+    """One or more plays sent in one message, applied in order, all or none."""
+
+    plays: tuple[tuple[int, str], ...]
+
+    def __str__(self) -> str:
+        return "play " + ", ".join(f"{card} {pile}" for card, pile in self.plays)
+
+
+@dataclass(frozen=True, slots=True)
+class End(Move):
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass
+class State:
+    seats: int
+    seed: int
+    min_play: int
+    hand_size: int
+    piles: list[list[int]]  # cards on A1, A2, D1, D2, bottom first; only the top is public
+    hands: list[list[int]]  # kept sorted
+    draw: list[int]  # top first
+    first: int
+    turn: int  # seat to act
+    played: int  # cards played in the current turn
+    turns: int  # turns begun, 1-based
+    over: bool = False
+    stuck: int | None = None  # seat that could not reach its minimum, if the game was lost
+
+
+_snapshots = Snapshots(State, ID)
+
+
+def dump(state: State) -> str:
+    return _snapshots.dump(state)
+
+
+def load(text: str) -> State:
+    return _snapshots.load(text)
+
+
+def _copy(state: State) -> State:
+    """`apply` never mutates its input; copying the few lists is much faster than deepcopy."""
+    return State(
+        seats=state.seats, seed=state.seed, min_play=state.min_play,
+        hand_size=state.hand_size, piles=[list(p) for p in state.piles],
+        hands=[list(h) for h in state.hands], draw=list(state.draw), first=state.first,
+        turn=state.turn, played=state.played, turns=state.turns, over=state.over,
+        stuck=state.stuck,
+    )
+
+
+# --- the piles ------------------------------------------------------------------------------
+
+def tops(state: State) -> list[int]:
+    return [p[-1] if p else BASES[i] for i, p in enumerate(state.piles)]
+
+
+def playable(card: int, pile: int, top: int) -> bool:
+    """Up on `A`, down on `D`, or the exact backward jump of 10 ("reculer de 10")."""
+    if ASCENDING[pile]:
+        return card > top or card == top - JUMP
+    return card < top or card == top + JUMP
+
+
+def can_reach(hand: list[int], piles_top: list[int], need: int) -> bool:
+    """Can `need` more cards of `hand` be played, by any sequence of legal plays?
+
+    Cheap because of one fact: every card that is playable *now* can be played this
+    turn together with all the others that are, by giving each one pile it fits and
+    playing, per pile, the jump card (there is at most one: top ∓ 10) first and the
+    rest in the pile's direction. So only when fewer than `need` cards fit now does a
+    search run, over the plays that unlock jumps, `need` deep at most.
+    """
+    if need <= 0:
+        return True
+    if len(hand) < need:
+        return False
+    return _reach(tuple(hand), tuple(piles_top), need, {})
+
+
+def _reach(
+    hand: tuple[int, ...], piles_top: tuple[int, ...], need: int,
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool],
+) -> bool:
+    fits = [(c, p) for c in hand for p in range(4) if playable(c, p, piles_top[p])]
+    if len({c for c, _ in fits}) >= need:
+        return True
+    if not fits:
+        return False
+    key = (hand, piles_top)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    found = False
+    for card, pile in fits:
+        rest = tuple(c for c in hand if c != card)
+        moved = (*piles_top[:pile], card, *piles_top[pile + 1:])
+        if _reach(rest, moved, need - 1, memo):
+            found = True
+            break
+    memo[key] = found
+    return found
+
+
+def minimum(state: State, seat: int | None = None) -> int:
+    """Cards the seat to act must play this turn.
+
+    Two (or `min_play`) while the draw pile lasts, then one; never more than the hand
+    held at the start of the turn (RULES.md: possible only through `setup`).
+    """
+    seat = state.turn if seat is None else seat
+    base = state.min_play if state.draw else MIN_AFTER_DRAW_PILE
+    held = len(state.hands[seat]) + (state.played if seat == state.turn else 0)
+    return min(base, held)
+
+
+def score(state: State) -> int:
+    """"la somme de toutes les cartes encore en main et éventuellement restantes dans la pioche"."""
+    return sum(len(h) for h in state.hands) + len(state.draw)
+
+
+# --- setting up ---------------------------------------------------------------------------
+
+def new_game(
+    seats: int, options: dict[str, Any] | None = None, seed: int = 0,
+    setup: dict[str, Any] | None = None,
+) -> State:
+    check_seats(seats, SEATS.start, SEATS.stop - 1)
+    opts = parse_options(Options, options)
+    hand_size = HAND_SIZE[seats] - (1 if opts.hand_minus_one else 0)
+    state = State(
+        seats=seats, seed=seed, min_play=opts.min_play, hand_size=hand_size,
+        piles=[[] for _ in PILES], hands=[[] for _ in range(seats)], draw=[], first=0,
+        turn=0, played=0, turns=1,
+    )
+    # "Les joueurs se concertent pour savoir qui est l'Oya": without a choice, a seeded seat.
+    first = rng_for(seed, ID, "first").randrange(seats)
+    if setup is None:
+        deck = shuffled(DECK, seed, ID, "deal")
+        state.hands = [sorted(deck[i * hand_size:(i + 1) * hand_size]) for i in range(seats)]
+        state.draw = deck[seats * hand_size:]
+    else:
+        first = _apply_setup(state, setup, first)
+    state.first = first
+    _start_turn(state, first, [])
+    return state
+
+
+def _apply_setup(state: State, setup: dict[str, Any], first: int) -> int:
+    check_setup_keys(setup, ("hands", "draw", "first"))
+    hands = setup.get("hands")
+    if not isinstance(hands, list) or len(hands) != state.seats:
+        raise BadOptions(f"setup.hands must list one hand per seat ({state.seats})")
+    parsed: list[list[int]] = []
+    for hand in hands:
+        if not isinstance(hand, list):
+            raise BadOptions("each hand in setup.hands must be a list of cards")
+        parsed.append([_setup_card(card) for card in hand])
+    draw = setup.get("draw")
+    if draw is not None and not isinstance(draw, list):
+        raise BadOptions("setup.draw must be a list of cards, top first")
+    given_draw = [_setup_card(card) for card in draw] if draw is not None else []
+    used = [card for hand in parsed for card in hand] + given_draw
+    if len(set(used)) != len(used):
+        twice = sorted({c for c in used if used.count(c) > 1})
+        raise BadOptions(f"setup uses these cards more than once: {twice}")
+    chosen = setup.get("first")
+    if chosen is not None:
+        if not isinstance(chosen, int) or not 0 <= chosen < state.seats:
+            raise BadOptions(f"setup.first must be a seat from 0 to {state.seats - 1}")
+        first = chosen
+    state.hands = [sorted(hand) for hand in parsed]
+    if draw is not None:
+        state.draw = given_draw  # the contract: cards in neither are out of play
+    else:
+        rest = sorted(set(DECK) - set(used))
+        state.draw = shuffled(rest, state.seed, ID, "deal")
+    return first
+
+
+def _setup_card(card: object) -> int:
+    code = _card(str(card))
+    if code is None:
+        raise BadOptions(f"setup card {card!r} is not a card of this game (2 to 99)")
+    return code
+
+
+# --- turns ----------------------------------------------------------------------------------
+
+def _start_turn(state: State, seat: int, events: list[Event]) -> None:
+    """Give the turn to `seat` or the next seat holding cards, then check it can play."""
+    for step in range(state.seats):
+        candidate = (seat + step) % state.seats
+        if state.hands[candidate]:
+            break
+    else:
+        # Nobody holds a card: with the draw pile gone too, "vous avez battu le jeu".
+        _finish(state, None, events)
+        return
+    state.turn, state.played = candidate, 0
+    _check_stuck(state, events)
+
+
+def _check_stuck(state: State, events: list[Event]) -> None:
+    """"La partie s'arrête dès qu'un joueur avec des cartes en main ne peut en poser le minimum"."""
+    need = minimum(state) - state.played
+    if not can_reach(state.hands[state.turn], tops(state), need):
+        _finish(state, state.turn, events, needed=need)
+
+
+def _finish(state: State, stuck: int | None, events: list[Event], needed: int = 0) -> None:
+    state.over = True
+    state.stuck = stuck
+    left = score(state)
+    if stuck is None and left == 0:
+        events.append(event("game_won", score=0))
+    else:
+        events.append(event("game_lost", seat=stuck, needed=needed, score=left,
+                            hands=[list(h) for h in state.hands]))
+
+
+def _end_turn(state: State, events: list[Event]) -> None:
+    """"un joueur pioche autant de cartes que de cartes posées durant son tour"."""
+    seat = state.turn
+    drawn = state.draw[:state.played]
+    del state.draw[:state.played]
+    if drawn:
+        state.hands[seat] = sorted(state.hands[seat] + drawn)
+    following = (seat + 1) % state.seats
+    events.append(event("turn_ended", seat=seat, played=state.played, drawn=len(drawn),
+                        draw_size=len(state.draw)))
+    state.turns += 1
+    _start_turn(state, following, events)
+
+
+# --- reading the state ----------------------------------------------------------------------
+
+def to_act(state: State) -> list[int]:
+    return [] if state.over else [state.turn]
+
+
+def outcome(state: State) -> Outcome | None:
+    if not state.over:
+        return None
+    # Cooperative: every seat shares the team's score, so every seat is placed 1st.
+    return Outcome.from_scores([score(state)] * state.seats, lower_wins=True)
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    left = score(state)
+    out: dict[str, Any] = {
+        "game": ID,
+        "to_act": to_act(state),
+        "round": 1,  # one deal, no rounds
+        "turn": state.turns,
+        "first": state.first,
+        "piles": dict(zip(PILES, tops(state), strict=True)),
+        "draw_size": len(state.draw),
+        "hand_sizes": [len(h) for h in state.hands],
+        "scores": [left] * state.seats,
+        "min_play": state.min_play,
+        "hand_size": state.hand_size,
+        "minimum": None if state.over else minimum(state),
+        "played": state.played,
+        "over": state.over,
+        "won": state.over and left == 0,
+    }
+    if seat is not None:
+        out["seat"] = seat
+        out["hand"] = [str(c) for c in state.hands[seat]]
+    return out
+
+
+# --- notation -------------------------------------------------------------------------------
+
+_PLAY_WORDS = {"play", "jouer", "joue", "joues", "pose", "poser"}
+_END_WORDS = {"end", "fin", "finir", "termine", "terminer"}
+
+
+def _card(word: str) -> int | None:
+    word = word.strip()
+    if not word.isdigit():
+        return None
+    value = int(word)
+    return value if LOWEST <= value <= HIGHEST else None
+
+
+def parse_move(state: State, seat: int, text: str) -> Move:
+    words = tokens(text)
+    if words and words[0] in _END_WORDS:
+        if len(words) > 1:
+            raise IllegalMove("bad_notation", text=text)
+        return End()
+    # `23 A1, play 77 D2` reads as well as `play 23 A1, 77 D2`.
+    words = [w for w in words if w not in _PLAY_WORDS]
+    if not words or len(words) % 2:
+        raise IllegalMove("bad_notation", text=text)
+    plays: list[tuple[int, str]] = []
+    for card_word, pile_word in zip(words[::2], words[1::2], strict=True):
+        card = _card(card_word)
+        if card is None:
+            if card_word in _PILE_INDEX and _card(pile_word) is not None:
+                raise IllegalMove("bad_notation", text=text)  # `A1 23`: order is card, pile
+            raise IllegalMove("unknown_card", text=card_word)
+        if pile_word not in _PILE_INDEX:
+            raise IllegalMove("unknown_pile", text=pile_word)
+        plays.append((card, PILES[_PILE_INDEX[pile_word]]))
+    return Plays(tuple(plays))
+
+
+# --- what is legal --------------------------------------------------------------------------
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state.over or seat != state.turn:
+        return []
+    piles_top = tops(state)
+    moves: list[Move] = [
+        Plays(((card, PILES[p]),))
+        for card in state.hands[seat] for p in range(4) if playable(card, p, piles_top[p])
+    ]
+    if state.played >= minimum(state):
+        moves.append(End())
+    return moves
+
+
+def _refuse_play(state: State, seat: int, card: object, pile: object) -> IllegalMove | None:
+    """The first refusal that applies to one play, in the contract's order of codes."""
+    if state.over:
+        return IllegalMove("game_over")
+    if seat != state.turn:
+        return IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    if not isinstance(card, int) or isinstance(card, bool) or not LOWEST <= card <= HIGHEST:
+        return IllegalMove("unknown_card", text=str(card))
+    if not isinstance(pile, str) or pile.lower() not in _PILE_INDEX:
+        return IllegalMove("unknown_pile", text=str(pile))
+    if card not in state.hands[seat]:
+        return IllegalMove("card_not_in_hand", card=card)
+    index = _PILE_INDEX[pile.lower()]
+    top = state.piles[index][-1] if state.piles[index] else BASES[index]
+    if not playable(card, index, top):
+        return IllegalMove("not_playable", card=card, pile=PILES[index], top=top)
+    return None
+
+
+def _refuse_end(state: State, seat: int) -> IllegalMove | None:
+    if state.over:
+        return IllegalMove("game_over")
+    if seat != state.turn:
+        return IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    needed = minimum(state)
+    if state.played < needed:
+        # "au moins 2 cartes de sa main" (1 once the draw pile is empty).
+        return IllegalMove("below_minimum", needed=needed, played=state.played)
+    return None
+
+
+# --- playing --------------------------------------------------------------------------------
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    if isinstance(move, End):
+        refusal = _refuse_end(state, seat)
+        if refusal is not None:
+            raise refusal
+        state = _copy(state)
+        events: list[Event] = []
+        _end_turn(state, events)
+        return state, events
+    if not isinstance(move, Plays) or not move.plays:
+        if state.over:
+            raise IllegalMove("game_over")
+        raise IllegalMove("bad_notation", text=str(move))
+    # RULES.md: a message's plays are checked as a whole, in order, on the state each
+    # previous play leaves; the first refusal cancels them all (the copy is dropped).
+    state = _copy(state)
+    events = []
+    for card, pile in move.plays:
+        refusal = _refuse_play(state, seat, card, pile)
+        if refusal is not None:
+            raise refusal
+        _play(state, seat, card, _PILE_INDEX[pile.lower()], events)
+    return state, events
+
+
+def _play(state: State, seat: int, card: int, pile: int, events: list[Event]) -> None:
+    stack = state.piles[pile]
+    before = stack[-1] if stack else BASES[pile]
+    stack.append(card)
+    state.hands[seat].remove(card)
+    state.played += 1
+    jump = card == before + (JUMP if not ASCENDING[pile] else -JUMP)
+    events.append(event("played", seat=seat, card=card, pile=PILES[pile], previous=before,
+                        jump=jump))
+    if not state.hands[seat]:
+        _end_turn(state, events)  # the turn ends by itself with an empty hand
+    else:
+        _check_stuck(state, events)
+
+
+# --- baseline bot ---------------------------------------------------------------------------
+
+NEARLY_FREE = 2  # beyond the minimum, play only a card this close to its pile's top
+
+
+def _cost(hand: list[int], card: int, pile: int, top: int) -> int:
+    """How much of the pile's range a play uses up; jumps give range back (negative)."""
+    gap = card - top if ASCENDING[pile] else top - card
+    if gap < 0:
+        return -JUMP
+    # A card that sets up a jump with another card in hand costs that jump less.
+    partner = card - JUMP if ASCENDING[pile] else card + JUMP
+    return gap - JUMP if partner in hand else gap
+
+
+def choose(state: State, seat: int, rng: random.Random) -> Move:
+    """Cooperative baseline: smallest gap first, every backward jump, the minimum only
+    unless a play is nearly free (or gives range back)."""
+    if state.over or seat != state.turn:
+        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    hand = state.hands[seat]
+    piles_top = tops(state)
+    options = [
+        (_cost(hand, card, p, piles_top[p]), rng.random(), card, p)
+        for card in hand for p in range(4) if playable(card, p, piles_top[p])
+    ]
+    need = minimum(state)
+    if options:
+        cost, _, card, pile = min(options)
+        if state.played < need or cost <= NEARLY_FREE:
+            return Plays(((card, PILES[pile]),))
+    return End()
