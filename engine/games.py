@@ -7,6 +7,7 @@ from engine.core.protocol import Game
 
 _MODULES: dict[str, str] = {
     "ochs-esel": "engine.ochs_esel",
+    "nix-fur-ungut": "engine.nix_fur_ungut",
 }
 
 
