@@ -301,6 +301,13 @@ def board_points(state: State) -> list[int]:
     return points
 
 
+def _board_view(state: State) -> dict[str, list[dict[str, Any] | None]]:
+    return {
+        row: [None if c is None else {"seat": c.seat, "super": c.super} for c in cells]
+        for row, cells in state.board.items()
+    }
+
+
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": ID,
@@ -312,10 +319,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in state.hands],
         "scores": list(state.scores),
         "round_scores": [list(r) for r in state.round_scores],
-        "board": {
-            row: [None if c is None else {"seat": c.seat, "super": c.super} for c in cells]
-            for row, cells in state.board.items()
-        },
+        "board": _board_view(state),
         "board_values": {row: list(v) for row, v in state.board_values.items()},
         "board_points": board_points(state),
         "super_used": list(state.super_used),
@@ -346,7 +350,7 @@ _ROW_WORDS = {
 }
 _CARD_WORDS = {"j": JOKER, "joker": JOKER, "jokers": JOKER}
 _PLAY_WORDS = {"play", "jouer", "joue", "joues"}
-_SUPER_WORDS = {"super", "s", "superjeton"}
+_SUPER_WORDS = {"super", "superjeton"}
 
 
 def _card_code(word: str) -> str | None:
@@ -480,7 +484,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if super_chip:
         state.super_used[seat] = True
     elif state.turn == TURNS and not state.super_used[seat]:
-        # "Un joueur qui n'a pas utilisé son super jeton au 5ème tour le pose comme normal."
+        # RULES.md: a super chip not used by turn 5 is placed as a normal chip.
         state.super_used[seat] = True
         events.append(event("super_as_normal", seat=seat))
     _place(state, seat, move.row, move.cards, super_chip, events)
@@ -502,7 +506,7 @@ def _place(state: State, seat: int, row: str, cards: tuple[str, ...], super_chip
     events.append(event("played", seat=seat, row=row, cards=list(cards), super=super_chip,
                         turn=state.turn))
     if pushed_off is not None:
-        # "Les jetons ainsi sortis restent où ils sont" and "ne rapportent aucun point".
+        # "Les jetons ainsi sortis restent où il sont" and "ne rapportent aucun point".
         events.append(event("pushed_off", seat=pushed_off.seat, row=row,
                             super=pushed_off.super))
 
@@ -534,8 +538,9 @@ def _end_round(state: State, events: list[Event]) -> None:
     points = board_points(state)
     state.scores = [a + b for a, b in zip(state.scores, points, strict=True)]
     state.round_scores.append(points)
+    # The board is cleared for the next round below: the event keeps the scored one.
     events.append(event("round_over", round=state.round, points=points,
-                        scores=list(state.scores)))
+                        scores=list(state.scores), board=_board_view(state)))
     if state.round >= state.rounds:
         state.over = True
         state.acted = 0

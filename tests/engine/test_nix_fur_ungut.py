@@ -312,6 +312,8 @@ def test_round_scores_each_chip_at_the_cell_it_stands_in_at_the_end() -> None:
     # none [0] 15.
     over = next(e for e in events if e["type"] == "round_over")
     assert over["points"] == [34, 17]
+    assert over["board"]["pair"] == [{"seat": 1, "super": False}, {"seat": 0, "super": False},
+                                     {"seat": 1, "super": False}]
     assert nix.view(state)["scores"] == [34, 17]
     result = nix.outcome(state)
     assert result is not None

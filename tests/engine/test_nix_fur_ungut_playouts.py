@@ -93,6 +93,9 @@ def test_random_games_keep_every_rule(seats: int, personne: bool, seed: int, pla
             elif e["type"] == "round_over":
                 rounds_seen += 1
                 assert e["points"] == board_sum(board, state.board_values, players)
+                assert e["board"] == {
+                    row: [None if c is None else {"seat": c[0], "super": c[1]} for c in cells]
+                    for row, cells in board.items()}
                 assert chips == Counter({s: 5 for s in range(players)})
                 board = {row: [None] * 3 for row in nix.ROWS}
                 chips = Counter()
