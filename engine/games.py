@@ -8,6 +8,7 @@ from engine.core.protocol import Game
 _MODULES: dict[str, str] = {
     "ochs-esel": "engine.ochs_esel",
     "the-game": "engine.the_game",
+    "nix-fur-ungut": "engine.nix_fur_ungut",
     "michigan": "engine.michigan",
 }
 

@@ -1,0 +1,604 @@
+"""Nix für Ungut (Jürgen Grunau), with the Monsieur Personne variant.
+
+Rulebook: shared/rules/nix-fur-ungut.fr.txt; decisions and notation: shared/RULES.md.
+A round is five turns; in each turn every player plays one combination of cards from
+their hand and slides a chip into that combination's row of the board. A row has three
+cells: the new chip takes the first, the chips already there move one cell on, and the
+one pushed past the third leaves the board and scores nothing. After the fifth turn
+every chip scores the cell it stands in (the super chip twice); all cards are shuffled
+and dealt again for the next round.
+"""
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from math import exp
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from engine.core.errors import BadOptions, IllegalMove
+from engine.core.notation import sort_numbers_first, strip_verb, tokens
+from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
+from engine.core.rng import rng_for, shuffled
+from engine.core.state import Snapshots
+from engine.core.types import Event, Move, Outcome, event
+
+ID = "nix-fur-ungut"
+NAME = "Nix für Ungut"
+SEATS = range(2, 6)
+
+JOKER = "J"
+NUMBERS = tuple(str(n) for n in range(1, 8))
+DECK = [n for n in NUMBERS for _ in range(10)] + [JOKER] * 10  # "80 cartes ... dont 10 jokers"
+HAND_SIZE = 12  # "chaque joueur en reçoit 12"
+TURNS = 5  # one chip a turn, "les 5 jetons"
+CELLS = 3
+SUPER_LAST_TURN = TURNS - 1  # "Il ne peut pas non plus être utilisé au cours du 5ème tour"
+PERSONNE_REVEALS = {1: 2, 2: 3, 3: 4, 4: 5, 5: 6}
+PERSONNE_SUPER_TURN = 4  # "Monsieur Personne joue toujours son super jeton au 4ème tour"
+
+# The board's rows from top to bottom: the order is also Monsieur Personne's "plus forte".
+ROWS = ("quad", "run4", "triple", "run3", "pair", "run2", "single", "none")
+Row = Literal["quad", "run4", "triple", "run3", "pair", "run2", "single", "none"]
+KIND, RUN = "kind", "run"
+SHAPES: dict[str, tuple[str, int]] = {
+    "quad": (KIND, 4), "run4": (RUN, 4), "triple": (KIND, 3), "run3": (RUN, 3),
+    "pair": (KIND, 2), "run2": (RUN, 2), "single": (KIND, 1), "none": (KIND, 0),
+}
+# The printed board's values are not in the rule text: RULES.md fixes these (cell 1, 2, 3).
+DEFAULT_BOARD: dict[str, list[int]] = {
+    "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
+    "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [15, 10, 5],
+}
+
+CellValue = Annotated[int, Field(ge=0, strict=True)]
+CellValues = Annotated[list[CellValue], Field(min_length=CELLS, max_length=CELLS)]
+
+
+class Options(GameOptions):
+    rounds: int = Field(4, ge=1, le=20, description="number of rounds (manches)")
+    personne: bool = Field(False, description="Monsieur Personne plays along as an extra seat")
+    board: dict[Row, CellValues] = Field(
+        default_factory=dict,
+        description="cell values per row, e.g. {\"pair\": [5, 3, 1]}; rows not given keep "
+        "the default board",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Move):
+    row: str
+    cards: tuple[str, ...] = ()
+    super_chip: bool = False
+
+    def __str__(self) -> str:
+        return " ".join(["play", self.row, *self.cards, *(["super"] if self.super_chip else [])])
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    seat: int  # `seats` is Monsieur Personne
+    super: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One combination laid face up this round, for everybody to see."""
+
+    turn: int
+    seat: int
+    row: str
+    cards: tuple[str, ...]
+    super: bool
+
+
+@dataclass
+class State:
+    seats: int
+    seed: int
+    rounds: int
+    personne: bool
+    board_values: dict[str, list[int]]
+    round: int
+    turn: int  # 1-5
+    first: int  # the round's first player; every turn starts with them
+    acted: int  # human seats that have played in this turn
+    hands: list[list[str]]
+    draw: list[str]  # face down, top first; only Monsieur Personne draws from it
+    played: list[str]  # cards laid this round ("ne sont pas remplacées")
+    out: list[str]  # cards a test `setup` left out of play for round 1
+    board: dict[str, list[Chip | None]]
+    super_used: list[bool]  # per human seat, this round
+    scores: list[int]  # per seat; Monsieur Personne at index `seats`
+    placed: list[Placed] = field(default_factory=list)
+    personne_cards: list[str] = field(default_factory=list)  # revealed in its latest turn
+    round_scores: list[list[int]] = field(default_factory=list)
+    over: bool = False
+
+
+_snapshots = Snapshots(State, ID)
+
+
+def dump(state: State) -> str:
+    return _snapshots.dump(state)
+
+
+def load(text: str) -> State:
+    return _snapshots.load(text)
+
+
+def sort_cards(cards: list[str] | tuple[str, ...]) -> list[str]:
+    return sort_numbers_first(list(cards), {JOKER: 0})
+
+
+def _copy(state: State) -> State:
+    """`apply` never mutates its input; chips and placements are frozen, so lists suffice."""
+    return State(
+        seats=state.seats, seed=state.seed, rounds=state.rounds, personne=state.personne,
+        board_values=state.board_values, round=state.round, turn=state.turn,
+        first=state.first, acted=state.acted, hands=[list(h) for h in state.hands],
+        draw=list(state.draw), played=list(state.played), out=list(state.out),
+        board={row: list(cells) for row, cells in state.board.items()},
+        super_used=list(state.super_used), scores=list(state.scores),
+        placed=list(state.placed), personne_cards=list(state.personne_cards),
+        round_scores=[list(r) for r in state.round_scores], over=state.over,
+    )
+
+
+# --- combinations -----------------------------------------------------------------------------
+
+def forms(row: str, cards: list[str] | tuple[str, ...]) -> bool:
+    """Whether `cards` make `row`, jokers standing for any number (their count is not checked).
+
+    Runs do not wrap: the numbers must fit a window of consecutive values inside 1-7.
+    """
+    kind, size = SHAPES[row]
+    if len(cards) != size:
+        return False
+    numbers = [int(c) for c in cards if c != JOKER]
+    if kind == KIND:
+        return len(set(numbers)) <= 1
+    return len(set(numbers)) == len(numbers) and (
+        not numbers or max(numbers) - min(numbers) < size)
+
+
+def strongest(cards: list[str]) -> tuple[str, list[str]]:
+    """Monsieur Personne's pick: the highest row these cards make, jokers for anything.
+
+    "Monsieur Personne choisit toujours la combinaison la plus forte ... Il a le droit
+    d'utiliser autant de jokers qu'il veut". Among ways to make the row it spends as few
+    jokers as it can, then the highest numbers, so the cards it shows read naturally.
+    """
+    counts = Counter(cards)
+    jokers = counts.pop(JOKER, 0)
+    for row in ROWS:
+        kind, size = SHAPES[row]
+        if size > len(cards):
+            continue
+        if size == 0:
+            return row, []
+        if kind == KIND:
+            best = max(NUMBERS, key=lambda n: (min(counts[n], size), int(n)))
+            have = min(counts[best], size)
+            if have + jokers >= size:
+                return row, [best] * have + [JOKER] * (size - have)
+            continue
+        windows = [NUMBERS[a:a + size] for a in range(len(NUMBERS) - size + 1)]
+        window = min(windows, key=lambda w: (sum(counts[n] == 0 for n in w), -int(w[0])))
+        have = [n for n in window if counts[n]]
+        if len(have) + jokers >= size:
+            return row, have + [JOKER] * (size - len(have))
+    return "none", []
+
+
+# --- setting up -----------------------------------------------------------------------------
+
+def new_game(
+    seats: int, options: dict[str, Any] | None = None, seed: int = 0,
+    setup: dict[str, Any] | None = None,
+) -> State:
+    check_seats(seats, SEATS.start, SEATS.stop - 1)
+    opts = parse_options(Options, options)
+    players = seats + (1 if opts.personne else 0)
+    state = State(
+        seats=seats, seed=seed, rounds=opts.rounds, personne=opts.personne,
+        board_values={row: list(opts.board.get(row, DEFAULT_BOARD[row])) for row in ROWS},
+        round=1, turn=1, first=0, acted=0, hands=[[] for _ in range(seats)], draw=[],
+        played=[], out=[], board=_empty_board(), super_used=[False] * seats,
+        scores=[0] * players,
+    )
+    if setup is None:
+        # "Le joueur le plus âgé commence": a seeded random seat.
+        _deal(state, rng_for(seed, ID, "first").randrange(seats))
+    else:
+        _apply_setup(state, setup)
+    return state
+
+
+def _empty_board() -> dict[str, list[Chip | None]]:
+    return {row: [None] * CELLS for row in ROWS}
+
+
+def _apply_setup(state: State, setup: dict[str, Any]) -> None:
+    check_setup_keys(setup, ("hands", "draw", "first"))
+    hands = setup.get("hands")
+    if not isinstance(hands, list) or len(hands) != state.seats:
+        raise BadOptions(f"setup.hands must list one hand per seat ({state.seats})")
+    parsed: list[list[str]] = []
+    for hand in hands:
+        if not isinstance(hand, list) or len(hand) > HAND_SIZE:
+            raise BadOptions(f"each hand in setup.hands must be a list of at most "
+                             f"{HAND_SIZE} cards")
+        parsed.append([_setup_card(card) for card in hand])
+    draw = setup.get("draw")
+    if draw is not None and not isinstance(draw, list):
+        raise BadOptions("setup.draw must be a list of cards, top first")
+    given_draw = [_setup_card(card) for card in draw or []]
+    used = Counter(card for hand in parsed for card in hand) + Counter(given_draw)
+    over = sorted(card for card, n in used.items() if n > DECK.count(card))
+    if over:
+        raise BadOptions(f"setup uses more copies than the deck has of: {', '.join(over)}")
+    first = setup.get("first")
+    if first is not None and (not isinstance(first, int) or not 0 <= first < state.seats):
+        raise BadOptions(f"setup.first must be a seat from 0 to {state.seats - 1}")
+    rest = list((Counter(DECK) - used).elements())
+    if draw is None:
+        # Cards in no hand form the draw pile, as in a normal deal.
+        state.draw = shuffled(rest, state.seed, ID, "draw", state.round)
+    else:
+        state.draw, state.out = given_draw, sort_cards(rest)
+    state.hands = [sort_cards(hand) for hand in parsed]
+    state.first = first if first is not None else rng_for(
+        state.seed, ID, "first").randrange(state.seats)
+
+
+def _setup_card(card: object) -> str:
+    code = _card_code(str(card))
+    if code is None:
+        raise BadOptions(f"setup card {card!r} is not a card of this game")
+    return code
+
+
+def _deal(state: State, first: int) -> None:
+    """"Toutes les cartes sont mélangées et chacun en reçoit 12"; the rest is the draw pile."""
+    deck = shuffled(DECK, state.seed, ID, "deal", state.round)
+    state.hands = [sort_cards(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])
+                   for i in range(state.seats)]
+    state.draw = deck[state.seats * HAND_SIZE:]
+    state.played, state.out, state.placed, state.personne_cards = [], [], [], []
+    state.board = _empty_board()
+    state.super_used = [False] * state.seats
+    state.first, state.turn, state.acted = first, 1, 0
+
+
+# --- reading the state ----------------------------------------------------------------------
+
+def to_act(state: State) -> list[int]:
+    if state.over:
+        return []
+    return [(state.first + state.acted) % state.seats]
+
+
+def outcome(state: State) -> Outcome | None:
+    if not state.over:
+        return None
+    return Outcome.from_scores(state.scores, lower_wins=False)
+
+
+def cell_points(state: State, row: str, cell: int, chip: Chip) -> int:
+    """"Le super jeton ... double le score de la case sur laquelle il se trouve"."""
+    return state.board_values[row][cell] * (2 if chip.super else 1)
+
+
+def board_points(state: State) -> list[int]:
+    """What the chips on the board are worth now, per seat (Monsieur Personne last)."""
+    points = [0] * len(state.scores)
+    for row, cells in state.board.items():
+        for cell, chip in enumerate(cells):
+            if chip is not None:
+                points[chip.seat] += cell_points(state, row, cell, chip)
+    return points
+
+
+def _board_view(state: State) -> dict[str, list[dict[str, Any] | None]]:
+    return {
+        row: [None if c is None else {"seat": c.seat, "super": c.super} for c in cells]
+        for row, cells in state.board.items()
+    }
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "game": ID,
+        "to_act": to_act(state),
+        "round": state.round,
+        "rounds": state.rounds,
+        "turn": state.turn,
+        "first": state.first,
+        "hand_sizes": [len(h) for h in state.hands],
+        "scores": list(state.scores),
+        "round_scores": [list(r) for r in state.round_scores],
+        "board": _board_view(state),
+        "board_values": {row: list(v) for row, v in state.board_values.items()},
+        "board_points": board_points(state),
+        "super_used": list(state.super_used),
+        "placed": [
+            {"turn": p.turn, "seat": p.seat, "row": p.row, "cards": list(p.cards),
+             "super": p.super}
+            for p in state.placed
+        ],
+        "draw_size": len(state.draw),
+        "personne": state.personne,
+        "over": state.over,
+    }
+    if state.personne:
+        out["personne_seat"] = state.seats
+        out["personne_cards"] = list(state.personne_cards)
+    if seat is not None:
+        out["seat"] = seat
+        out["hand"] = sort_cards(state.hands[seat])
+    return out
+
+
+# --- notation -------------------------------------------------------------------------------
+
+_ROW_WORDS = {
+    **{row: row for row in ROWS},
+    "carre": "quad", "suite4": "run4", "brelan": "triple", "suite3": "run3",
+    "paire": "pair", "suite2": "run2", "carte": "single", "rien": "none",
+}
+_CARD_WORDS = {"j": JOKER, "joker": JOKER, "jokers": JOKER}
+_PLAY_WORDS = {"play", "jouer", "joue", "joues"}
+_SUPER_WORDS = {"super", "superjeton"}
+
+
+def _card_code(word: str) -> str | None:
+    word = word.strip().lower()
+    if word in _CARD_WORDS:
+        return _CARD_WORDS[word]
+    number = word.lstrip("0")
+    return number if word.isdigit() and number in NUMBERS else None
+
+
+def parse_move(state: State, seat: int, text: str) -> Move:
+    words = strip_verb(tokens(text), _PLAY_WORDS)
+    if not words:
+        raise IllegalMove("bad_notation", text=text)
+    row = _ROW_WORDS.get(words[0])
+    if row is None:
+        raise IllegalMove("unknown_row", text=words[0])
+    cards: list[str] = []
+    super_chip = False
+    for word in words[1:]:
+        if word in _SUPER_WORDS:
+            super_chip = True
+            continue
+        code = _card_code(word)
+        if code is None:
+            raise IllegalMove("unknown_card", text=word)
+        cards.append(code)
+    return Play(row, tuple(sort_cards(cards)), super_chip)
+
+
+# --- what is legal --------------------------------------------------------------------------
+
+def _combinations(hand: list[str], turn: int) -> list[tuple[str, tuple[str, ...]]]:
+    """Every (row, cards) a player can lay from `hand`: at most one joker, none in turn 5
+    except alone ("un joker ne peut être utilisé que comme combinaison une carte")."""
+    if not hand:
+        return [("none", ())]
+    counts = Counter(hand)
+    joker_ok = counts[JOKER] > 0 and turn < TURNS
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for row in ROWS:
+        kind, size = SHAPES[row]
+        if size == 0 or size > len(hand):
+            continue
+        combos: set[tuple[str, ...]] = set()
+        if kind == KIND:
+            if size == 1:
+                combos.update((c,) for c in counts)
+            for n in NUMBERS:
+                if counts[n] >= size:
+                    combos.add((n,) * size)
+                if size > 1 and joker_ok and counts[n] >= size - 1:
+                    combos.add((n,) * (size - 1) + (JOKER,))
+        else:
+            for a in range(len(NUMBERS) - size + 1):
+                window = NUMBERS[a:a + size]
+                missing = [n for n in window if not counts[n]]
+                if not missing:
+                    combos.add(window)
+                if joker_ok and len(missing) <= 1:
+                    for gap in missing or window:
+                        combos.add((*(n for n in window if n != gap), JOKER))
+        found.extend((row, cards) for cards in sorted(combos))
+    return found
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if seat not in to_act(state):
+        return []
+    moves: list[Move] = []
+    may_super = not state.super_used[seat] and state.turn <= SUPER_LAST_TURN
+    for row, cards in _combinations(state.hands[seat], state.turn):
+        moves.append(Play(row, cards))
+        if may_super and JOKER not in cards:
+            moves.append(Play(row, cards, True))
+    return moves
+
+
+def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The first refusal that applies: the contract's codes first, then this game's."""
+    if state.over:
+        return IllegalMove("game_over")
+    if seat not in to_act(state):
+        return IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    if not isinstance(move, Play):
+        return IllegalMove("bad_notation", text=str(move))
+    if move.row not in SHAPES:
+        return IllegalMove("unknown_row", text=move.row)
+    hand = state.hands[seat]
+    cards = list(move.cards)
+    missing = Counter(cards) - Counter(hand)
+    if missing:
+        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())))
+    if move.row == "none" and not cards and hand:
+        # "ne peut être jouée que quand le joueur concerné n'a effectivement plus de cartes"
+        return IllegalMove("none_needs_empty_hand", hand_size=len(hand))
+    jokers = cards.count(JOKER)
+    if jokers and len(cards) > 1:
+        if state.turn == TURNS:
+            return IllegalMove("joker_single_only", turn=state.turn)
+        if jokers > 1:
+            # "on ne peut utiliser qu'un seul joker par combinaison"
+            return IllegalMove("joker_limit", jokers=jokers)
+    if not forms(move.row, cards):
+        return IllegalMove("not_a_combination", row=move.row, cards=sort_cards(cards))
+    if move.super_chip:
+        if state.super_used[seat]:
+            return IllegalMove("super_used")
+        if state.turn > SUPER_LAST_TURN:
+            return IllegalMove("super_not_allowed", reason="turn_5")
+        if jokers:
+            # "il ne peut être utilisé que si la combinaison ... ne compte aucun joker"
+            return IllegalMove("super_not_allowed", reason="joker")
+    return None
+
+
+# --- playing --------------------------------------------------------------------------------
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    refusal = _refusal(state, seat, move)
+    if refusal is not None:
+        raise refusal
+    assert isinstance(move, Play)
+    state = _copy(state)
+    events: list[Event] = []
+    hand = state.hands[seat]
+    for card in move.cards:
+        hand.remove(card)
+    state.played.extend(move.cards)  # face up, "pas remplacées"
+    super_chip = move.super_chip
+    if super_chip:
+        state.super_used[seat] = True
+    elif state.turn == TURNS and not state.super_used[seat]:
+        # RULES.md: a super chip not used by turn 5 is placed as a normal chip.
+        state.super_used[seat] = True
+        events.append(event("super_as_normal", seat=seat))
+    _place(state, seat, move.row, move.cards, super_chip, events)
+    state.acted += 1
+    if state.acted == state.seats:
+        if state.personne:
+            _personne_plays(state, events)
+        _end_turn(state, events)
+    return state, events
+
+
+def _place(state: State, seat: int, row: str, cards: tuple[str, ...], super_chip: bool,
+           events: list[Event]) -> None:
+    """Slide a chip into the row, pushing the row's chips one cell on."""
+    state.placed.append(Placed(state.turn, seat, row, cards, super_chip))
+    cells = state.board[row]
+    pushed_off = cells[-1]
+    state.board[row] = [Chip(seat, super_chip), *cells[:-1]]
+    events.append(event("played", seat=seat, row=row, cards=list(cards), super=super_chip,
+                        turn=state.turn))
+    if pushed_off is not None:
+        # "Les jetons ainsi sortis restent où il sont" and "ne rapportent aucun point".
+        events.append(event("pushed_off", seat=pushed_off.seat, row=row,
+                            super=pushed_off.super))
+
+
+def _personne_plays(state: State, events: list[Event]) -> None:
+    """Monsieur Personne reveals 2-6 cards from the draw pile and lays the strongest row."""
+    count = PERSONNE_REVEALS[state.turn]
+    revealed, state.draw = state.draw[:count], state.draw[count:]
+    state.personne_cards = list(revealed)
+    events.append(event("personne_revealed", cards=list(revealed), turn=state.turn))
+    row, cards = strongest(revealed)
+    # Every revealed card is spent: it has no hand to keep the rest in.
+    state.played.extend(revealed)
+    _place(state, state.seats, row, tuple(sort_cards(cards)),
+           state.turn == PERSONNE_SUPER_TURN, events)
+
+
+def _end_turn(state: State, events: list[Event]) -> None:
+    if state.turn < TURNS:
+        state.turn += 1
+        state.acted = 0
+        events.append(event("turn_started", turn=state.turn, round=state.round))
+        return
+    _end_round(state, events)
+
+
+def _end_round(state: State, events: list[Event]) -> None:
+    """"Au bout de 5 tours ... on additionne les scores indiqués sur les cases"."""
+    points = board_points(state)
+    state.scores = [a + b for a, b in zip(state.scores, points, strict=True)]
+    state.round_scores.append(points)
+    # The board is cleared for the next round below: the event keeps the scored one.
+    events.append(event("round_over", round=state.round, points=points,
+                        scores=list(state.scores), board=_board_view(state)))
+    if state.round >= state.rounds:
+        state.over = True
+        state.acted = 0
+        result = Outcome.from_scores(state.scores, lower_wins=False)
+        events.append(event("game_over", scores=result.scores, ranking=result.ranking))
+        return
+    state.round += 1
+    # "Celui qui commence est le joueur avec le plus de points ... En cas d'égalité on tire
+    # au sort." Monsieur Personne always acts last, so only human seats can lead.
+    humans = state.scores[:state.seats]
+    leaders = [s for s, score in enumerate(humans) if score == max(humans)]
+    first = leaders[0] if len(leaders) == 1 else rng_for(
+        state.seed, ID, "leader", state.round).choice(leaders)
+    _deal(state, first)
+    events.append(event("round_started", round=state.round, first=first))
+
+
+# --- baseline bot ---------------------------------------------------------------------------
+
+# How often a chip lands in each row, roughly: the chance that a later chip pushes ours.
+_ROW_TRAFFIC = {"quad": 0.03, "run4": 0.04, "triple": 0.07, "run3": 0.12, "pair": 0.25,
+                "run2": 0.18, "single": 0.25, "none": 0.06}
+_CARD_COST = 0.4  # a card spent now is a card missing for a later turn
+_LOW_ROW_JOKER_COST = 2.5  # a joker kept makes a quad, run4 or triple later
+_SUPER_KEEP = {1: 3.0, 2: 2.0, 3: 1.0, 4: 0.0}  # what saving the super chip is worth
+
+
+def choose(state: State, seat: int, rng: random.Random) -> Move:
+    """Weighs each row's value against the chips still to come that may push it out,
+    rewards pushing opponents down, and keeps jokers for the high rows."""
+    moves = legal_moves(state, seat)
+    if not moves:
+        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    return max(moves, key=lambda m: (_worth(state, seat, m), rng.random()))
+
+
+def _worth(state: State, seat: int, move: Move) -> float:
+    assert isinstance(move, Play)
+    players = state.seats + (1 if state.personne else 0)
+    later = (players - 1 - state.acted) + (TURNS - state.turn) * players
+    values = state.board_values[move.row]
+    # Pushes by later chips as a Poisson count: our chip ends in cell k with P(k pushes).
+    rate = later * _ROW_TRAFFIC[move.row]
+    chance, expected = exp(-rate), 0.0
+    for k in range(CELLS):
+        expected += chance * values[k]
+        chance *= rate / (k + 1)
+    worth = expected * (2 if move.super_chip else 1)
+    if move.super_chip:
+        worth -= _SUPER_KEEP.get(state.turn, 0.0)
+    for cell, chip in enumerate(state.board[move.row]):
+        if chip is None:
+            continue
+        after = values[cell + 1] if cell + 1 < CELLS else 0
+        loss = (values[cell] - after) * (2 if chip.super else 1)
+        worth += 0.5 * loss if chip.seat != seat else -0.5 * loss
+    if state.turn < TURNS:
+        worth -= _CARD_COST * len(move.cards)
+        if JOKER in move.cards and move.row in ("pair", "run2", "single"):
+            worth -= _LOW_ROW_JOKER_COST
+    return worth
