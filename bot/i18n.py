@@ -383,7 +383,7 @@ def has(lang: str, key: str) -> bool:
     return key in CATALOGUES.get(lang, EN)
 
 
-def t(lang: str, key: str, **params: Any) -> str:
+def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence `key` in `lang` (English if missing); a bad template never raises."""
     catalogue = CATALOGUES.get(lang, EN)
     template = catalogue.get(key) or EN.get(key)

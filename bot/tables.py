@@ -11,6 +11,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,9 +91,11 @@ class Live:
 class Tables:
     def __init__(
         self, repo: Repository, sink: Sink, *, platform: str, settings: Settings | None = None,
-        clock: Clock | None = None,
+        clock: Clock | None = None, seeds: Callable[[], int] | None = None,
     ) -> None:
         self.repo = repo
+        # Tests fix the seeds to compare runs; in play every table gets a fresh random one.
+        self._seeds = seeds or (lambda: secrets.randbelow(2**62))
         self.platform = platform
         self.settings = settings or Settings()
         self.clock = clock or RealClock()
@@ -245,7 +248,8 @@ class Tables:
         lang = await self.lang_of(actor.user_id)
         return Reply(t(lang, "mentions_on" if on else "mentions_off"))
 
-    async def _refuse(self, actor: Actor, channel: str | None, key: str, **params: Any) -> Reply:
+    async def _refuse(self, actor: Actor, channel: str | None, key: str, /,
+                      **params: Any) -> Reply:
         lang = await self.lang_of(actor.user_id, channel)
         return Reply(t(lang, key, **params), ok=False)
 
@@ -274,7 +278,7 @@ class Tables:
         try:
             row = await self.repo.create_table(
                 platform=self.platform, channel=channel, game=game_id, options=game_opts,
-                settings=settings, seed=secrets.randbelow(2**62), host=actor.user_id,
+                settings=settings, seed=self._seeds(), host=actor.user_id,
                 seats=[host])
         except TableExists as exc:
             other = await self._load(exc.table_id)
@@ -900,7 +904,7 @@ class Tables:
                                     user_id=seat.user_id,
                                     rendering=present.hand(live, seat_no, lang)))
 
-    async def _announce(self, live: Live, key: str, **params: Any) -> None:
+    async def _announce(self, live: Live, key: str, /, **params: Any) -> None:
         lang = await self.channel_lang(live.row.channel)
         await self._announce_lines(live, [t(lang, key, **params)])
 
@@ -1000,7 +1004,7 @@ class Tables:
                 platform=self.platform, channel=channel, game=live.row.game,
                 options=live.row.options,
                 settings={k: v for k, v in live.row.settings.items() if k != "takeovers"},
-                seed=secrets.randbelow(2**62), host=actor.user_id, seats=seats)
+                seed=self._seeds(), host=actor.user_id, seats=seats)
         except TableExists:
             return await self._refuse(actor, channel, "table_exists_short")
         except StorageError:

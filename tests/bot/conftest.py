@@ -1,0 +1,119 @@
+"""A table service on a real SQLite file, a fake clock and a sink that records deliveries."""
+
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.deliveries import (
+    Announcement,
+    ChannelGone,
+    HandMessage,
+    Notice,
+    TableMessage,
+    UserUnreachable,
+)
+from bot.settings import Settings
+from bot.tables import Actor, Tables
+from db.repository import MessageRef
+from db.sqlite import SqliteRepository
+
+ALICE = Actor("u1", "Alice")
+BOB = Actor("u2", "Bob")
+CAROL = Actor("u3", "Carol")
+DAVE = Actor("u4", "Dave")
+ADMIN = Actor("u9", "Mod", is_admin=True)
+CHANNEL = "chan-1"
+
+
+@dataclass
+class RecordingSink:
+    """What players would see: the latest table text, each hand, every announcement."""
+
+    tables: dict[int, TableMessage] = field(default_factory=dict)
+    hands: dict[tuple[int, str], HandMessage] = field(default_factory=dict)
+    announcements: list[Announcement] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    calls: int = 0
+    gone_channels: set[str] = field(default_factory=set)
+    unreachable: set[str] = field(default_factory=set)
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        self.calls += 1
+        if msg.channel in self.gone_channels:
+            raise ChannelGone(msg.channel)
+        self.tables[msg.table_id] = msg
+        return ref or MessageRef(key="table", chat=msg.channel, message_id=str(next(self._ids)))
+
+    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        self.calls += 1
+        if msg.user_id in self.unreachable:
+            raise UserUnreachable(msg.user_id)
+        self.hands[(msg.table_id, msg.user_id)] = msg
+        return ref or MessageRef(key=f"hand:{msg.seat}", chat=msg.user_id,
+                                 message_id=str(next(self._ids)))
+
+    async def announce(self, msg: Announcement) -> None:
+        self.calls += 1
+        if msg.channel in self.gone_channels:
+            raise ChannelGone(msg.channel)
+        self.announcements.append(msg)
+
+    async def notify(self, msg: Notice) -> None:
+        self.calls += 1
+        self.notices.append(msg)
+
+    def said(self, fragment: str) -> bool:
+        return any(fragment in a.text for a in self.announcements)
+
+
+class Harness:
+    def __init__(self, path: Path, settings: Settings) -> None:
+        self.path = path
+        self.settings = settings
+        self.clock = FakeClock()
+        self.sink = RecordingSink()
+        self.repo: SqliteRepository | None = None
+        self.tables: Tables | None = None
+        self._seeds = itertools.count(1000)
+
+    async def open(self) -> Tables:
+        self.repo = SqliteRepository(str(self.path))
+        await self.repo.open()
+        self.tables = Tables(self.repo, self.sink, platform="test", settings=self.settings,
+                             clock=self.clock, seeds=lambda: next(self._seeds))
+        await self.tables.start(run_scheduler=False)
+        return self.tables
+
+    async def close(self) -> None:
+        if self.tables is not None:
+            await self.tables.close()
+        if self.repo is not None:
+            await self.repo.close()
+        self.tables = self.repo = None
+
+    async def restart(self) -> Tables:
+        await self.close()
+        return await self.open()
+
+    async def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        assert self.tables is not None
+        await self.tables.settle()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(_env_file=None, turn_deadline=300, bot_delay=0, default_lang="en")
+
+
+@pytest.fixture
+async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Harness]:
+    h = Harness(tmp_path / "tapis.db", settings)
+    await h.open()
+    yield h
+    await h.close()

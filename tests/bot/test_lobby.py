@@ -1,0 +1,150 @@
+"""Opening, joining, leaving and starting tables, and who may do what."""
+
+from bot.tables import Actor
+from db.repository import CANCELLED, LOBBY, PLAYING
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
+
+
+async def test_newgame_opens_a_lobby_with_the_host_seated(harness):
+    tables = harness.tables
+    reply = await tables.new_game(ALICE, CHANNEL, "ochs", ["rounds=2"])
+    await tables.settle()
+    assert reply.ok, reply.text
+    row = await tables.table_for_channel(CHANNEL)
+    assert row.status == LOBBY and row.host == ALICE.user_id and row.options == {"rounds": 2}
+    text = harness.sink.tables[row.id].rendering.text
+    assert "Ochs & Esel" in text and "Alice (host)" in text and "rounds=2" in text
+
+
+async def test_a_second_newgame_in_the_channel_points_at_the_existing_table(harness):
+    await harness.tables.new_game(ALICE, CHANNEL, "ochs-esel")
+    reply = await harness.tables.new_game(BOB, CHANNEL, "michigan")
+    assert not reply.ok
+    assert "already has a table" in reply.text and "Ochs & Esel" in reply.text
+
+
+async def test_unknown_game_and_bad_options_are_refused_with_reasons(harness):
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "poker")
+    assert not reply.ok and "poker" in reply.text and "ochs-esel" in reply.text
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["rounds=99"])
+    assert not reply.ok and "rounds" in reply.text
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["colour=blue"])
+    assert not reply.ok and "colour" in reply.text
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["deadline=5"])
+    assert not reply.ok and "deadline" in reply.text
+    assert await harness.tables.table_for_channel(CHANNEL) is None
+
+
+async def test_join_leave_and_seat_limits(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    assert (await tables.join(BOB, CHANNEL)).ok
+    again = await tables.join(BOB, CHANNEL)
+    assert not again.ok and "already" in again.text
+    assert (await tables.leave(BOB, CHANNEL)).ok
+    assert not (await tables.leave(BOB, CHANNEL)).ok
+    live = await tables.live_table((await tables.table_for_channel(CHANNEL)).id)
+    assert [s.name for s in live.seats] == ["Alice"]
+    for _ in range(11):
+        assert (await tables.add_bot(ALICE, CHANNEL)).ok
+    full = await tables.join(CAROL, CHANNEL)
+    assert not full.ok and "12" in full.text
+
+
+async def test_the_host_leaving_hands_the_lobby_to_the_next_player(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    await tables.leave(ALICE, CHANNEL)
+    await tables.settle()
+    row = await tables.table_for_channel(CHANNEL)
+    assert row.host == BOB.user_id
+    assert harness.sink.said("Bob is now the host")
+    assert not (await tables.start_game(CAROL, CHANNEL)).ok  # only the host starts
+
+
+async def test_the_last_human_leaving_closes_the_lobby(harness):
+    await harness.tables.new_game(ALICE, CHANNEL, "ochs")
+    await harness.tables.add_bot(ALICE, CHANNEL)
+    await harness.tables.leave(ALICE, CHANNEL)
+    assert await harness.tables.table_for_channel(CHANNEL) is None
+
+
+async def test_start_needs_the_host_and_a_fitting_player_count(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    await tables.join(BOB, CHANNEL)
+    too_few = await tables.start_game(ALICE, CHANNEL)
+    assert not too_few.ok and "3 to 12" in too_few.text
+    await tables.add_bot(ALICE, CHANNEL)
+    assert not (await tables.add_bot(BOB, CHANNEL)).ok  # bots are the host's call
+    assert not (await tables.start_game(BOB, CHANNEL)).ok
+    assert (await tables.start_game(ALICE, CHANNEL)).ok
+    await tables.settle()
+    assert (await tables.table_for_channel(CHANNEL)).status == PLAYING
+    assert (row := await tables.table_for_channel(CHANNEL)) and row.snapshot
+    # Both humans got a hand that names the game and the channel.
+    for user in (ALICE, BOB):
+        hand = harness.sink.hands[(row.id, user.user_id)].rendering.text
+        assert "Ochs & Esel" in hand and CHANNEL in hand and "Your hand:" in hand
+    assert not (await tables.start_game(ALICE, CHANNEL)).ok
+
+
+async def test_cancel_and_kick_are_for_the_host_or_an_admin(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    refused = await tables.kick(BOB, CHANNEL, "Carol")
+    assert not refused.ok and "host" in refused.text
+    assert (await tables.kick(ADMIN, CHANNEL, "carol")).ok
+    live = await tables.live_table((await tables.table_for_channel(CHANNEL)).id)
+    assert [s.name for s in live.seats] == ["Alice", "Bob"]
+    assert not (await tables.kick(ALICE, CHANNEL, "Nobody")).ok
+    assert not (await tables.cancel(BOB, CHANNEL)).ok
+    assert (await tables.cancel(ALICE, CHANNEL)).ok
+    await tables.settle()
+    assert live.row.status == CANCELLED
+    assert await tables.table_for_channel(CHANNEL) is None
+    assert (await tables.new_game(DAVE, CHANNEL, "nix")).ok  # the channel is free again
+
+
+async def test_kicking_a_player_mid_game_gives_the_seat_to_a_bot(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs", ["deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    await tables.start_game(ALICE, CHANNEL)
+    assert (await tables.kick(ALICE, CHANNEL, "Bob")).ok
+    await tables.settle()
+    live = await tables.live_table((await tables.table_for_channel(CHANNEL)).id)
+    assert live.seats[1].is_bot and not (await tables.play(BOB, CHANNEL, "pass")).ok
+
+
+async def test_french_channel_gets_french_refusals_and_users_can_override(harness):
+    tables = harness.tables
+    assert not (await tables.set_lang(ALICE, CHANNEL, "fr", personal=False)).ok  # not admin
+    assert (await tables.set_lang(ADMIN, CHANNEL, "fr", personal=False)).ok
+    reply = await tables.join(ALICE, CHANNEL)
+    assert "Aucune table" in reply.text
+    await tables.set_lang(BOB, CHANNEL, "en", personal=True)
+    assert "no open table" in (await tables.join(BOB, CHANNEL)).text
+    bad = await tables.set_lang(BOB, CHANNEL, "de", personal=True)
+    assert not bad.ok and "en, fr" in bad.text
+
+
+async def test_lobby_buttons_work_like_commands(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    await tables.settle()
+    row = await tables.table_for_channel(CHANNEL)
+    from bot.render import encode_payload
+
+    assert (await tables.press(BOB, encode_payload(row.id, 0, "join"))).ok
+    assert (await tables.press(ALICE, encode_payload(row.id, 0, "addbot"))).ok
+    assert (await tables.press(ALICE, encode_payload(row.id, 0, "start"))).ok
+    assert (await tables.table_for_channel(CHANNEL)).status == PLAYING
+    stranger = Actor("u77", "Eve")
+    assert not (await tables.press(stranger, "999.0.join")).ok
+    assert not (await tables.press(stranger, "garbage")).ok

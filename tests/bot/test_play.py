@@ -1,0 +1,184 @@
+"""Playing through `bot/`: moves, refusals, bots, the end of a game."""
+
+import asyncio
+
+import pytest
+
+from bot.render import encode_payload
+from db.repository import CLOSED, FINISHED
+from engine import games
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
+
+SHORT = {"ochs-esel": ["rounds=1"], "the-game": [], "nix-fur-ungut": ["rounds=1"],
+         "michigan": ["chips=10"]}
+
+
+async def _start(harness, game, humans, bots, options=()):
+    tables = harness.tables
+    assert (await tables.new_game(humans[0], CHANNEL, game, [*options, "deadline=off"])).ok
+    for human in humans[1:]:
+        assert (await tables.join(human, CHANNEL)).ok
+    for _ in range(bots):
+        assert (await tables.add_bot(humans[0], CHANNEL)).ok
+    reply = await tables.start_game(humans[0], CHANNEL)
+    assert reply.ok, reply.text
+    return await tables.live_table(reply.table_id)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+async def test_a_whole_game_with_bots_in_every_seat_reaches_its_ranking(harness, game_id):
+    low = games.get(game_id).SEATS.start
+    live = await _start(harness, game_id, [ALICE], max(low, 3) - 1, SHORT[game_id])
+    await harness.tables.leave(ALICE, CHANNEL)  # now every seat is a bot
+    for _ in range(2000):
+        await harness.tables.settle()
+        if live.row.status == FINISHED:
+            break
+    assert live.row.status == FINISHED
+    assert harness.sink.said("Final ranking")
+    results = await harness.repo.results(live.id)
+    result = live.game.outcome(live.state)
+    assert [r.rank for r in sorted(results, key=lambda r: r.seat)] == \
+        result.ranking[:len(live.seats)]
+    # The move log replays to the stored snapshot.
+    state = live.game.new_game(len(live.seats), live.row.options, live.row.seed)
+    for move in await harness.repo.moves(live.id):
+        state, _ = live.game.apply(state, move.seat, live.game.parse_move(state, move.seat,
+                                                                             move.move))
+    assert live.game.dump(state) == live.row.snapshot
+
+
+async def test_only_the_player_to_act_may_move_and_refusals_say_why(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    tables = harness.tables
+    leader = live.seats[live.game.to_act(live.state)[0]]
+    other = next(s for s in live.seats if s.seat != leader.seat)
+    actors = {ALICE.user_id: ALICE, BOB.user_id: BOB, CAROL.user_id: CAROL}
+    reply = await tables.play(actors[other.user_id], CHANNEL, "1")
+    assert not reply.ok and reply.text == "It's not your turn."
+    before = live.row.version
+    card = next(c for c in live.game.view(live.state, leader.seat)["hand"] if c.isdigit())
+    cases = {"pass": "you must play", "99": "not a card", "play": "can't read",
+             f"D {card}": "alone"}
+    for text, fragment in cases.items():
+        reply = await tables.play(actors[leader.user_id], CHANNEL, text)
+        assert not reply.ok and fragment in reply.text, (text, reply.text)
+    stranger = await tables.play(DAVE, CHANNEL, "1")
+    assert not stranger.ok and "not playing" in stranger.text
+    assert live.row.version == before  # nothing changed
+
+
+async def test_a_refusal_reaches_a_french_player_in_french(harness):
+    await harness.tables.set_lang(BOB, CHANNEL, "fr", personal=True)
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    actors = {ALICE.user_id: ALICE, BOB.user_id: BOB, CAROL.user_id: CAROL}
+    leader = live.seats[live.game.to_act(live.state)[0]]
+    if leader.user_id == BOB.user_id:
+        reply = await harness.tables.play(BOB, CHANNEL, "pass")
+        assert "devez jouer" in reply.text
+    else:
+        reply = await harness.tables.play(BOB, CHANNEL, "5")
+        assert reply.text == "Ce n'est pas votre tour."
+    assert actors
+
+
+async def test_a_move_button_applies_once_and_an_old_one_is_out_of_date(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    await harness.tables.settle()
+    seat = live.seats[live.game.to_act(live.state)[0]]
+    actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
+    hand = harness.sink.hands[(live.id, actor.user_id)].rendering
+    first = hand.buttons[0][0]
+    payload = encode_payload(live.id, hand.version, first.action)
+    assert (await harness.tables.press(actor, payload)).ok
+    assert live.row.version == 1
+    again = await harness.tables.press(actor, payload)
+    assert not again.ok and "out of date" in again.text
+    assert live.row.version == 1
+
+
+async def test_fifty_simultaneous_presses_for_one_seat_apply_exactly_one_move(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    await harness.tables.settle()
+    seat = live.seats[live.game.to_act(live.state)[0]]
+    actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
+    moves = live.game.legal_moves(live.state, seat.seat)
+    payloads = [encode_payload(live.id, 0, f"m:{moves[i % len(moves)]}") for i in range(50)]
+    replies = await asyncio.gather(*(harness.tables.press(actor, p) for p in payloads))
+    assert sum(r.ok for r in replies) == 1
+    assert all("out of date" in r.text for r in replies if not r.ok)
+    assert len(await harness.repo.moves(live.id)) == 1
+
+
+async def test_leaving_during_ones_own_turn_hands_the_seat_to_a_bot_and_play_goes_on(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0, ["rounds=1"])
+    seat = live.seats[live.game.to_act(live.state)[0]]
+    actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
+    assert (await harness.tables.leave(actor, CHANNEL)).ok
+    await harness.tables.settle()
+    assert live.seats[seat.seat].is_bot
+    assert live.row.version >= 1  # the bot already played the seat's turn
+    assert harness.sink.said(f"{actor.name} left")
+    assert (await harness.tables.join(actor, CHANNEL)).ok  # and can come back
+    assert not live.seats[seat.seat].is_bot
+
+
+async def test_a_human_takes_over_a_bot_seat_when_the_next_round_starts(harness):
+    live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=3"])
+    reply = await harness.tables.join(DAVE, CHANNEL)
+    assert reply.ok and "next round" in reply.text
+    assert all(s.user_id != DAVE.user_id for s in live.seats)
+    await harness.tables.leave(ALICE, CHANNEL)  # bots everywhere: the rounds run by themselves
+    for _ in range(500):
+        await harness.tables.settle()
+        if any(s.user_id == DAVE.user_id for s in live.seats):
+            break
+    assert any(s.user_id == DAVE.user_id for s in live.seats)
+    assert live.game.view(live.state)["round"] == 2
+    assert harness.sink.said("Dave takes over")
+
+
+async def test_finished_game_offers_a_rematch_and_counts_in_stats(harness):
+    live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(500):
+        await harness.tables.settle()
+        if live.row.status == FINISHED:
+            break
+    final = next(a for a in harness.sink.announcements if "Final ranking" in a.text)
+    assert final.buttons[0][0].action == "rematch"
+    stats = await harness.tables.stats(ALICE, CHANNEL)
+    assert "Ochs & Esel: 1 played" in stats.text
+    reply = await harness.tables.press(ALICE, encode_payload(live.id, final.version, "rematch"))
+    assert reply.ok, reply.text
+    new = await harness.tables.table_for_channel(CHANNEL)
+    assert new.id != live.id and new.status == "playing" and new.options == live.row.options
+    new_live = await harness.tables.live_table(new.id)
+    assert new_live.seats[0].user_id == ALICE.user_id and not new_live.seats[0].is_bot
+    assert not (await harness.tables.press(BOB, encode_payload(live.id, final.version,
+                                                               "rematch"))).ok
+
+
+async def test_a_vanished_channel_closes_the_table_without_retrying(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    await harness.tables.settle()
+    harness.sink.gone_channels.add(CHANNEL)
+    calls = harness.sink.calls
+    seat = live.seats[live.game.to_act(live.state)[0]]
+    actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
+    move = live.game.legal_moves(live.state, seat.seat)[0]
+    await harness.tables.play(actor, CHANNEL, str(move))
+    await harness.tables.settle()
+    assert live.row.status == CLOSED
+    assert harness.sink.calls - calls <= 3  # one failed attempt per queued message, no loop
+    assert (await harness.repo.get_table(live.id)).snapshot  # the state is kept
+
+
+async def test_a_player_the_bot_cannot_reach_is_named_in_the_channel_once(harness):
+    harness.sink.unreachable.add(BOB.user_id)
+    await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    await harness.tables.settle()
+    await harness.tables.hand(BOB, CHANNEL)
+    await harness.tables.settle()
+    warnings = [a for a in harness.sink.announcements if "can't send Bob" in a.text]
+    assert len(warnings) == 1
