@@ -284,8 +284,9 @@ class Tables:
             other = await self._load(exc.table_id)
             name = other.game.NAME if other else "?"
             status = other.row.status if other else LOBBY
+            lang = await self.channel_lang(channel)
             return await self._refuse(actor, channel, "table_exists", game=name,
-                                      status=t(await self.channel_lang(channel), f"status_{status}"))
+                                      status=t(lang, f"status_{status}"))
         except StorageError:
             return await self._refuse(actor, channel, "storage_failed")
         live = await self._load(row.id)

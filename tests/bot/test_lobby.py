@@ -83,7 +83,8 @@ async def test_start_needs_the_host_and_a_fitting_player_count(harness):
     assert (await tables.start_game(ALICE, CHANNEL)).ok
     await tables.settle()
     assert (await tables.table_for_channel(CHANNEL)).status == PLAYING
-    assert (row := await tables.table_for_channel(CHANNEL)) and row.snapshot
+    row = await tables.table_for_channel(CHANNEL)
+    assert row.snapshot
     # Both humans got a hand that names the game and the channel.
     for user in (ALICE, BOB):
         hand = harness.sink.hands[(row.id, user.user_id)].rendering.text
