@@ -266,3 +266,16 @@ async def test_application_and_fake_stop_quickly_without_leftover_tasks():
             stopping = time.monotonic()
     assert time.monotonic() - stopping < 2.0
     assert asyncio.all_tasks() == {asyncio.current_task()}
+
+
+async def test_telegram_limits_on_text_and_button_data_are_enforced(fake):
+    fake.add_chat(GROUP)
+    too_long_data = InlineKeyboardMarkup([[InlineKeyboardButton("Play", callback_data="x" * 65)]])
+    async with fake.application_builder().build() as app:
+        with pytest.raises(BadRequest, match="Button_data_invalid"):
+            await app.bot.send_message(GROUP, "Pick", reply_markup=too_long_data)
+        with pytest.raises(BadRequest, match="Message is too long"):
+            await app.bot.send_message(GROUP, "x" * 4097)
+        await app.bot.send_message(GROUP, "x" * 4096)
+
+    assert [len(m.text) for m in fake.chat(GROUP).bot_messages] == [4096]

@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import math
 import os
 import re
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
     from telegram.ext import Application, ApplicationBuilder
 
 JSON = dict[str, Any]
+
+logger = logging.getLogger(__name__)
 
 BOT_ID = 7_000_000_001
 BOT_FIRST_NAME = "Tapis"
@@ -727,13 +730,15 @@ class FakeTelegram:
 
     async def _handle(self, request: web.Request) -> web.Response:
         arrived = time.monotonic()
-        method_name = request.match_info["method"]
+        name, handler = self._methods.get(
+            request.match_info["method"].lower(), (request.match_info["method"], None)
+        )
+        params: JSON = {}
         try:
-            params = await self._read_params(request)
-        except ValueError:
-            params = {}
-        name, handler = self._methods.get(method_name.lower(), (method_name, None))
-        try:
+            try:
+                params = await self._read_params(request)
+            except ValueError:
+                raise bad_request("can't parse request body") from None
             if request.match_info["token"] != self.token:
                 raise ApiError(401, "Unauthorized")
             if handler is None:
@@ -746,6 +751,13 @@ class FakeTelegram:
             call = Call(name, params, arrived, error.status, error.description)
             self._record(call, unknown=handler is None)
             return web.json_response(error.body(), status=error.status)
+        except Exception as error:
+            # A bug in the fake, not a Telegram refusal: make it loud in the test's failure.
+            logger.exception("fake Telegram failed on %s %s", name, params)
+            description = f"fake Telegram bug: {error!r}"
+            self._record(Call(name, params, arrived, 500, description))
+            body = {"ok": False, "error_code": 500, "description": description}
+            return web.json_response(body, status=500)
         self._record(Call(name, params, arrived, 200))
         return web.json_response({"ok": True, "result": result})
 
