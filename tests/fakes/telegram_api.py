@@ -697,7 +697,7 @@ class FakeTelegram:
         return best
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
-        """Wait until `predicate()` is truthy (re-checked after every request and update)."""
+        """Wait until `predicate()` is truthy, re-checked after every request the fake answers."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             result = predicate()
