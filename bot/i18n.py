@@ -140,6 +140,25 @@ EN: dict[str, str] = {
     "refusal.not_playable": "{card} can't go on {pile} (top card {top}).",
     "refusal.unknown_pile": "“{text}” is not a pile: use A1, A2, D1 or D2.",
     "refusal.unknown_row": "“{text}” is not a row.",
+    "refusal.bid_too_low": "Bid at least {min}.",
+    "refusal.bid_too_high": "You can bid at most {max}.",
+    "refusal.joker_limit": "A combination may hold one joker at most.",
+    "refusal.joker_single_only": "In turn 5 (or as your last card) a joker can only be played "
+                                 "as a single.",
+    "refusal.must_change_suit": "Lead a different suit than {previous}: you hold another one.",
+    "refusal.no_card_of_suit": "You hold no card of that suit ({suit}).",
+    "refusal.none_needs_empty_hand": "“Nothing” is only for an empty hand; you still hold "
+                                     "{hand_size} cards.",
+    "refusal.not_a_combination": "{cards} is not a {row}.",
+    "refusal.not_bidding_phase": "Nobody is bidding right now.",
+    "refusal.not_dealer_decision": "That is the dealer's decision, and it is not being made now.",
+    "refusal.not_playing_phase": "Cards are not being played right now.",
+    "refusal.super_not_allowed": "The super chip can't be used here.",
+    "refusal.super_not_allowed.joker": "The super chip only goes with a combination without "
+                                       "jokers.",
+    "refusal.super_not_allowed.turn_5": "The super chip can't be played in turn 5; it is placed "
+                                        "as a normal chip.",
+    "refusal.super_used": "You already used your super chip this round.",
     "refusal.generic": "That move isn't allowed ({code}).",
     # help and rules
     "help": "Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · "
@@ -316,6 +335,26 @@ FR: dict[str, str] = {
     "refusal.not_playable": "{card} ne peut pas aller sur {pile} (carte du dessus {top}).",
     "refusal.unknown_pile": "« {text} » n'est pas une pile : A1, A2, D1 ou D2.",
     "refusal.unknown_row": "« {text} » n'est pas une ligne.",
+    "refusal.bid_too_low": "Enchérissez d'au moins {min}.",
+    "refusal.bid_too_high": "Vous pouvez enchérir au plus {max}.",
+    "refusal.joker_limit": "Une combinaison contient un joker au plus.",
+    "refusal.joker_single_only": "Au 5e tour (ou comme dernière carte), un joker ne se joue "
+                                 "que seul.",
+    "refusal.must_change_suit": "Changez de couleur par rapport à {previous} : vous en avez "
+                                "une autre.",
+    "refusal.no_card_of_suit": "Vous n'avez aucune carte de cette couleur ({suit}).",
+    "refusal.none_needs_empty_hand": "« Rien » n'est possible qu'avec une main vide ; il vous "
+                                     "reste {hand_size} cartes.",
+    "refusal.not_a_combination": "{cards} ne forme pas la ligne {row}.",
+    "refusal.not_bidding_phase": "Il n'y a pas d'enchères en cours.",
+    "refusal.not_dealer_decision": "C'est la décision du donneur, et ce n'est pas le moment.",
+    "refusal.not_playing_phase": "On ne joue pas de cartes en ce moment.",
+    "refusal.super_not_allowed": "Le super jeton ne peut pas être utilisé ici.",
+    "refusal.super_not_allowed.joker": "Le super jeton ne va qu'avec une combinaison sans "
+                                       "joker.",
+    "refusal.super_not_allowed.turn_5": "Le super jeton ne se joue pas au 5e tour ; il est posé "
+                                        "comme un jeton normal.",
+    "refusal.super_used": "Vous avez déjà utilisé votre super jeton cette manche.",
     "refusal.generic": "Ce coup n'est pas permis ({code}).",
     "help": "Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · "
             "/pass · /hand · /table · /scores · /stats · /rules [jeu] · /cancel · "

@@ -124,6 +124,11 @@ def narrate(live: "Live", events: list[dict[str, Any]], lang: str) -> list[str]:
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
     params = dict(exc.params)
+    if "card" in params and "cards" not in params:
+        params["cards"] = params["card"]
+    reason = params.get("reason")
+    if reason and (has(lang, f"{key}.{reason}") or has("en", f"{key}.{reason}")):
+        key = f"{key}.{reason}"
     for name in ("animal",):
         if name in params:
             params[name] = t(lang, f"animal.{params[name]}") if has(

@@ -86,7 +86,7 @@ class Harness:
         await self.repo.open()
         self.tables = Tables(self.repo, self.sink, platform="test", settings=self.settings,
                              clock=self.clock, seeds=lambda: next(self._seeds))
-        await self.tables.start(run_scheduler=False)
+        self.repaired = await self.tables.start(run_scheduler=False)
         return self.tables
 
     async def close(self) -> None:

@@ -1,0 +1,58 @@
+"""`python -m bot` with no chat token: a table in the terminal, saved between runs."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(db: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "--database", f"sqlite:///{db}", "--bot-delay", "0",
+         *args],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=db.parent,
+        env={**env, "PYTHONPATH": str(ROOT)}, timeout=120, check=False)
+
+
+def test_help_documents_the_console_and_settings(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "bot", "--help"], capture_output=True,
+                         text=True, cwd=ROOT, check=True).stdout
+    assert "DISCORD_TOKEN" in out and "--game" in out and "#N" in out
+
+
+def test_a_short_game_played_from_stdin_ends_with_the_ranking(tmp_path):
+    db = tmp_path / "console.db"
+    presses = ["#1"] * 400  # the first button of the hand is always a legal move
+    result = run_bot(db, presses, "--game", "ochs-esel", "--bots", "2", "-o", "rounds=1",
+                     "-o", "deadline=off")
+    assert result.returncode == 0, result.stderr
+    assert "Ochs & Esel has started" in result.stdout
+    assert "Final ranking" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_quitting_and_starting_again_resumes_the_game(tmp_path):
+    db = tmp_path / "console.db"
+    first = run_bot(db, ["#1", "#1", "/quit"], "--game", "the-game", "--bots", "1",
+                    "-o", "deadline=off")
+    assert first.returncode == 0, first.stderr
+    assert "The Game has started" in first.stdout
+    second = run_bot(db, ["/scores", "/quit"])
+    assert second.returncode == 0, second.stderr
+    assert "Resuming your The Game game" in second.stdout
+    assert "Your hand:" in second.stdout
+
+
+def test_choosing_a_game_interactively_and_typing_moves(tmp_path):
+    db = tmp_path / "console.db"
+    result = run_bot(db, ["1", "rounds=1 deadline=off", "2", "pass", "play 99", "/rules",
+                          "/rules nix", "/help", "/quit"])
+    assert result.returncode == 0, result.stderr
+    assert "Which game?" in result.stdout and "Ochs & Esel (ochs-esel)" in result.stdout
+    assert "“99” is not a card of this game." in result.stdout
+    assert "Nix für Ungut (2–5)" in result.stdout
+    assert "/newgame" in result.stdout
