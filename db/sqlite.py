@@ -267,18 +267,22 @@ class SqliteRepository(Repository):
 
     async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
         async with self._lock:
-            if self._db is None:
+            if self._db is None and not self._reconnect:
                 raise StorageError("the repository is not open")
-            if self._reconnect:
-                await self._reopen()
             try:
-                if write:
-                    return await self._job(self._db, _transaction, fn, *args)
-                return await self._job(self._db, fn, *args)
+                if self._db is None or (write and self._reconnect):
+                    await self._reopen()
+                assert self._db is not None
+                if not write:
+                    return await self._job(self._db, fn, *args)
+                result = await self._job(self._db, _transaction, fn, *args)
+                self._reconnect = False
+                return result
             except sqlite3.Error as error:
                 code = getattr(error, "sqlite_errorcode", None) or 0
                 # A connection opened while the file was read-only stays read-only
-                # after the file is fixed: start a fresh one on the next call.
+                # after the file is fixed: writes try a fresh one until one succeeds.
+                # (Reads keep the old one; read-only is no obstacle to them.)
                 if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
                     self._reconnect = True
                 raise StorageError(str(error)) from error
@@ -286,13 +290,14 @@ class SqliteRepository(Repository):
                 raise StorageError(str(error)) from error
 
     async def _reopen(self) -> None:
-        fresh = await self._connect()
-        stale, self._db = self._db, fresh
-        self._reconnect = False
+        # Close first: SQLite shares one WAL-index (-shm) mapping per file within a
+        # process, and a read-only connection left open would keep it read-only.
+        stale, self._db = self._db, None
         if stale is not None:
             # The old connection is being dropped because it was faulty.
             with contextlib.suppress(sqlite3.Error):
                 await stale.close()
+        self._db = await self._connect()
 
     async def _write(self, body: Callable[..., T], *args: Any) -> T:
         return await self._run(body, *args, write=True)
@@ -318,6 +323,7 @@ class SqliteRepository(Repository):
     async def close(self) -> None:
         async with self._lock:
             db, self._db = self._db, None
+            self._reconnect = False
             if db is not None:
                 try:
                     await db.close()
