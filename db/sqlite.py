@@ -290,11 +290,12 @@ class SqliteRepository(Repository):
                 raise StorageError(str(error)) from error
 
     async def _reopen(self) -> None:
-        # Close first: SQLite shares one WAL-index (-shm) mapping per file within a
-        # process, and a read-only connection left open would keep it read-only.
+        # Close the faulty connection first: SQLite shares per-file state (POSIX locks,
+        # the -shm mapping) between the connections of one process, and nothing of the
+        # read-only one should carry over. Should the fresh open fail, `_db` stays None
+        # and the next call tries again.
         stale, self._db = self._db, None
         if stale is not None:
-            # The old connection is being dropped because it was faulty.
             with contextlib.suppress(sqlite3.Error):
                 await stale.close()
         self._db = await self._connect()

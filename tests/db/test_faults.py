@@ -122,3 +122,14 @@ async def test_a_read_only_database_file_refuses_writes_until_it_is_writable(db_
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+async def test_a_database_that_cannot_be_opened_can_be_opened_once_fixed(tmp_path):
+    path = tmp_path / "not-yet" / "tapis.db"
+    repository = SqliteRepository(path)
+
+    with pytest.raises(StorageError, match="cannot open"):
+        await repository.open()
+    path.parent.mkdir()
+    async with repository:
+        assert await repository.unfinished_tables() == []
