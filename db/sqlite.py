@@ -50,10 +50,9 @@ Connection = sqlite3.Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
-# Written out rather than bound as parameters: SQLite only uses the partial index
-# `tables_one_open_per_channel` when the query repeats its WHERE term literally.
-_IS_OPEN = "status IN ('lobby', 'playing')"
-assert OPEN_STATUSES == ("lobby", "playing")
+# Literals rather than bound parameters: SQLite only uses the partial index
+# `tables_one_open_per_channel` when a query repeats its WHERE term.
+_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
 
 _TABLE_COLUMNS = (
     "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"

@@ -50,8 +50,11 @@ async def new_table(
     )
 
 
-async def started_table(repo: SqliteRepository, **kwargs: object) -> TableRow:
-    table = await new_table(repo, **kwargs)  # type: ignore[arg-type]
+async def started_table(
+    repo: SqliteRepository, channel: str = "c1", platform: str = "telegram",
+    game: str = "ochs_esel", players: tuple[str, ...] = ("ana", "bo"),
+) -> TableRow:
+    table = await new_table(repo, channel, platform, game, players)
     return await repo.update_table(
         table.id, expected_version=0, status=PLAYING, reset_moves=True, snapshot="s0",
     )
