@@ -50,10 +50,9 @@ Connection = sqlite3.Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
-# Written out rather than bound as parameters: SQLite only uses the partial index
-# `tables_one_open_per_channel` when the query repeats its WHERE term literally.
-_IS_OPEN = "status IN ('lobby', 'playing')"
-assert OPEN_STATUSES == ("lobby", "playing")
+# Literals rather than bound parameters: SQLite only uses the partial index
+# `tables_one_open_per_channel` when a query repeats its WHERE term.
+_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
 
 _TABLE_COLUMNS = (
     "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
@@ -267,18 +266,22 @@ class SqliteRepository(Repository):
 
     async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
         async with self._lock:
-            if self._db is None:
+            if self._db is None and not self._reconnect:
                 raise StorageError("the repository is not open")
-            if self._reconnect:
-                await self._reopen()
             try:
-                if write:
-                    return await self._job(self._db, _transaction, fn, *args)
-                return await self._job(self._db, fn, *args)
+                if self._db is None or (write and self._reconnect):
+                    await self._reopen()
+                assert self._db is not None
+                if not write:
+                    return await self._job(self._db, fn, *args)
+                result = await self._job(self._db, _transaction, fn, *args)
+                self._reconnect = False
+                return result
             except sqlite3.Error as error:
                 code = getattr(error, "sqlite_errorcode", None) or 0
                 # A connection opened while the file was read-only stays read-only
-                # after the file is fixed: start a fresh one on the next call.
+                # after the file is fixed: writes try a fresh one until one succeeds.
+                # (Reads keep the old one; read-only is no obstacle to them.)
                 if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
                     self._reconnect = True
                 raise StorageError(str(error)) from error
@@ -286,13 +289,15 @@ class SqliteRepository(Repository):
                 raise StorageError(str(error)) from error
 
     async def _reopen(self) -> None:
-        fresh = await self._connect()
-        stale, self._db = self._db, fresh
-        self._reconnect = False
+        # Close the faulty connection first: SQLite shares per-file state (POSIX locks,
+        # the -shm mapping) between the connections of one process, and nothing of the
+        # read-only one should carry over. Should the fresh open fail, `_db` stays None
+        # and the next call tries again.
+        stale, self._db = self._db, None
         if stale is not None:
-            # The old connection is being dropped because it was faulty.
             with contextlib.suppress(sqlite3.Error):
                 await stale.close()
+        self._db = await self._connect()
 
     async def _write(self, body: Callable[..., T], *args: Any) -> T:
         return await self._run(body, *args, write=True)
@@ -318,6 +323,7 @@ class SqliteRepository(Repository):
     async def close(self) -> None:
         async with self._lock:
             db, self._db = self._db, None
+            self._reconnect = False
             if db is not None:
                 try:
                     await db.close()

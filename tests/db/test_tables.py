@@ -1,0 +1,184 @@
+"""Tables and seats: one open table per channel, guarded lobby edits, restart order."""
+
+import pytest
+
+from db.repository import (
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    SeatRow,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    VersionConflict,
+)
+from tests.db.conftest import new_table, seats, started_table
+
+
+async def test_a_new_table_waits_in_the_lobby_with_its_seats(repo):
+    table = await new_table(repo, players=("ana", "bo", "cy"))
+
+    assert (table.status, table.version, table.snapshot) == (LOBBY, 0, None)
+    assert table.options == {"rounds": 3} and table.settings == {"deadline": 60}
+    assert (table.platform, table.channel, table.game, table.seed, table.host) == (
+        "telegram", "c1", "ochs_esel", 7, "u-ana")
+    assert await repo.get_table(table.id) == table
+    assert await repo.open_table_in("telegram", "c1") == table
+    assert [s.name for s in await repo.get_seats(table.id)] == ["ana", "bo", "cy"]
+
+
+async def test_unknown_table_and_empty_channel_read_as_none(repo):
+    await new_table(repo, channel="c1")
+
+    assert await repo.get_table(999) is None
+    assert await repo.open_table_in("telegram", "elsewhere") is None
+    assert await repo.open_table_in("discord", "c1") is None
+
+
+async def test_second_newgame_in_a_channel_names_the_open_table(repo):
+    first = await new_table(repo, channel="c1")
+
+    with pytest.raises(TableExists) as refused:
+        await new_table(repo, channel="c1", game="other")
+    assert refused.value.table_id == first.id
+    assert await repo.unfinished_tables() == [first]
+
+
+async def test_a_playing_table_also_blocks_the_channel(repo):
+    first = await started_table(repo, channel="c1")
+
+    with pytest.raises(TableExists) as refused:
+        await new_table(repo, channel="c1")
+    assert refused.value.table_id == first.id
+
+
+async def test_the_same_channel_name_on_another_platform_is_another_channel(repo):
+    await new_table(repo, platform="telegram", channel="42")
+    other = await new_table(repo, platform="discord", channel="42")
+
+    assert await repo.open_table_in("discord", "42") == other
+
+
+async def test_channel_is_free_again_once_its_table_is_cancelled(repo):
+    first = await new_table(repo, channel="c1")
+    await repo.update_table(first.id, expected_version=0, status=CANCELLED)
+
+    second = await new_table(repo, channel="c1")
+    assert await repo.open_table_in("telegram", "c1") == second
+    assert (await repo.get_table(first.id)).status == CANCELLED
+
+
+async def test_reopening_an_old_table_in_a_busy_channel_is_refused(repo):
+    first = await new_table(repo, channel="c1")
+    await repo.update_table(first.id, expected_version=0, status=CANCELLED)
+    second = await new_table(repo, channel="c1")
+
+    with pytest.raises(TableExists) as refused:
+        await repo.update_table(first.id, expected_version=0, status=LOBBY)
+    assert refused.value.table_id == second.id
+    assert (await repo.get_table(first.id)).status == CANCELLED
+
+
+async def test_lobby_edits_do_not_bump_the_version_but_update_the_time(repo):
+    table = await new_table(repo)
+
+    edited = await repo.update_table(
+        table.id, expected_version=0, options={"rounds": 5}, settings={"deadline": 30},
+        host="u-bo",
+    )
+    assert edited.version == 0
+    assert (edited.options, edited.settings, edited.host) == (
+        {"rounds": 5}, {"deadline": 30}, "u-bo")
+    assert edited.updated_at > table.updated_at and edited.created_at == table.created_at
+    assert await repo.get_table(table.id) == edited
+
+
+async def test_an_edit_based_on_an_outdated_version_changes_nothing(repo):
+    table = await started_table(repo)
+    await repo.commit_move(table.id, seq=1, seat=0, move="7H", actor="player", snapshot="s1")
+
+    with pytest.raises(VersionConflict):
+        await repo.update_table(table.id, expected_version=0, status=CANCELLED,
+                                seats=seats("zed"))
+    after = await repo.get_table(table.id)
+    assert (after.status, after.version) == (PLAYING, 1)
+    assert [s.name for s in await repo.get_seats(table.id)] == ["ana", "bo"]
+
+
+async def test_editing_a_table_that_does_not_exist_says_so(repo):
+    with pytest.raises(TableNotFound):
+        await repo.update_table(404, expected_version=0, status=CANCELLED)
+
+
+async def test_starting_a_game_clears_the_old_log_and_sets_version_zero(repo):
+    table = await started_table(repo)
+    for seq in (1, 2):
+        await repo.commit_move(table.id, seq=seq, seat=0, move=f"m{seq}", actor="player",
+                               snapshot=f"s{seq}")
+
+    restarted = await repo.update_table(
+        table.id, expected_version=2, status=PLAYING, reset_moves=True, snapshot="fresh",
+    )
+    assert (restarted.version, restarted.snapshot) == (0, "fresh")
+    assert await repo.moves(table.id) == []
+    again = await repo.commit_move(table.id, seq=1, seat=1, move="x", actor="player",
+                                   snapshot="s1")
+    assert again.version == 1
+
+
+async def test_seats_given_to_update_table_replace_every_seat(repo):
+    table = await new_table(repo, players=("ana", "bo", "cy"))
+
+    await repo.update_table(table.id, expected_version=0, seats=[
+        SeatRow(seat=0, user_id="u-bo", name="bo"),
+        SeatRow(seat=1, user_id=None, name="Bot 1", is_bot=True),
+    ])
+    assert await repo.get_seats(table.id) == [
+        SeatRow(seat=0, user_id="u-bo", name="bo"),
+        SeatRow(seat=1, user_id=None, name="Bot 1", is_bot=True),
+    ]
+
+
+async def test_a_bot_taking_an_afk_seat_remembers_the_human(repo):
+    table = await started_table(repo)
+    takeover = SeatRow(seat=1, user_id=None, name="Bot (bo)", is_bot=True, afk_strikes=2,
+                       former_user_id="u-bo")
+
+    await repo.update_seat(table.id, takeover)
+    assert (await repo.get_seats(table.id))[1] == takeover
+    assert (await repo.get_seats(table.id))[0].name == "ana"
+
+
+async def test_updating_a_seat_that_does_not_exist_is_refused(repo):
+    table = await new_table(repo)
+
+    with pytest.raises(StorageError, match="no seat 9"):
+        await repo.update_seat(table.id, SeatRow(seat=9, user_id="u", name="u"))
+    with pytest.raises(TableNotFound):
+        await repo.update_seat(404, SeatRow(seat=0, user_id="u", name="u"))
+    assert len(await repo.get_seats(table.id)) == 2
+
+
+async def test_duplicate_seat_numbers_leave_no_table_behind(repo):
+    doubled = [SeatRow(seat=0, user_id="a", name="a"), SeatRow(seat=0, user_id="b", name="b")]
+
+    with pytest.raises(StorageError, match="UNIQUE"):
+        await repo.create_table(platform="telegram", channel="c1", game="g", options={},
+                                settings={}, seed=1, host="a", seats=doubled)
+    assert await repo.open_table_in("telegram", "c1") is None
+    assert await repo.unfinished_tables() == []
+
+
+async def test_unfinished_tables_are_the_open_ones_oldest_first(repo):
+    a = await new_table(repo, channel="a")
+    b = await started_table(repo, channel="b")
+    c = await new_table(repo, channel="c")
+    d = await started_table(repo, channel="d")
+    await repo.update_table(c.id, expected_version=0, status=CANCELLED)
+    await repo.commit_move(d.id, seq=1, seat=0, move="x", actor="player", snapshot="end",
+                           status=FINISHED)
+    # A later edit of the oldest table must not move it to the back.
+    a = await repo.update_table(a.id, expected_version=0, options={"rounds": 1})
+
+    assert [t.id for t in await repo.unfinished_tables()] == [a.id, b.id]
