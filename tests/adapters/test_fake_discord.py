@@ -7,6 +7,7 @@ tests/fakes/discord_api.py and checks what Discord users would see.
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -34,6 +35,25 @@ class DrawView(discord.ui.View):
         await interaction.response.edit_message(
             content=f"{interaction.user.name} drew a card", view=self
         )
+
+
+class HandView(discord.ui.View):
+    """A player's hand in their DM: pick a card from a select menu."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.picked: list[list[str]] = []
+
+    @discord.ui.select(
+        custom_id="card",
+        options=[
+            discord.SelectOption(label="7♥", value="7H"),
+            discord.SelectOption(label="8♥", value="8H"),
+        ],
+    )
+    async def card(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        self.picked.append(select.values)
+        await interaction.response.send_message(f"You play {select.values[0]}", ephemeral=True)
 
 
 @dataclass
@@ -107,6 +127,7 @@ async def bot(fake: FakeDiscord) -> AsyncIterator[Bot]:
     async with fake.running(bot.client):
         await bot.tree.sync(guild=bot.guild)
         yield bot
+    assert fake.unhandled == [], "the bot called routes the fake does not know"
 
 
 async def test_client_becomes_ready_and_sees_the_guild_its_channels_thread_and_members(
@@ -311,3 +332,59 @@ async def test_session_resumes_after_a_dropped_connection(fake: FakeDiscord, bot
     interaction = await fake.slash("deal", user="alice", options={"cards": 4})
     await fake.wait_for(lambda: interaction.followup_ids, what="the followup")
     assert fake.identifies == 1
+
+
+async def test_select_in_a_dm_reaches_the_view_with_the_picked_card(
+    fake: FakeDiscord, bot: Bot
+) -> None:
+    view = HandView()
+    user = await bot.client.fetch_user(fake.alice.id)
+    await user.send("Your hand", view=view)
+    [hand] = fake.dms("alice")
+
+    pick = await fake.choose(hand, "card", ["8H"], user="alice")
+    await fake.wait_for(lambda: pick.acknowledged, what="the answer to the pick")
+
+    assert view.picked == [["8H"]]
+    assert pick.guild_id is None
+    assert [m.content for m in fake.ephemerals("alice")] == ["You play 8H"]
+    with pytest.raises(ValueError, match="not among the options"):
+        await fake.choose(hand, "card", ["JOKER"], user="alice")
+
+
+async def test_uploaded_file_is_attached_to_the_message(fake: FakeDiscord, bot: Bot) -> None:
+    channel = bot.client.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    await channel.send("The table", file=discord.File(io.BytesIO(b"png"), "table.png"))
+
+    [message] = fake.channel_messages(fake.channel)
+    assert message.content == "The table"
+    assert message.attachments == ["table.png"]
+
+
+async def test_edit_and_delete_of_a_channel_message_are_recorded(
+    fake: FakeDiscord, bot: Bot
+) -> None:
+    channel = bot.client.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("Round 1")
+    await sent.edit(content="Round 2")
+    [message] = fake.channel_messages(fake.channel)
+    assert [v["content"] for v in message.history] == ["Round 1", "Round 2"]
+
+    await sent.delete()
+    assert fake.channel_messages(fake.channel) == []
+    assert [e.kind for e in fake.events if e.data.get("id") == message.id] == [
+        "message_create",
+        "message_edit",
+        "message_delete",
+    ]
+
+
+async def test_route_the_fake_does_not_know_is_recorded_as_unhandled(
+    fake: FakeDiscord, bot: Bot
+) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.client.http.request(discord.http.Route("GET", "/voice/regions"))
+    assert [r.path for r in fake.unhandled] == ["/voice/regions"]
+    fake.unhandled.clear()

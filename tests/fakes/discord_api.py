@@ -390,6 +390,8 @@ class FakeDiscord:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
+        self._by_channel: dict[int, list[FakeMessage]] = {}
+        self._by_token: dict[str, FakeInteraction] = {}
         self.global_commands: list[Json] = []
         self.guild_commands: dict[int, list[Json]] = {}
         self.heartbeats = 0
@@ -713,16 +715,14 @@ class FakeDiscord:
         return {"0": str(guild_id)} if guild_id is not None else {"1": str(self.owner.id)}
 
     def _last_message_id(self, channel_id: int) -> str | None:
-        ids = [m.id for m in self.messages.values() if m.channel_id == channel_id]
-        return str(max(ids)) if ids else None
+        in_channel = self._by_channel.get(channel_id)
+        return str(in_channel[-1].id) if in_channel else None
 
     # ------------------------------------------------------ what users see
 
     def _visible(self, channel_id: int) -> list[FakeMessage]:
         return [
-            m
-            for m in self.messages.values()
-            if m.channel_id == channel_id and not m.deleted and m.visible_to is None
+            m for m in self._by_channel.get(channel_id, []) if not m.deleted and m.visible_to is None
         ]
 
     def channel_messages(self, channel: FakeChannel | int | str) -> list[FakeMessage]:
@@ -1022,6 +1022,7 @@ class FakeDiscord:
             message_id=message.id if message else None,
         )
         self.interactions[inter.id] = inter
+        self._by_token[inter.token] = inter
         channel_payload = self.channel_payload(channel)
         payload: Json = {
             "id": str(inter.id),
@@ -1336,6 +1337,7 @@ class FakeDiscord:
             msg.flags |= EPHEMERAL
         msg.history.append(msg.snapshot())
         self.messages[msg.id] = msg
+        self._by_channel.setdefault(channel.id, []).append(msg)
         self._record("message_create", id=msg.id, channel=channel.id, **msg.snapshot())
         return msg
 
@@ -1607,13 +1609,11 @@ class FakeDiscord:
 
     def _interaction_by_token(self, application_id: str, token: str) -> FakeInteraction:
         self._check_app(application_id)
-        for inter in self.interactions.values():
-            if inter.token == token:
-                if self.clock.now() - inter.created_at > self.token_ttl:
-                    break
-                return inter
-        # What Discord answers once the 15 minutes of an interaction token are over.
-        raise DiscordError(401, 50027, "Invalid Webhook Token")
+        inter = self._by_token.get(token)
+        if inter is None or self.clock.now() - inter.created_at > self.token_ttl:
+            # What Discord answers once the 15 minutes of an interaction token are over.
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
+        return inter
 
     async def _callback(
         self, interaction_id: str, token: str, body: Json, files: list[str], query: Any, **_: Any
