@@ -227,6 +227,35 @@ async def test_rate_limited_send_is_waited_out_and_arrives_exactly_once(
     assert [r.status for r in sends] == [429, 200]
 
 
+async def test_declared_channel_limit_paces_sends_and_loses_none(
+    fake: FakeDiscord, bot: Bot
+) -> None:
+    fake.rate_limit("POST /channels/{channel_id}/messages", 2, 0.3)
+    channel = bot.client.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+
+    started = time.monotonic()
+    await asyncio.gather(*(channel.send(f"card {n}") for n in range(5)))
+
+    # Two per window: the fifth message waits for the third window.
+    assert time.monotonic() - started >= 0.6
+    assert sorted(m.content for m in fake.channel_messages(fake.channel)) == [
+        f"card {n}" for n in range(5)
+    ]
+    sends = fake.requests_to("POST /channels/{channel_id}/messages")
+    assert [r.status for r in sends if r.status != 429] == [200] * 5
+
+
+async def test_rate_limited_followup_is_retried(fake: FakeDiscord, bot: Bot) -> None:
+    fake.fail_next("POST /webhooks/*", retry_after=0.1)
+    interaction = await fake.slash("deal", user="alice", options={"cards": 3})
+    await fake.wait_for(lambda: interaction.followup_ids, what="the followup")
+
+    assert [m.content for m in fake.channel_messages(fake.channel)] == ["alice was dealt 3"]
+    followups = fake.requests_to("POST /webhooks/{application_id}/{token}")
+    assert [r.status for r in followups] == [429, 200]
+
+
 async def test_guild_command_sync_is_recorded(fake: FakeDiscord) -> None:
     bot = build_bot(fake)
     async with fake.running(bot.client):
@@ -388,3 +417,18 @@ async def test_route_the_fake_does_not_know_is_recorded_as_unhandled(
         await bot.client.http.request(discord.http.Route("GET", "/voice/regions"))
     assert [r.path for r in fake.unhandled] == ["/voice/regions"]
     fake.unhandled.clear()
+
+
+async def test_thread_created_by_the_bot_appears_in_the_guild_and_takes_messages(
+    fake: FakeDiscord, bot: Bot
+) -> None:
+    channel = bot.client.get_channel(fake.cards.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="table-2", type=discord.ChannelType.public_thread)
+    await thread.send("Ochs & Esel: waiting for players")
+    await fake.wait_for(lambda: channel.guild.get_thread(thread.id), what="THREAD_CREATE")
+
+    assert fake.get_channel("table-2").parent_id == fake.cards.id
+    assert [m.content for m in fake.channel_messages("table-2")] == [
+        "Ochs & Esel: waiting for players"
+    ]

@@ -307,6 +307,42 @@ class Event:
 
 
 @dataclass
+class _Limit:
+    """A declared rate limit: `limit` requests per `per` seconds for each major parameter."""
+
+    pattern: str
+    limit: int
+    per: float
+    # major parameter (channel, guild or webhook) -> (window start, requests in window)
+    windows: dict[str, tuple[float, int]] = field(default_factory=dict)
+
+    def take(self, major: str, now: float) -> tuple[bool, int, float]:
+        """Count one request; answer (allowed, remaining, seconds until the window resets)."""
+        start, used = self.windows.get(major, (now, 0))
+        if now - start >= self.per:
+            start, used = now, 0
+        reset_after = start + self.per - now
+        if used >= self.limit:
+            return False, 0, reset_after
+        self.windows[major] = (start, used + 1)
+        return True, self.limit - used - 1, reset_after
+
+
+# Approximations of Discord's per-route buckets (the real ones are discovered from the
+# X-RateLimit headers and may change): 5 messages per 5 s per channel is the
+# long-standing figure, interaction webhooks allow 5 per 2 s, and a bot has 50 requests
+# per second overall, interaction callbacks excepted.
+DISCORD_LIKE_LIMITS: tuple[tuple[str, int, float], ...] = (
+    ("POST /channels/{channel_id}/messages", 5, 5.0),
+    ("PATCH /channels/{channel_id}/messages/{message_id}", 5, 5.0),
+    ("DELETE /channels/{channel_id}/messages/{message_id}", 5, 1.0),
+    ("POST /webhooks/{application_id}/{token}", 5, 2.0),
+    ("PATCH /webhooks/{application_id}/{token}/messages/{message_id}", 5, 2.0),
+)
+DISCORD_GLOBAL_LIMIT = (50, 1.0)
+
+
+@dataclass
 class _Failure:
     pattern: str
     status: int
@@ -374,6 +410,7 @@ class FakeDiscord:
         ack_deadline: float | None = 3.0,
         token_ttl: float = 15 * 60,
         default_world: bool = True,
+        discord_like_limits: bool = False,
     ) -> None:
         self.token = token
         self.heartbeat_interval = heartbeat_interval
@@ -399,6 +436,12 @@ class FakeDiscord:
         self.resumes = 0
 
         self._failures: list[_Failure] = []
+        self._limits: list[_Limit] = []
+        self._global_limit: _Limit | None = None
+        if discord_like_limits:
+            for pattern, limit, per in DISCORD_LIKE_LIMITS:
+                self.rate_limit(pattern, limit, per)
+            self.global_rate_limit(*DISCORD_GLOBAL_LIMIT)
         self._sessions: dict[str, _Session] = {}
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Event()
@@ -722,7 +765,9 @@ class FakeDiscord:
 
     def _visible(self, channel_id: int) -> list[FakeMessage]:
         return [
-            m for m in self._by_channel.get(channel_id, []) if not m.deleted and m.visible_to is None
+            m
+            for m in self._by_channel.get(channel_id, [])
+            if not m.deleted and m.visible_to is None
         ]
 
     def channel_messages(self, channel: FakeChannel | int | str) -> list[FakeMessage]:
@@ -808,6 +853,43 @@ class FakeDiscord:
         self._failures.append(
             _Failure(route_pattern, status, retry_after, code, message, is_global, times)
         )
+
+    def rate_limit(self, route_pattern: str, limit: int, per: float) -> None:
+        """Enforce `limit` requests per `per` seconds on matching routes, per channel,
+        guild or interaction token, announcing the bucket in X-RateLimit headers as
+        Discord does (so discord.py mostly waits before it would be refused)."""
+        self._limits.append(_Limit(route_pattern, limit, per))
+
+    def global_rate_limit(self, limit: int, per: float = 1.0) -> None:
+        """Enforce a bot-wide limit on all requests but interaction callbacks."""
+        self._global_limit = _Limit("*", limit, per)
+
+    def _bucket_of(self, record: RequestRecord) -> str:
+        for limit in self._limits:
+            if _matches(limit.pattern, record):
+                return _bucket(limit.pattern)
+        return _bucket(record.route)
+
+    def _check_limits(self, record: RequestRecord, params: dict[str, str]) -> dict[str, str]:
+        """Count the request against the declared limits; the headers to answer with."""
+        now = time.monotonic()
+        exempt = record.route.endswith("/callback")
+        if self._global_limit is not None and not exempt:
+            allowed, _, reset_after = self._global_limit.take("", now)
+            if not allowed:
+                raise _RateLimitedError(reset_after, is_global=True)
+        major = params.get("channel_id") or params.get("guild_id") or params.get("token") or ""
+        for limit in self._limits:
+            if _matches(limit.pattern, record):
+                allowed, remaining, reset_after = limit.take(major, now)
+                if not allowed:
+                    raise _RateLimitedError(reset_after, bucket=_bucket(limit.pattern))
+                return _ratelimit_headers(
+                    limit.limit, remaining, reset_after, _bucket(limit.pattern)
+                )
+        # No declared limit: advertise a roomy bucket, so that discord.py neither
+        # serialises nor pauses concurrent requests on one route.
+        return _ratelimit_headers(1000, 999, 1.0, _bucket(record.route))
 
     # --------------------------------------------------------------- server
 
@@ -1445,10 +1527,23 @@ class FakeDiscord:
             failure = self._take_failure(record)
             if failure is not None:
                 record.status = failure.status
-                return _failure_response(failure)
+                if failure.status == 429:
+                    return _too_many_response(
+                        failure.retry_after,
+                        failure.is_global,
+                        failure.message,
+                        failure.code,
+                        self._bucket_of(record),
+                    )
+                raise DiscordError(failure.status, failure.code, failure.message)
             if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise DiscordError(401, 0, "401: Unauthorized")
+            headers = self._check_limits(record, params)
             result = await route.handler(body=body, files=files, query=request.query, **params)
+        except _RateLimitedError as exc:
+            record.status = 429
+            self._record("rate_limited", route=record.route, retry_after=exc.retry_after)
+            return _too_many_response(exc.retry_after, exc.is_global, bucket=exc.bucket)
         except DiscordError as exc:
             record.status = exc.status
             error: Json = {"message": exc.message, "code": exc.code}
@@ -1459,9 +1554,9 @@ class FakeDiscord:
             self._touch()
         if result is None:
             record.status = 204
-            return web.Response(status=204, headers=_ratelimit_headers(record.route))
+            return web.Response(status=204, headers=headers)
         record.status = 200
-        return _json_response(result, 200, record.route)
+        return _json_response(result, 200, headers)
 
     def _match(self, method: str, path: str) -> tuple[_Route | None, dict[str, str]]:
         for route in self._routes:
@@ -1702,7 +1797,7 @@ class FakeDiscord:
     ) -> Json:
         inter = self._interaction_by_token(application_id, token)
         if not inter.acknowledged:
-            raise DiscordError(400, 40060, "Interaction has not been acknowledged.")
+            raise _unknown("Webhook", 10015)
         original = self.messages.get(inter.response_message_id or 0)
         if original is not None and original.loading and inter.response_type == 5:
             # The first followup after a deferral fills in the "thinking" message.
@@ -1857,48 +1952,57 @@ async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
     return (json.loads(raw) if raw else {}), []
 
 
-def _ratelimit_headers(route: str, *, remaining: int = 4, reset_after: float = 1.0) -> Json:
+class _RateLimitedError(Exception):
+    def __init__(self, retry_after: float, *, is_global: bool = False, bucket: str = "") -> None:
+        super().__init__(f"rate limited for {retry_after:.3f}s")
+        self.retry_after, self.is_global, self.bucket = retry_after, is_global, bucket
+
+
+def _bucket(pattern: str) -> str:
+    return "fake-" + uuid.uuid5(uuid.NAMESPACE_URL, pattern).hex[:12]
+
+
+def _ratelimit_headers(
+    limit: int, remaining: int, reset_after: float, bucket: str
+) -> dict[str, str]:
     return {
-        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Limit": str(limit),
         "X-RateLimit-Remaining": str(remaining),
         "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
         "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-        "X-RateLimit-Bucket": f"fake-{abs(hash(route)) % 10**8:08d}",
+        "X-RateLimit-Bucket": bucket,
     }
 
 
-def _json_response(data: Any, status: int, route: str | None = None) -> web.Response:
+def _json_response(data: Any, status: int, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py parses a body as JSON only if Content-Type is exactly application/json
     # (aiohttp's json_response would append "; charset=utf-8").
-    headers = {"Content-Type": "application/json"}
-    if route is not None:
-        headers.update(_ratelimit_headers(route))
-    return web.Response(status=status, body=json.dumps(data).encode(), headers=headers)
+    return web.Response(
+        status=status,
+        body=json.dumps(data).encode(),
+        headers={**(headers or {}), "Content-Type": "application/json"},
+    )
 
 
-def _failure_response(failure: _Failure) -> web.Response:
-    if failure.status != 429:
-        return _json_response({"message": failure.message, "code": failure.code}, failure.status)
-    body = {
-        "message": failure.message,
-        "retry_after": failure.retry_after,
-        "global": failure.is_global,
-        "code": failure.code,
-    }
+def _too_many_response(
+    retry_after: float,
+    is_global: bool,
+    message: str = "You are being rate limited.",
+    code: int = 0,
+    bucket: str = "",
+) -> web.Response:
+    body = {"message": message, "retry_after": retry_after, "global": is_global, "code": code}
     headers = {
-        "Content-Type": "application/json",
         # Without Via, discord.py takes a 429 for a Cloudflare ban and gives up.
         "Via": "1.1 google",
-        "Retry-After": str(math.ceil(failure.retry_after)),
-        "X-RateLimit-Limit": "5",
-        "X-RateLimit-Remaining": "0",
-        "X-RateLimit-Reset": f"{time.time() + failure.retry_after:.3f}",
-        "X-RateLimit-Reset-After": f"{failure.retry_after:.3f}",
-        "X-RateLimit-Scope": "global" if failure.is_global else "user",
+        "Retry-After": str(math.ceil(retry_after)),
+        "X-RateLimit-Scope": "global" if is_global else "user",
     }
-    if failure.is_global:
+    if is_global:
         headers["X-RateLimit-Global"] = "true"
-    return web.Response(status=429, body=json.dumps(body).encode(), headers=headers)
+    else:
+        headers.update(_ratelimit_headers(1, 0, retry_after, bucket))
+    return _json_response(body, 429, headers)
 
 
 @contextlib.contextmanager
