@@ -128,6 +128,7 @@ async def bot(fake: FakeDiscord) -> AsyncIterator[Bot]:
         await bot.tree.sync(guild=bot.guild)
         yield bot
     assert fake.unhandled == [], "the bot called routes the fake does not know"
+    assert fake.server_errors == []
 
 
 async def test_client_becomes_ready_and_sees_the_guild_its_channels_thread_and_members(
@@ -340,6 +341,15 @@ async def test_user_message_reaches_on_message(fake: FakeDiscord, bot: Bot) -> N
     [message] = [m for m in bot.messages if m.author.id == fake.bob.id]
     assert message.content == "anyone for a game?"
     assert message.channel.id == fake.cards.id
+
+
+async def test_user_dm_to_the_bot_reaches_on_message(fake: FakeDiscord, bot: Bot) -> None:
+    await fake.say(fake.dm_channel("carol"), "je joue", user="carol")
+    await fake.wait_for(lambda: any(m.author.id == fake.carol.id for m in bot.messages))
+
+    [message] = [m for m in bot.messages if m.author.id == fake.carol.id]
+    assert message.content == "je joue"
+    assert isinstance(message.channel, discord.DMChannel) and message.guild is None
 
 
 async def test_message_over_2000_characters_is_refused_like_discord(

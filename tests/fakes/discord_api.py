@@ -9,17 +9,27 @@ addresses it talks to are changed (`Route.BASE`, `DiscordWebSocket.DEFAULT_GATEW
 Payload shapes, error codes and limits follow Discord's documented behaviour as far as
 the bot can notice it (see /work/shared/PLATFORMS.md): a bot that breaks a platform rule
 (an empty or too long message, a sixth button in a row, a late interaction answer, a
-second answer to one interaction, a DM to a user who closed them) gets the error the
-real Discord would give, so the adapter's handling of it can be tested.
+DM to a user who closed them, a followup after 15 minutes) gets the error the real
+Discord would give, so the adapter's handling of it can be tested.
 
 Usage::
 
-    async with FakeDiscord() as fake:
+    async with FakeDiscord() as fake:          # also points discord.py here, then back
         client = MyClient(intents=..., **fake.client_options())
-        async with fake.running(client):
+        async with fake.running(client):       # started, ready; closed cleanly on exit
+            await tree.sync(guild=discord.Object(fake.guild.id))
             interaction = await fake.slash("play", user="alice", options={"game": "ochs"})
             await fake.wait_for(lambda: interaction.acknowledged)
-            assert fake.channel_messages(fake.channel)[-1].content == "..."
+            assert fake.ephemerals("alice")[-1].content == "..."
+            press = await fake.click(fake.channel_messages(fake.channel)[-1], "draw", user="bob")
+
+Reading the outcome: `channel_messages`, `dms`, `ephemerals` (what users see, every
+version kept in `FakeMessage.history`), `interactions`, `events` (creations, edits,
+deletions, syncs...) and `requests` (method, route template, time, status) for counts
+and benchmarks. Making things go wrong: a user with `dms_open=False` (dave by default),
+`fail_next(...)`, `rate_limit(...)` or `FakeDiscord(discord_like_limits=True)`, and
+`clock.advance(...)` to age interaction tokens. One FakeDiscord at a time per process:
+discord.py's addresses are class attributes.
 """
 
 from __future__ import annotations
@@ -34,7 +44,7 @@ import math
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -422,6 +432,7 @@ class FakeDiscord:
         self.requests: list[RequestRecord] = []
         self.events: list[Event] = []
         self.unhandled: list[RequestRecord] = []
+        self.server_errors: list[str] = []
         self.users: dict[int, FakeUser] = {}
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
@@ -550,9 +561,6 @@ class FakeDiscord:
         return channel
 
     # --------------------------------------------------------------- payloads
-
-    def user_payload(self, user: FakeUser) -> Json:
-        return user.payload()
 
     def member_payload(self, guild: FakeGuild, user: FakeUser, *, with_user: bool = True) -> Json:
         payload: Json = {
@@ -1057,7 +1065,10 @@ class FakeDiscord:
         session.backlog.append(frame)
         del session.backlog[:-1000]
         if session.ws is not None and not session.ws.closed:
-            await session.ws.send_json(frame)
+            # A socket closing under our feet keeps the frame in the backlog for RESUME,
+            # as Discord does; it must not turn the REST call that caused it into a 500.
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await session.ws.send_json(frame)
 
     async def dispatch(self, event: str, data: Json, *, intent: int | None = None) -> None:
         """Send a gateway event to every identified bot session (subscribed to `intent`)."""
@@ -1550,6 +1561,12 @@ class FakeDiscord:
             if exc.errors:
                 error["errors"] = exc.errors
             return _json_response(error, exc.status)
+        except Exception as exc:
+            # A bug of the fake must fail the test at once: a 500 would make discord.py
+            # retry for seconds and perhaps deliver a message twice.
+            record.status = 400
+            self.server_errors.append(f"{record.method} {record.path}: {exc!r}")
+            return _json_response({"message": f"fake Discord failed: {exc!r}", "code": 0}, 400)
         finally:
             self._touch()
         if result is None:
@@ -2003,13 +2020,3 @@ def _too_many_response(
     else:
         headers.update(_ratelimit_headers(1, 0, retry_after, bucket))
     return _json_response(body, 429, headers)
-
-
-@contextlib.contextmanager
-def discord_pointed_at(fake: FakeDiscord) -> Iterator[FakeDiscord]:
-    """Point discord.py at `fake` for the duration of a `with` block."""
-    fake.point_discord_here()
-    try:
-        yield fake
-    finally:
-        fake.restore_discord()
