@@ -111,6 +111,22 @@ def test_setup_refuses_keys_it_does_not_use_and_cards_the_deck_lacks():
         oe.new_game(3, setup={"hands": [["14"], ["5"], ["6"]]})
 
 
+def test_setup_without_the_donkey_puts_it_in_the_first_players_hand():
+    # RULES.md: "if no hand holds it, it is added to `first`'s."
+    state = game([["5"], ["6", "7"], ["8"]], first=1)
+    assert hand(state, 1) == ["6", "7", "D"]
+    assert oe.to_act(state) == [1]
+    with pytest.raises(BadOptions):
+        game([["D", "5"], ["6"], ["8"]], first=1)  # the donkey holder leads
+
+
+def test_setup_refuses_a_first_player_with_nothing_to_lead():
+    # In the variant the animals start in the middle, so an empty hand for the first
+    # player would leave a leader who may neither pass nor play.
+    with pytest.raises(BadOptions):
+        game([[], ["5"], ["6"]], first=0, ox=True)
+
+
 def test_hands_are_shown_numbers_first_then_joker_donkey_ox():
     state = game([["O", "J", "10", "D", "2"], ["5"], ["6"]], first=0, ox=True)
     assert hand(state, 0) == ["2", "10", "J", "D", "O"]
