@@ -276,11 +276,15 @@ def test_donkey_is_played_alone():
 
 
 def test_donkey_can_only_be_played_by_the_leader():
-    # With `setup` in the variant the donkey may sit in any hand, and seat 0 leads.
-    state = game([["5", "6"], ["D", "9"], ["7"]], first=0, ox=True)
-    state, _ = run(state, (0, "5"))
-    assert refused(state, 1, "D").code == "animal_only_leads"
-    assert "play D" not in legal_texts(state, 1)
+    # "Le joueur qui possède l'âne ne peut le jouer que s'il est le premier joueur du tour."
+    state = game([["D", "1", "2"], ["5", "3", "9"], ["3", "4", "6"], ["13", "12", "11"]])
+    state, _ = run(state, (0, "D"), (1, "5"), (2, "3"), (3, "13"))  # Dorothée takes it
+    state, _ = run(state, (3, "3"), (0, "pass"), (1, "9"), (2, "pass"))
+    state, _ = run(state, (1, "3"), (2, "4"))
+    assert "D" in hand(state, 3)
+    error = refused(state, 3, "D")
+    assert (error.code, error.params["animal"]) == ("animal_only_leads", "D")
+    assert "play D" not in legal_texts(state, 3)
 
 
 def test_nobody_may_pass_in_a_donkey_trick_and_each_plays_one_card_of_any_value():
