@@ -167,6 +167,9 @@ def _apply_setup(state: State, setup: dict[str, Any]) -> None:
                 state.seed, ID, "longest-ears").randrange(state.seats)
             state.hands[state.first] = sort_cards([*state.hands[state.first], DONKEY])
         state.received = {DONKEY: 0}
+    if not state.hands[state.first]:
+        # The leader cannot pass and would have nothing to lead: the game could never move.
+        raise BadOptions("setup must give the first player at least one card to lead")
     state.trick = Trick(number=1, leader=state.first)
 
 
