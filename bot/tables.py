@@ -647,7 +647,7 @@ class Tables:
             if seat.afk_strikes:
                 await self._save_seat(live, SeatRow(seat=seat.seat, user_id=seat.user_id,
                                                     name=seat.name))
-        await self._after_change(live, events, mover=seat.seat, notify_turn=True)
+        await self._after_change(live, events, mover=seat.seat)
         return Reply(t(await self.lang_of(actor.user_id, channel), "move_done"),
                      table_id=live.id)
 
@@ -711,7 +711,8 @@ class Tables:
                                        buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                         "primary")]])
             return
-        if notify_turn or to_act != getattr(live, "_last_to_act", None):
+        # A turn that goes on (The Game's several plays) is not a new turn: no second ping.
+        if to_act != getattr(live, "_last_to_act", None) or (notify_turn and mover is None):
             await self._ping(live, to_act)
         live._last_to_act = list(to_act)  # type: ignore[attr-defined]
         await self._set_deadline(live, to_act)

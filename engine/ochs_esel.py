@@ -400,9 +400,8 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
         return IllegalMove("animal_alone", animal=animals[0])
     if leading and animals:
         animal = animals[0]
-        if not may_lead_animal(state, animal) and any(
-            m != move for m in legal_moves(state, seat)
-        ):
+        # Same test as legal_moves, so the never-stall fallback there is honoured here too.
+        if move not in legal_moves(state, seat):
             return IllegalMove("animal_just_received", animal=animal)
         return None
     if not leading and trick.kind != NORMAL and len(cards) != 1:
