@@ -76,6 +76,8 @@ class Live:
     game: Game
     state: Any | None
     narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
+    hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
+    last_to_act: list[int] | None = None  # as last announced, to ping only new turns
 
     @property
     def id(self) -> int:
@@ -106,31 +108,29 @@ class Tables:
         self._locks: dict[int, asyncio.Lock] = {}
         self._channel_langs: dict[str, str | None] = {}
         self._users: dict[str, UserSettings] = {}
+        self._verified: set[int] = set()
+        self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
 
     # --- life cycle -----------------------------------------------------------------------
 
-    async def start(self, *, run_scheduler: bool = True) -> list[int]:
-        """Resume every unfinished table; returns the ids whose snapshot needed repair."""
-        repaired = []
+    async def start(self, *, run_scheduler: bool = True) -> None:
+        """Resume every unfinished table: deadlines at once, everything else as a job.
+
+        Start-up only reads rows and schedules: each table is loaded, verified against
+        its move log and given its next bot move by a `resume` job, so a restart with
+        thousands of tables is quick and players are served while the rest resumes.
+        """
+        deadlines = {d.table_id: d for d in await self.repo.deadlines()}
+        now = self.clock.now()
         for row in await self.repo.unfinished_tables():
-            if row.platform != self.platform:
+            if row.platform != self.platform or row.status != PLAYING:
                 continue
-            try:
-                live = await self._load(row.id, verify=True)
-            except Exception:
-                log.exception("table %s could not be resumed; closing it", row.id)
-                await self._set_status(row.id, CLOSED)
-                continue
-            if live is None:
-                continue
-            if getattr(live, "_repaired", False):
-                repaired.append(row.id)
-            if live.row.status == PLAYING:
-                await self._resume_deadline(live)
-                self._schedule_bot(live)
+            self.scheduler.at(now, "resume", row.id, row.version)
+            deadline = deadlines.get(row.id)
+            if deadline is not None and deadline.version == row.version:
+                await self._resume_deadline(row, deadline)
         if run_scheduler:
             self.scheduler.start()
-        return repaired
 
     async def close(self) -> None:
         await self.scheduler.stop()
@@ -152,7 +152,7 @@ class Tables:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    async def _load(self, table_id: int, *, verify: bool = False) -> Live | None:
+    async def _load(self, table_id: int) -> Live | None:
         live = self._live.get(table_id)
         if live is not None:
             self._live.move_to_end(table_id)
@@ -166,24 +166,27 @@ class Tables:
             log.error("table %s plays unknown game %s", table_id, row.game)
             return None
         seats = await self.repo.get_seats(table_id)
-        state = None
         live = Live(row=row, seats=seats, game=game, state=None)
         if row.snapshot is not None:
-            state = game.load(row.snapshot)
-            if verify:
-                replayed = await self._replay(row, game)
-                if game.dump(replayed) != row.snapshot:
-                    # The move log is the truth; the snapshot only a cache of it.
-                    log.error("table %s: snapshot differs from its move log; using the log",
-                              table_id)
-                    state = replayed
-                    live.row = await self.repo.update_table(
-                        table_id, expected_version=row.version, snapshot=game.dump(state))
-                    live._repaired = True  # type: ignore[attr-defined]
-        live.state = state
+            live.state = game.load(row.snapshot)
+            if table_id not in self._verified:
+                await self._verify(live)
         self._live[table_id] = live
         self._evict()
         return live
+
+    async def _verify(self, live: Live) -> None:
+        """The move log is the truth and the snapshot a cache: check it once per process."""
+        row, game = live.row, live.game
+        replayed = await self._replay(row, game)
+        dumped = game.dump(replayed)
+        if dumped != row.snapshot:
+            log.error("table %s: snapshot differs from its move log; using the log", row.id)
+            live.state = replayed
+            live.row = await self.repo.update_table(row.id, expected_version=row.version,
+                                                    snapshot=dumped)
+            self.repaired.append(row.id)
+        self._verified.add(row.id)
 
     async def _replay(self, row: TableRow, game: Game) -> Any:
         state = game.new_game(len(await self.repo.get_seats(row.id)), row.options, row.seed)
@@ -373,7 +376,13 @@ class Tables:
                           is_bot=True, former_user_id=actor.user_id)
             if not await self._save_seat(live, bot):
                 return await self._refuse(actor, channel, "storage_failed")
+            heir = next((s for s in live.seats if not s.is_bot), None)
+            new_host = live.row.host == actor.user_id and heir is not None
+            if new_host and heir is not None:
+                await self._save_lobby(live, host=heir.user_id)
         await self._announce(live, "seat_to_bot_left", name=seat.name, bot=bot.name)
+        if new_host and heir is not None:
+            await self._announce(live, "host_moved", name=heir.name)
         await self._after_change(live, [])
         return Reply(t(lang, "left_game"))
 
@@ -483,6 +492,7 @@ class Tables:
                 return await self._refuse(actor, channel, "storage_failed")
             live.state = state
             live.narration.clear()
+            self._verified.add(live.id)  # its whole log was written by this process
         await self._show_table(live)
         for seat in live.seats:
             if not seat.is_bot:
@@ -683,9 +693,9 @@ class Tables:
         lang = await self.channel_lang(live.row.channel)
         lines = present.narrate(live, events, lang)
         live.narration.extend(lines)
-        before = getattr(live, "_hand_sizes", None)
+        before = live.hand_sizes
         view = live.game.view(live.state)
-        live._hand_sizes = list(view.get("hand_sizes", []))  # type: ignore[attr-defined]
+        live.hand_sizes = list(view.get("hand_sizes", []))
         round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
         if round_changed:
             await self._apply_takeovers(live)
@@ -695,10 +705,9 @@ class Tables:
             if seat.is_bot:
                 continue
             changed = (before is None or round_changed or seat.seat == mover
-                       or seat.seat in to_act or before[seat.seat:seat.seat + 1]
-                       != live._hand_sizes[seat.seat:seat.seat + 1]  # type: ignore[attr-defined]
-                       or (getattr(live, "_last_to_act", []) and
-                       seat.seat in live._last_to_act))  # type: ignore[attr-defined]
+                       or seat.seat in to_act or seat.seat in (live.last_to_act or [])
+                       or before[seat.seat:seat.seat + 1]
+                       != live.hand_sizes[seat.seat:seat.seat + 1])
             if changed:
                 await self._show_hand(live, seat.seat)
         for ev in events:
@@ -712,9 +721,9 @@ class Tables:
                                                         "primary")]])
             return
         # A turn that goes on (The Game's several plays) is not a new turn: no second ping.
-        if to_act != getattr(live, "_last_to_act", None) or (notify_turn and mover is None):
+        if to_act != live.last_to_act or (notify_turn and mover is None):
             await self._ping(live, to_act)
-        live._last_to_act = list(to_act)  # type: ignore[attr-defined]
+        live.last_to_act = list(to_act)
         await self._set_deadline(live, to_act)
         self._schedule_bot(live)
 
@@ -766,20 +775,20 @@ class Tables:
         self.scheduler.at(remind, "remind", live.id, live.row.version)
         self.scheduler.at(deadline.due_at, "expire", live.id, live.row.version)
 
-    async def _resume_deadline(self, live: Live) -> None:
-        for deadline in await self.repo.deadlines():
-            if deadline.table_id != live.id or deadline.version != live.row.version:
-                continue
-            now = self.clock.now()
-            # Time the bot was down is not the player's fault: a little grace after a restart.
-            due = max(deadline.due_at, now + min(60.0, self._deadline_seconds(live) or 60.0))
-            if not deadline.reminded and deadline.remind_at is not None:
-                self.scheduler.at(min(deadline.remind_at, due), "remind", live.id,
-                                  deadline.version)
-            if due != deadline.due_at:
-                deadline.due_at = due
+    async def _resume_deadline(self, row: TableRow, deadline: Deadline) -> None:
+        now = self.clock.now()
+        seconds = float(row.settings.get("deadline", self.settings.turn_deadline) or 0)
+        # Time the bot was down is not the player's fault: a little grace after a restart.
+        due = max(deadline.due_at, now + min(60.0, seconds or 60.0))
+        if not deadline.reminded and deadline.remind_at is not None:
+            self.scheduler.at(min(deadline.remind_at, due), "remind", row.id, deadline.version)
+        if due != deadline.due_at:
+            deadline.due_at = due
+            try:
                 await self.repo.set_deadline(deadline)
-            self.scheduler.at(due, "expire", live.id, deadline.version)
+            except StorageError:
+                log.exception("table %s: extended deadline not stored", row.id)
+        self.scheduler.at(due, "expire", row.id, deadline.version)
 
     def _schedule_bot(self, live: Live) -> None:
         if live.row.status != PLAYING or live.state is None:
@@ -789,10 +798,18 @@ class Tables:
             self.scheduler.at(self.clock.now() + delay, "bot", live.id, live.row.version)
 
     async def _run_job(self, job: Job) -> None:
-        live = await self._load(job.table_id)
+        try:
+            live = await self._load(job.table_id)
+        except Exception:
+            # A table that cannot even be loaded is closed, its rows kept for a developer.
+            log.exception("table %s could not be loaded; closing it", job.table_id)
+            await self._set_status(job.table_id, CLOSED)
+            return
         if live is None or live.row.status != PLAYING or live.row.version != job.version:
             return  # the table moved on: this job is stale
-        if job.kind == "bot":
+        if job.kind == "resume":
+            self._schedule_bot(live)
+        elif job.kind == "bot":
             await self._bot_move(live, job.version)
         elif job.kind == "remind":
             await self._remind(live, job.version)

@@ -86,7 +86,9 @@ class Harness:
         await self.repo.open()
         self.tables = Tables(self.repo, self.sink, platform="test", settings=self.settings,
                              clock=self.clock, seeds=lambda: next(self._seeds))
-        self.repaired = await self.tables.start(run_scheduler=False)
+        await self.tables.start(run_scheduler=False)
+        await self.tables.settle()
+        self.repaired = self.tables.repaired
         return self.tables
 
     async def close(self) -> None:

@@ -182,3 +182,25 @@ async def test_a_player_the_bot_cannot_reach_is_named_in_the_channel_once(harnes
     await harness.tables.settle()
     warnings = [a for a in harness.sink.announcements if "can't send Bob" in a.text]
     assert len(warnings) == 1
+
+
+async def test_the_host_leaving_mid_game_passes_hosting_on(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    await harness.tables.leave(ALICE, CHANNEL)
+    await harness.tables.settle()
+    assert live.row.host == BOB.user_id and harness.sink.said("Bob is now the host")
+    assert (await harness.tables.cancel(BOB, CHANNEL)).ok
+
+
+async def test_a_turn_of_several_plays_pings_the_player_once(harness):
+    live = await _start(harness, "the-game", [ALICE, BOB], 0)
+    await harness.tables.settle()
+    seat = live.game.to_act(live.state)[0]
+    actor = ALICE if live.seats[seat].user_id == ALICE.user_id else BOB
+    pings = lambda: [a for a in harness.sink.announcements if "your turn" in a.text]  # noqa: E731
+    before = len(pings())
+    move = next(m for m in live.game.legal_moves(live.state, seat) if str(m) != "end")
+    assert (await harness.tables.play(actor, CHANNEL, str(move))).ok
+    await harness.tables.settle()
+    assert live.game.to_act(live.state) == [seat]  # the minimum is 2: the turn goes on
+    assert len(pings()) == before
