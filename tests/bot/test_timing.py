@@ -1,0 +1,73 @@
+"""Bot players wait before moving, table edits coalesce, mentions follow the user's wish."""
+
+import asyncio
+
+from bot.settings import Settings
+from tests.bot.conftest import ALICE, BOB, CHANNEL, Harness
+
+
+async def _bots_game(harness, bots=2):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1", "deadline=off"])
+    for _ in range(bots):
+        await tables.add_bot(ALICE, CHANNEL)
+    reply = await tables.start_game(ALICE, CHANNEL)
+    return await tables.live_table(reply.table_id)
+
+
+async def test_bot_players_wait_the_configured_delay_before_moving(tmp_path):
+    h = Harness(tmp_path / "t.db", Settings(_env_file=None, bot_delay=2.0, turn_deadline=0))
+    await h.open()
+    try:
+        live = await _bots_game(h)
+        await h.tables.leave(ALICE, CHANNEL)  # bots only from here on
+        await h.tables.settle()
+        assert live.row.version == 0
+        await h.advance(1.9)
+        assert live.row.version == 0
+        await h.advance(0.2)
+        assert live.row.version == 1
+        await h.advance(2.0)
+        assert live.row.version == 2
+    finally:
+        await h.close()
+
+
+async def test_table_edits_queued_behind_a_slow_platform_are_coalesced(harness):
+    gate = asyncio.Event()
+    shown = []
+    original = harness.sink.show_table
+
+    async def slow_show(msg, ref):
+        await gate.wait()
+        shown.append(msg.rendering.version)
+        return await original(msg, ref)
+
+    harness.sink.show_table = slow_show
+    live = await _bots_game(harness)
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(10):  # ten bot moves while the first edit is still in flight
+        await harness.tables.scheduler.run_due()
+    assert live.row.version >= 10
+    gate.set()
+    await harness.tables.settle()
+    assert len(shown) <= 3  # in flight + the latest, not one per move
+    assert shown[-1] == live.row.version  # and the last one shows the current table
+    assert harness.tables.outbox.coalesced >= 8
+
+
+async def test_mentions_can_be_turned_off_per_user(harness):
+    tables = harness.tables
+    assert (await tables.set_mentions(BOB, False)).ok
+    await tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+    for _ in range(30):
+        await tables.settle()
+        seat = live.game.to_act(live.state)[0]
+        actor = ALICE if live.seats[seat].user_id == ALICE.user_id else BOB
+        move = live.game.choose(live.state, seat, __import__("random").Random(0))
+        await tables.play(actor, CHANNEL, str(move))
+    await tables.settle()
+    mentioned = {m for a in harness.sink.announcements for m in a.mentions}
+    assert ALICE.user_id in mentioned and BOB.user_id not in mentioned
