@@ -689,7 +689,26 @@ class Tables:
 
     async def _after_change(self, live: Live, events: list[Any], *, mover: int | None = None,
                             notify_turn: bool = False) -> None:
-        """Show what changed, then arrange what happens next (deadline or bot move)."""
+        """Show what changed, then arrange what happens next (deadline or bot move).
+
+        Whatever goes wrong while showing, the next turn is still arranged: a rendering
+        bug may make a message late, never a game stuck.
+        """
+        try:
+            await self._show_change(live, events, mover=mover, notify_turn=notify_turn)
+        except Exception:
+            log.exception("table %s: showing the change failed", live.id)
+        if live.row.status != PLAYING or live.state is None:
+            return
+        to_act = live.game.to_act(live.state)
+        try:
+            await self._set_deadline(live, to_act)
+        except Exception:
+            log.exception("table %s: deadline not set", live.id)
+        self._schedule_bot(live)
+
+    async def _show_change(self, live: Live, events: list[Any], *, mover: int | None,
+                           notify_turn: bool) -> None:
         lang = await self.channel_lang(live.row.channel)
         lines = present.narrate(live, events, lang)
         live.narration.extend(lines)
@@ -724,8 +743,6 @@ class Tables:
         if to_act != live.last_to_act or (notify_turn and mover is None):
             await self._ping(live, to_act)
         live.last_to_act = list(to_act)
-        await self._set_deadline(live, to_act)
-        self._schedule_bot(live)
 
     async def _ping(self, live: Live, to_act: list[int]) -> None:
         for seat_no in to_act:
@@ -824,7 +841,7 @@ class Tables:
             if not bots:
                 return
             seat = bots[0]
-            move = live.game.choose(live.state, seat, rng_for(live.row.seed, "bot", version))
+            move = self._bot_choice(live, seat, "bot")
             try:
                 events = await self._commit(live, seat, move, "bot")
             except VersionConflict:
@@ -836,6 +853,21 @@ class Tables:
                 self.scheduler.at(self.clock.now() + 5, "bot", live.id, version)
                 return
         await self._after_change(live, events, mover=seat)
+
+    def _bot_choice(self, live: Live, seat: int, purpose: str) -> Any:
+        """The baseline bot's move, or the first legal move if the bot itself fails.
+
+        Seeded by table and version, so a replayed or resumed game makes the same choice.
+        """
+        rng = rng_for(live.row.seed, purpose, live.row.version)
+        try:
+            move = live.game.choose(live.state, seat, rng)
+            if move in live.game.legal_moves(live.state, seat):
+                return move
+            log.error("table %s: bot chose an illegal move %s", live.id, move)
+        except Exception:
+            log.exception("table %s: bot failed to choose", live.id)
+        return next(iter(live.game.legal_moves(live.state, seat)))
 
     async def _remind(self, live: Live, version: int) -> None:
         to_act = live.game.to_act(live.state)
@@ -876,8 +908,7 @@ class Tables:
                     break
                 if seat_no not in live.game.to_act(live.state):
                     break
-                move = live.game.choose(live.state, seat_no,
-                                        rng_for(live.row.seed, "afk", live.row.version))
+                move = self._bot_choice(live, seat_no, "afk")
                 try:
                     events += await self._commit(live, seat_no, move, "afk")
                 except VersionConflict:

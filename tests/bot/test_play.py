@@ -204,3 +204,35 @@ async def test_a_turn_of_several_plays_pings_the_player_once(harness):
     await harness.tables.settle()
     assert live.game.to_act(live.state) == [seat]  # the minimum is 2: the turn goes on
     assert len(pings()) == before
+
+
+async def test_a_failing_bot_never_leaves_the_game_stuck(harness, monkeypatch):
+    import engine.ochs_esel
+
+    def broken(state, seat, rng):
+        raise RuntimeError("bot bug")
+
+    monkeypatch.setattr(engine.ochs_esel, "choose", broken)
+    live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(2000):
+        await harness.tables.settle()
+        if live.row.status == FINISHED:
+            break
+    assert live.row.status == FINISHED
+
+
+async def test_a_failing_renderer_delays_messages_but_not_the_game(harness, monkeypatch):
+    from bot import present
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("renderer bug")
+
+    live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
+    monkeypatch.setattr(present, "narrate", broken)
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(2000):
+        await harness.tables.settle()
+        if live.row.status == FINISHED:
+            break
+    assert live.row.status == FINISHED
