@@ -405,6 +405,8 @@ def test_every_view_of_a_full_bot_game_renders_in_both_languages(game_id: str, s
         state, events = game.apply(state, seat, game.choose(state, seat, rng))
         for lang in LANGS:
             said = narrate(game_id, events, lang, names)
+            said += [line for ev in events
+                     if (line := renderer.describe(game_id, ev, names, lang)) is not None]
             assert all(line and "{" not in line and "?" not in line for line in said), said
         recent += narrate(game_id, events, "en", names)
     assert game.outcome(state) is not None
