@@ -1,0 +1,128 @@
+"""How a table of The Game reads in chat: the four piles come first, since every
+decision is about their tops ("supérieure à celle au sommet ... ou exactement
+inférieure de 10"), then the turn's minimum and the draw pile that sets it."""
+
+from typing import Any
+
+from bot.i18n import register, t
+from bot.render import Button
+from bot.renderers import generic
+from bot.renderers.generic import player_name
+from engine.core.types import Move
+from engine.the_game import ASCENDING, PILES, Plays
+
+MAX_BUTTONS = 24  # 5 rows of 5 on Discord, one place kept free
+
+register({
+    "en": {
+        "tg.draw": "Draw pile: {size} cards · turn {turn}",
+        "tg.draw_empty": "Draw pile empty: 1 card a turn is enough · turn {turn}",
+        "tg.need": "This turn: play at least {minimum}, {played} played so far",
+        "tg.seat": "{marker}{name}: {cards} cards",
+        "tg.won": "🎉 Every card played: the team beat The Game!",
+        "tg.lost": "The Game won: {score} cards were left (hands and draw pile).",
+        "tg.your_turn": "You have played {played} of your minimum {minimum} this turn.",
+        "tg.btn_end": "End turn",
+        "event.the-game.played": "{seat} plays {card} on {pile} ({previous} → {card})",
+        "event.the-game.played_jump": "{seat} jumps back 10: {card} on {pile} "
+                                      "({previous} → {card})",
+        "event.the-game.turn_ended": "{seat} ends the turn and draws {drawn} ({draw_size} "
+                                     "left in the draw pile)",
+        "event.the-game.game_won": "🎉 All 98 cards are on the piles: the team wins!",
+        "event.the-game.game_lost": "{seat} can't play {needed} more card(s): the game is "
+                                    "lost with {score} cards left.",
+        "event.the-game.game_lost_end": "The game is over with {score} cards left.",
+    },
+    "fr": {
+        "tg.draw": "Pioche : {size} cartes · tour {turn}",
+        "tg.draw_empty": "Pioche vide : 1 carte par tour suffit · tour {turn}",
+        "tg.need": "Ce tour : poser au moins {minimum}, {played} posée(s) pour l'instant",
+        "tg.seat": "{marker}{name} : {cards} cartes",
+        "tg.won": "🎉 Toutes les cartes sont posées : l'équipe a battu The Game !",
+        "tg.lost": "The Game a gagné : il restait {score} cartes (mains et pioche).",
+        "tg.your_turn": "Vous avez posé {played} carte(s) sur votre minimum de {minimum} ce "
+                        "tour-ci.",
+        "tg.btn_end": "Finir le tour",
+        "event.the-game.played": "{seat} pose {card} sur {pile} ({previous} → {card})",
+        "event.the-game.played_jump": "{seat} recule de 10 : {card} sur {pile} "
+                                      "({previous} → {card})",
+        "event.the-game.turn_ended": "{seat} finit son tour et pioche {drawn} ({draw_size} "
+                                     "restent dans la pioche)",
+        "event.the-game.game_won": "🎉 Les 98 cartes sont posées : l'équipe gagne !",
+        "event.the-game.game_lost": "{seat} ne peut plus poser {needed} carte(s) : la partie "
+                                    "est perdue avec {score} cartes restantes.",
+        "event.the-game.game_lost_end": "La partie est finie avec {score} cartes restantes.",
+    },
+})
+
+
+def _ascending(pile: str) -> bool:
+    return ASCENDING[PILES.index(pile)]
+
+
+def piles_text(piles: dict[str, int]) -> str:
+    """`A1 ↑ 37 · A2 ↑ 12 · D1 ↓ 88 · D2 ↓ 100`: the arrow is the way cards must go."""
+    return " · ".join(f"{pile} {'↑' if _ascending(pile) else '↓'} {piles[pile]}"
+                      for pile in PILES if pile in piles)
+
+
+def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    lines = [piles_text(view["piles"])]
+    if view["draw_size"]:
+        lines.append(t(lang, "tg.draw", size=view["draw_size"], turn=view["turn"]))
+    else:
+        lines.append(t(lang, "tg.draw_empty", turn=view["turn"]))
+    if view["over"]:
+        lines.append(t(lang, "tg.won") if view["won"] else
+                     t(lang, "tg.lost", score=view["scores"][0] if view["scores"] else 0))
+    elif view.get("minimum") is not None:
+        lines.append(t(lang, "tg.need", minimum=view["minimum"], played=view["played"]))
+    to_act = set(view["to_act"])
+    for seat, size in enumerate(view["hand_sizes"]):
+        lines.append(t(lang, "tg.seat", marker="▶ " if seat in to_act else "   ",
+                       name=player_name(seat, names), cards=size))
+    return lines
+
+
+def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
+    """The hand, and the piles again: the player decides from this message alone."""
+    hand = sorted(view.get("hand", []), key=int)
+    lines = [t(lang, "hand_cards", cards=" ".join(hand)) if hand else t(lang, "hand_empty"),
+             piles_text(view["piles"])]
+    if view.get("seat") in view.get("to_act", []) and view.get("minimum") is not None:
+        lines.append(t(lang, "tg.your_turn", played=view["played"], minimum=view["minimum"]))
+    return lines
+
+
+def _gap(card: int, pile: str, top: int) -> int:
+    """How much of the pile's range the play uses up; a jump gives 10 back (negative)."""
+    return card - top if _ascending(pile) else top - card
+
+
+def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
+    """Backward jumps first (they give a pile range back), then the smallest gaps."""
+    piles = view["piles"]
+    ends = [m for m in moves if not isinstance(m, Plays)]
+    plays: list[tuple[int, int, Move, str]] = []
+    for move in moves:
+        if not isinstance(move, Plays):
+            continue
+        card, pile = move.plays[0]
+        gap = _gap(card, pile, piles[pile])
+        label = f"{card}→{pile}" + (" ↺" if gap < 0 else "")
+        plays.append((gap, card, move, label))
+    plays.sort(key=lambda p: (p[0], p[1]))
+    room = MAX_BUTTONS - len(ends)
+    buttons = [Button(label, f"m:{move}", "success" if gap < 0 else "primary")
+               for gap, _, move, label in plays[:room]]
+    buttons += [Button(t(lang, "tg.btn_end"), f"m:{move}", "danger") for move in ends]
+    return buttons, max(0, len(plays) - room)
+
+
+def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> str | None:
+    kind = ev.get("type")
+    if kind == "played" and ev.get("jump"):
+        ev = {**ev, "type": "played_jump"}
+    elif kind == "game_lost" and ev.get("seat") is None:
+        ev = {**ev, "type": "game_lost_end"}
+    return generic.describe(game_id, ev, names, lang)
