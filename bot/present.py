@@ -12,11 +12,9 @@ if TYPE_CHECKING:
     from bot.tables import Live
 
 
-def names(live: "Live") -> list[str]:
+def names(live: "Live", lang: str = "en") -> list[str]:
     """Seat names, plus any automatic competitor the engine scores after the seats."""
-    out = live.names()
-    extra = getattr(live.game, "EXTRA_NAMES", [])
-    return out + list(extra)
+    return live.names() + list(renderers.for_game(live.row.game).extra_names(lang))
 
 
 def table(live: "Live", lang: str) -> Rendering:
@@ -30,7 +28,7 @@ def table(live: "Live", lang: str) -> Rendering:
         return Rendering(title, lines, [], live.row.version)
     view = game.view(live.state)
     renderer = renderers.for_game(live.row.game)
-    lines = list(renderer.public_lines(view, names(live), lang))
+    lines = list(renderer.public_lines(view, names(live, lang), lang))
     to_act = view.get("to_act", [])
     if to_act and live.row.status not in {FINISHED, CANCELLED, CLOSED}:
         lines.append(t(lang, "table_turn", names=", ".join(live.seats[s].name for s in to_act)))
@@ -113,12 +111,7 @@ def _fits(live: "Live", button: Button) -> bool:
 
 def narrate(live: "Live", events: list[dict[str, Any]], lang: str) -> list[str]:
     renderer = renderers.for_game(live.row.game)
-    lines = []
-    for ev in events:
-        line = renderer.describe(live.row.game, ev, names(live), lang)
-        if line:
-            lines.append(line)
-    return lines
+    return list(renderer.describe_events(live.row.game, events, names(live, lang), lang))
 
 
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
@@ -140,11 +133,11 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
 
 def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     points = renderers.for_game(live.row.game).round_points(ev)
-    totals = ev.get("scores")
+    totals = ev.get("scores") or ev.get("chips")
     if points is None:
         return []
-    seat_names = names(live)
-    lines = [t(lang, "round_over", round=ev.get("round", "?"))]
+    seat_names = names(live, lang)
+    lines = [t(lang, "round_over", round=ev.get("round", ev.get("deal", "?")))]
     for seat, value in enumerate(points):
         total = totals[seat] if isinstance(totals, list) and seat < len(totals) else "?"
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
@@ -153,7 +146,7 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
 
 
 def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
-    seat_names = names(live)
+    seat_names = names(live, lang)
     order = sorted(range(len(result.scores)), key=lambda s: (result.ranking[s], s))
     lines = [t(lang, "final_title", game=live.game.NAME)]
     for seat in order:
@@ -165,7 +158,7 @@ def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
 
 def score_lines(live: "Live", lang: str) -> list[str]:
     view = live.game.view(live.state)
-    seat_names = names(live)
+    seat_names = names(live, lang)
     lines = [t(lang, "scores_title", game=live.game.NAME)]
     for seat, score in enumerate(view.get("scores", [])):
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
@@ -188,3 +181,7 @@ def rules_text(game_text: str, lang: str) -> str:
         return t(lang, "rules_pick", games=", ".join(games.ids()))
     key = f"rules.{game_id}"
     return t(lang, key) if has(lang, key) or has("en", key) else games.get(game_id).NAME
+
+
+def round_ended(live: "Live", ev: dict[str, Any]) -> bool:
+    return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS

@@ -730,7 +730,7 @@ class Tables:
             if changed:
                 await self._show_hand(live, seat.seat)
         for ev in events:
-            if ev.get("type") in {"round_over"}:
+            if present.round_ended(live, ev):
                 await self._announce_lines(live, present.round_summary(live, ev, lang))
         result = live.game.outcome(live.state)
         if result is not None:

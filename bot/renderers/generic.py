@@ -76,3 +76,20 @@ def round_points(ev: dict[str, Any]) -> list[int] | None:
         if isinstance(ev.get(key), list):
             return ev[key]
     return None
+
+
+def describe_events(game_id: str, events: list[dict[str, Any]], names: list[str],
+                    lang: str) -> list[str]:
+    """One move's events as lines; a game may fold several events into one line instead."""
+    from bot.renderers import for_game
+
+    describe_one = for_game(game_id).describe
+    return [line for ev in events if (line := describe_one(game_id, ev, names, lang))]
+
+
+def extra_names(lang: str) -> list[str]:
+    """Names of automatic competitors the engine scores after the seats (none by default)."""
+    return []
+
+
+ROUND_END_EVENTS = ("round_over",)

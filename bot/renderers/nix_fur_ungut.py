@@ -230,3 +230,8 @@ def round_points(ev: dict[str, Any]) -> list[int] | None:
     """Each competitor's points for the round just scored, Monsieur Personne last."""
     points = ev.get("points")
     return list(points) if ev.get("type") == "round_over" and isinstance(points, list) else None
+
+
+def extra_names(lang: str) -> list[str]:
+    # The rules' own name for the automatic player, the same in every language.
+    return ["Monsieur Personne"]
