@@ -137,7 +137,9 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     if points is None:
         return []
     seat_names = names(live, lang)
-    lines = [t(lang, "round_over", round=ev.get("round", ev.get("deal", "?")))]
+    key = f"round_over.{live.row.game}"
+    key = key if has(lang, key) or has("en", key) else "round_over"
+    lines = [t(lang, key, round=ev.get("round", ev.get("deal", "?")))]
     for seat, value in enumerate(points):
         total = totals[seat] if isinstance(totals, list) and seat < len(totals) else "?"
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
