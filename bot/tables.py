@@ -11,7 +11,7 @@ import contextlib
 import logging
 import secrets
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,6 +202,14 @@ class Tables:
                 del self._locks[table_id]
             self.outbox.forget(table_id)
 
+    async def _with_table(self, actor: Actor, channel: str,
+                          handler: Callable[[Live, Actor], Awaitable[Reply]]) -> Reply:
+        """Commands typed in a channel act on its open table; buttons name theirs."""
+        live = await self._in_channel(channel)
+        if live is None:
+            return await self._refuse(actor, channel, "no_table")
+        return await handler(live, actor)
+
     async def _in_channel(self, channel: str) -> Live | None:
         row = await self.repo.open_table_in(self.platform, channel)
         return None if row is None else await self._load(row.id)
@@ -299,10 +307,7 @@ class Tables:
         return Reply(t(lang, "lobby_opened", game=game.NAME), table_id=row.id)
 
     async def join(self, actor: Actor, channel: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
-        return await self._join(live, actor)
+        return await self._with_table(actor, channel, self._join)
 
     async def _join(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
@@ -350,10 +355,7 @@ class Tables:
                      table_id=live.id)
 
     async def leave(self, actor: Actor, channel: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
-        return await self._leave(live, actor)
+        return await self._with_table(actor, channel, self._leave)
 
     async def _leave(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
@@ -407,10 +409,7 @@ class Tables:
         return Reply(t(lang, "left"))
 
     async def add_bot(self, actor: Actor, channel: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
-        return await self._add_bot(live, actor)
+        return await self._with_table(actor, channel, self._add_bot)
 
     async def _add_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
@@ -462,10 +461,7 @@ class Tables:
         return actor.is_admin or live.row.host == actor.user_id
 
     async def start_game(self, actor: Actor, channel: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
-        return await self._start(live, actor)
+        return await self._with_table(actor, channel, self._start)
 
     async def _start(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
