@@ -35,6 +35,9 @@ class Announcement:
     buttons: list[list[Button]] = field(default_factory=list)
     version: int = 0
     mentions: list[str] = field(default_factory=list)  # user ids to notify
+    # "turn" (a turn starts), "reminder", "result" (round or final ranking), "info":
+    # adapters may treat them differently, e.g. replace the previous turn ping.
+    kind: str = "info"
 
 
 @dataclass(slots=True)

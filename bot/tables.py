@@ -727,13 +727,14 @@ class Tables:
                 await self._show_hand(live, seat.seat)
         for ev in events:
             if present.round_ended(live, ev):
-                await self._announce_lines(live, present.round_summary(live, ev, lang))
+                await self._announce_lines(live, present.round_summary(live, ev, lang),
+                                           kind="result")
         result = live.game.outcome(live.state)
         if result is not None:
             await self.repo.clear_deadline(live.id)
             await self._announce_lines(live, present.final_ranking(live, result, lang),
                                        buttons=[[Button(t(lang, "btn_rematch"), "rematch",
-                                                        "primary")]])
+                                                        "primary")]], kind="result")
             return
         # A turn that goes on (The Game's several plays) is not a new turn: no second ping.
         if to_act != live.last_to_act or (notify_turn and mover is None):
@@ -751,7 +752,7 @@ class Tables:
             self.outbox.put(Announcement(
                 table_id=live.id, channel=live.row.channel,
                 text=t(lang, "your_turn", name=seat.name, game=live.game.NAME),
-                mentions=[seat.user_id], version=live.row.version))
+                mentions=[seat.user_id], version=live.row.version, kind="turn"))
 
     async def _apply_takeovers(self, live: Live) -> None:
         """'A human may take over a bot seat between rounds': queued joins sit down now."""
@@ -876,7 +877,8 @@ class Tables:
             self.outbox.put(Announcement(
                 table_id=live.id, channel=live.row.channel,
                 text=t(lang, "reminder", name=seat.name, seconds=seconds),
-                mentions=[seat.user_id] if seat.user_id else [], version=version))
+                mentions=[seat.user_id] if seat.user_id else [], version=version,
+                kind="reminder"))
         try:
             await self.repo.mark_reminded(live.id, version)
         except StorageError:
@@ -955,11 +957,12 @@ class Tables:
         await self._announce_lines(live, [t(lang, key, **params)])
 
     async def _announce_lines(self, live: Live, lines: list[str],
-                              buttons: list[list[Button]] | None = None) -> None:
+                              buttons: list[list[Button]] | None = None,
+                              kind: str = "info") -> None:
         if lines:
             self.outbox.put(Announcement(table_id=live.id, channel=live.row.channel,
                                          text="\n".join(lines), buttons=buttons or [],
-                                         version=live.row.version))
+                                         version=live.row.version, kind=kind))
 
     async def hand(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)

@@ -67,6 +67,8 @@ class ConsoleSink:
             self._print(line)
 
     async def announce(self, msg: Announcement) -> None:
+        if msg.kind == "turn":
+            return  # the only human is at the keyboard: the hand already says "your turn"
         self._print("📣 " + msg.text)
         if msg.buttons:
             rendering = Rendering("", [], msg.buttons, msg.version)
