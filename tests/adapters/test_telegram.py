@@ -1,5 +1,10 @@
 """The Telegram adapter: real python-telegram-bot against the fake Bot API, real SQLite."""
 
+import json
+import socket
+import time
+
+import aiohttp
 import pytest
 
 from db.repository import FINISHED, PLAYING
@@ -206,3 +211,44 @@ async def test_each_forum_topic_has_its_own_table(rig, fake, players):
     fake.send_command(FORUM, carol, "/join", thread_id=22)
     await fake.wait_for(lambda: "Carol" in lobby_22.text)
     assert [s.name for s in (await rig.tables.live_table(first)).seats] == ["Alice", "Carol"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def command_update(update_id: int, user, text: str) -> dict:
+    return {"update_id": update_id, "message": {
+        "message_id": 500 + update_id, "from": user.to_api(), "date": int(time.time()),
+        "chat": {"id": GROUP, "type": "supergroup", "title": "Cards"}, "text": text,
+        "entities": [{"type": "bot_command", "offset": 0, "length": text.find(" ")}]}}
+
+
+async def test_webhook_mode_takes_only_updates_carrying_the_secret_token(fake, tmp_path):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/tapis-hook"
+    rig = Rig(fake, tmp_path / "tapis.db", telegram_webhook_url=url,
+              telegram_webhook_port=port, telegram_webhook_secret="s3cret-Token_1")
+    await rig.start()
+    try:
+        alice = fake.user(11, "Alice")
+        fake.add_chat(GROUP, title="Cards")
+        assert fake.webhook["url"] == url and fake.webhook["secret_token"] == "s3cret-Token_1"
+        statuses = []
+        async with aiohttp.ClientSession() as session:
+            for n, headers in enumerate([{"X-Telegram-Bot-Api-Secret-Token": "guess"}, {}]):
+                body = json.dumps(command_update(n + 1, alice, "/newgame ochs-esel"))
+                async with session.post(url, data=body, headers={
+                        "Content-Type": "application/json", **headers}) as response:
+                    statuses.append(response.status)
+        fake.send_command(GROUP, alice, "/help")  # Telegram posts it with the secret
+        await fake.wait_for(lambda: fake.find(GROUP, contains="Commands:"))
+        assert await rig.tables.table_for_channel(str(GROUP)) is None
+    finally:
+        await rig.stop()
+
+    assert statuses == [403, 403]
+    assert fake.webhook_deliveries == [200]
+    assert not fake.calls_to("getUpdates")

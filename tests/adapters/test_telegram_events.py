@@ -1,0 +1,153 @@
+"""The Telegram adapter around the game: admins, refusals, lost groups, blocked players."""
+
+import asyncio
+
+import pytest
+
+from db.repository import CANCELLED, CLOSED
+from tests.adapters.telegram_rig import (
+    GROUP,
+    Rig,
+    hand_messages,
+    open_table,
+    play_moves,
+    table_messages,
+)
+from tests.fakes.telegram_api import FakeTelegram
+
+pytestmark = pytest.mark.timeout(30)
+
+
+@pytest.fixture
+async def fake():
+    async with FakeTelegram() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def rig(fake, tmp_path):
+    rig = Rig(fake, tmp_path / "tapis.db")
+    await rig.start()
+    yield rig
+    await rig.stop()
+
+
+@pytest.fixture
+def players(fake):
+    return fake.user(11, "Alice"), fake.user(12, "Bob"), fake.user(13, "Carol")
+
+
+async def start_game(rig, players) -> int:
+    alice, bob, carol = players
+    table_id = await open_table(rig, GROUP, alice, [bob, carol])
+    rig.fake.send_command(GROUP, alice, "/start@tapis_test_bot")
+    await rig.fake.wait_for(lambda: all(hand_messages(rig.fake, p) for p in players))
+    return table_id
+
+
+async def test_a_group_admin_who_is_not_the_host_may_cancel_and_others_are_told_privately(
+        rig, fake, players):
+    alice, bob, _ = players
+    mod, nobody = fake.user(20, "Mod"), fake.user(21, "Nobody")
+    fake.set_admin(GROUP, mod)
+    fake.start_bot(nobody)
+    table_id = await open_table(rig, GROUP, alice, [bob])
+
+    fake.send_command(GROUP, nobody, "/cancel")
+    await fake.wait_for(lambda: fake.find(nobody.id, contains="host or a channel admin"))
+    fake.send_command(GROUP, mod, "/cancel")
+    await fake.wait_for(lambda: fake.find(GROUP, contains="Mod cancelled the table"))
+
+    assert (await rig.tables.live_table(table_id)).row.status == CANCELLED
+    # The refusal went to Nobody's private chat, not into the group.
+    assert not fake.find(GROUP, contains="host or a channel admin")
+    assert {c.params["user_id"] for c in fake.calls_to("getChatMember")} == {mod.id, nobody.id}
+
+
+async def test_a_refusal_to_a_user_without_private_chat_is_a_reply_in_the_group(rig, fake):
+    stranger = fake.user(30, "Stranger")
+    asked = fake.send_command(GROUP, stranger, "/join")
+    reply = (await fake.wait_for(lambda: fake.find(GROUP, contains="no open table")))[0]
+    assert reply.reply_to == asked.message_id
+
+
+async def test_commands_for_another_bot_are_ignored(rig, fake):
+    alice = fake.user(11, "Alice")
+    fake.send_command(GROUP, alice, "/help@other_bot")
+    fake.send_command(GROUP, alice, "/rules@tapis_test_bot ochs-esel")
+    await fake.wait_for(lambda: fake.find(GROUP))
+    await asyncio.sleep(0.1)
+    assert len(fake.find(GROUP)) == 1 and "Commands:" not in fake.find(GROUP)[0].text
+
+
+async def test_the_bot_removed_from_the_group_closes_its_table(rig, fake, players):
+    table_id = await start_game(rig, players)
+    fake.remove_bot(GROUP, by=players[0])
+    for _ in range(50):
+        if (await rig.tables.live_table(table_id)).row.status == CLOSED:
+            break
+        await asyncio.sleep(0.02)
+    assert (await rig.tables.live_table(table_id)).row.status == CLOSED
+
+
+async def test_a_group_that_refuses_the_bot_closes_the_table_on_the_next_delivery(
+        rig, fake, players):
+    table_id = await start_game(rig, players)
+    fake.kick_bot(GROUP)  # no my_chat_member update arrives: the 403 alone tells
+    await play_moves(rig, table_id, players, limit=1)
+    await rig.tables.outbox.flush()
+    assert (await rig.tables.live_table(table_id)).row.status == CLOSED
+
+
+async def test_a_player_who_blocks_the_bot_is_named_once_in_the_group_and_play_goes_on(
+        rig, fake, players):
+    table_id = await start_game(rig, players)
+    blocked = players[1]
+    fake.block(blocked)
+    others = [p for p in players if p is not blocked]
+    start = (await rig.tables.live_table(table_id)).row.version
+    for _ in range(6):
+        live = await rig.tables.live_table(table_id)
+        seat = live.game.to_act(live.state)[0]
+        if live.seats[seat].user_id == str(blocked.id):
+            # Blocked in private, Bob still plays by a command in the group.
+            move = next(m for m in live.game.legal_moves(live.state, seat) if str(m) != "pass")
+            version = live.row.version
+            fake.send_command(GROUP, blocked, f"/play {move}")
+            await fake.wait_for(lambda v=version, live=live: live.row.version > v)
+        else:
+            await play_moves(rig, table_id, others, limit=1)
+    await rig.tables.outbox.flush()
+
+    assert live.row.version == start + 6
+    assert len(fake.find(GROUP, contains="I can't send Bob their hand privately")) == 1
+
+
+async def test_an_unexpected_failure_answers_a_plain_sentence_and_no_traceback(
+        rig, fake, players, monkeypatch):
+    alice = players[0]
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(rig.tables, "scores", broken)
+    fake.send_command(GROUP, alice, "/scores")
+    answer = (await fake.wait_for(lambda: fake.find(GROUP)))[0]
+    assert answer.text == "I couldn't save that just now; nothing changed. Please try again."
+    assert not [m for chat in (GROUP, alice.id) for m in fake.find(chat)
+                if "secret internals" in m.text or "Traceback" in m.text]
+
+
+async def test_turn_pings_mention_the_player_and_names_are_escaped(rig, fake):
+    alice, eve = fake.user(11, "Alice"), fake.user(15, "<Eve & co>")
+    table_id = await open_table(rig, GROUP, alice, [eve])
+    fake.send_command(GROUP, alice, "/addbot")
+    lobby = table_messages(fake, GROUP)[0]
+    await fake.wait_for(lambda: "🤖" in lobby.text)
+    fake.send_command(GROUP, alice, "/start")
+    ping = (await fake.wait_for(lambda: fake.find(GROUP, contains="it's your turn")))[0]
+
+    live = await rig.tables.live_table(table_id)
+    to_act = live.seats[live.game.to_act(live.state)[0]]
+    assert f'<a href="tg://user?id={to_act.user_id}">' in ping.raw_text
+    assert "<Eve & co>" in lobby.text and "&lt;Eve &amp; co&gt;" in lobby.raw_text
