@@ -4,7 +4,10 @@ import asyncio
 
 import pytest
 
+from adapters.telegram.app import run_telegram
+from bot.settings import Settings
 from db.repository import CANCELLED, CLOSED
+from db.sqlite import SqliteRepository
 from tests.adapters.telegram_rig import (
     GROUP,
     Rig,
@@ -151,3 +154,45 @@ async def test_turn_pings_mention_the_player_and_names_are_escaped(rig, fake):
     to_act = live.seats[live.game.to_act(live.state)[0]]
     assert f'<a href="tg://user?id={to_act.user_id}">' in ping.raw_text
     assert "<Eve & co>" in lobby.text and "&lt;Eve &amp; co&gt;" in lobby.raw_text
+
+
+async def test_run_telegram_serves_until_cancelled_then_stops_cleanly(fake, tmp_path):
+    repo = SqliteRepository(str(tmp_path / "tapis.db"))
+    await repo.open()
+    settings = Settings(_env_file=None, telegram_token=fake.token, telegram_api_url=fake.url)
+    task = asyncio.create_task(run_telegram(repo, settings))
+    try:
+        fake.send_command(GROUP, fake.user(11, "Alice"), "/help")
+        await fake.wait_for(lambda: fake.find(GROUP, contains="Commands:"))
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await repo.close()
+    assert asyncio.all_tasks() == {asyncio.current_task()}
+
+
+async def test_redrawing_an_unchanged_table_is_not_an_error_and_is_not_retried(rig, fake,
+                                                                               players):
+    alice, bob, _ = players
+    await open_table(rig, GROUP, alice, [bob])
+    fake.set_admin(GROUP, alice)
+    fake.send_command(GROUP, alice, "/lang en")  # the table is redrawn, identical
+    await fake.wait_for(lambda: fake.find(GROUP, contains="now plays in English"))
+    await rig.tables.outbox.flush()
+
+    edits = fake.calls_to("editMessageText")
+    assert edits[-1].status == 400 and "not modified" in edits[-1].description
+    assert [c.status for c in edits].count(400) == 1
+
+
+async def test_a_table_message_deleted_by_an_admin_is_posted_again(rig, fake, players):
+    alice, bob, carol = players
+    await open_table(rig, GROUP, alice, [bob])
+    (lobby,) = table_messages(fake, GROUP)
+    lobby.deleted = True  # an admin deleted it in the group
+    fake.start_bot(carol)
+    fake.send_command(GROUP, carol, "/join")
+    (again,) = await fake.wait_for(lambda: table_messages(fake, GROUP))
+    await fake.wait_for(lambda: "Carol" in again.text)
+    assert again.message_id != lobby.message_id
