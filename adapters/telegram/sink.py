@@ -76,6 +76,12 @@ class TelegramSink:
 
     async def announce(self, msg: Announcement) -> None:
         place = Place.parse(msg.channel)
+        if await self._call_is_obsolete(msg):
+            # A group allows ~20 messages a minute: when the rate limiter holds a turn call
+            # back until the player has already played, posting it would only mislead.
+            log.info("table %s: call for %s skipped, no longer their turn", msg.table_id,
+                     msg.mentions)
+            return
         names = await self._mention_names(msg)
         await self._guard(place, None, lambda: self.bot.send_message(
             place.chat_id, announcement_html(msg.text, names), parse_mode=ParseMode.HTML,
@@ -136,6 +142,19 @@ class TelegramSink:
                     raise UserUnreachable(str(user)) from error
                 raise ChannelGone(place.key) from error
             raise
+
+    async def _call_is_obsolete(self, msg: Announcement) -> bool:
+        """An announcement that only calls players (turn ping, reminder) after none of them
+        is to act any more."""
+        if not msg.mentions or msg.buttons or self.tables is None:
+            return False
+        live = await self.tables.live_table(msg.table_id)
+        if live is None or live.state is None:
+            return False
+        if live.game.outcome(live.state) is not None:
+            return True
+        to_act = {live.seats[s].user_id for s in live.game.to_act(live.state)}
+        return not to_act & set(msg.mentions)
 
     async def _mention_names(self, msg: Announcement) -> dict[str, str]:
         if not msg.mentions:

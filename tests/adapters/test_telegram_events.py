@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from adapters.telegram.app import run_telegram
+from bot.deliveries import Announcement
 from bot.settings import Settings
 from db.repository import CANCELLED, CLOSED
 from db.sqlite import SqliteRepository
@@ -151,8 +152,9 @@ async def test_turn_pings_mention_the_player_and_names_are_escaped(rig, fake):
     ping = (await fake.wait_for(lambda: fake.find(GROUP, contains="it's your turn")))[0]
 
     live = await rig.tables.live_table(table_id)
-    to_act = live.seats[live.game.to_act(live.state)[0]]
-    assert f'<a href="tg://user?id={to_act.user_id}">' in ping.raw_text
+    called = [s for s in live.seats if not s.is_bot and s.name in ping.text]
+    assert called
+    assert all(f'<a href="tg://user?id={s.user_id}">' in ping.raw_text for s in called)
     assert "<Eve & co>" in lobby.text and "&lt;Eve &amp; co&gt;" in lobby.raw_text
 
 
@@ -196,3 +198,20 @@ async def test_a_table_message_deleted_by_an_admin_is_posted_again(rig, fake, pl
     (again,) = await fake.wait_for(lambda: table_messages(fake, GROUP))
     await fake.wait_for(lambda: "Carol" in again.text)
     assert again.message_id != lobby.message_id
+
+
+async def test_a_turn_call_delayed_past_the_players_move_is_not_posted(rig, fake, players):
+    table_id = await start_game(rig, players)
+    await rig.tables.outbox.flush()
+    live = await rig.tables.live_table(table_id)
+    to_act = live.seats[live.game.to_act(live.state)[0]]
+    waiting = next(s for s in live.seats if s.seat != to_act.seat)
+    sends = len(fake.calls_to("sendMessage"))
+
+    for seat in (waiting, to_act):  # as the outbox would deliver a held-back ping
+        await rig.bot.sink.announce(Announcement(
+            table_id=table_id, channel=str(GROUP), text=f"{seat.name}, it's your turn.",
+            mentions=[seat.user_id], version=live.row.version))
+
+    assert len(fake.calls_to("sendMessage")) == sends + 1
+    assert fake.last_message(GROUP).text == f"{to_act.name}, it's your turn."
