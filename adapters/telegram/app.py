@@ -272,15 +272,6 @@ class TelegramBot:
             else:
                 await self._dm(user.id, reply.text)
 
-    async def _lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update, admin=True)
-        words = [w.lower() for w in context.args or []]
-        private = place.chat_id > 0
-        personal = private or "me" in words
-        lang = next((w for w in words if w != "me"), "")
-        reply = await self.tables.set_lang(actor, place.key, lang, personal=personal)
-        await self._answer(update, reply, "private" if personal and not private else "chat")
-
     # --- commands -------------------------------------------------------------------------
 
     async def _newgame(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -312,7 +303,13 @@ class TelegramBot:
             # chat and `/start j<table>` seats them.
             await self._send_deep_link(message, actor, table.id)
             return
-        await self._answer(update, await self.tables.join(actor, place.key), "private")
+        reply = await self.tables.join(actor, place.key)
+        if not reply.ok or place.chat_id > 0:
+            await self._answer(update, reply, "chat")
+        elif not await self._dm(int(actor.user_id), reply.text) and table is not None:
+            # The chat action got through but the message did not: seated, yet their hand
+            # cannot reach them until they open the private chat.
+            await self._send_deep_link(message, actor, table.id)
 
     async def _send_deep_link(self, message: Message, actor: Actor, table_id: int) -> None:
         link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{table_id}")
@@ -396,6 +393,15 @@ class TelegramBot:
     async def _cancel(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
         await self._answer(update, await self.tables.cancel(actor, place.key))
+
+    async def _lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, place = await self._actor(update, admin=True)
+        words = [w.lower() for w in context.args or []]
+        private = place.chat_id > 0
+        personal = private or "me" in words
+        lang = next((w for w in words if w != "me"), "")
+        reply = await self.tables.set_lang(actor, place.key, lang, personal=personal)
+        await self._answer(update, reply, "private" if personal and not private else "chat")
 
     async def _kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
