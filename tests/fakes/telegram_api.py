@@ -418,6 +418,9 @@ class FakeTelegram:
         self._started: set[int] = set()
         self._blocked: set[int] = set()
         self._kicked: set[int] = set()
+        self._admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
+        self._webhook_tasks: set[asyncio.Task[None]] = set()
+        self.webhook_deliveries: list[int] = []  # HTTP status of each update POSTed
         self._updates: list[JSON] = []
         self._allowed_updates: list[str] | None = None
         self._update_ids = itertools.count(10_000)
@@ -447,6 +450,9 @@ class FakeTelegram:
                 "deleteMessage": self._delete_message,
                 "answerCallbackQuery": self._answer_callback_query,
                 "setMyCommands": self._set_my_commands,
+                "sendChatAction": self._send_chat_action,
+                "getChatMember": self._get_chat_member,
+                "getChatAdministrators": self._get_chat_administrators,
                 "getMyCommands": self._get_my_commands,
                 "deleteMyCommands": self._delete_my_commands,
             }.items()
@@ -474,6 +480,8 @@ class FakeTelegram:
         self.url = f"http://{host}:{port}"
 
     async def stop(self) -> None:
+        for task in list(self._webhook_tasks):
+            task.cancel()
         # Long polls left behind by a client that went away still wait on the server side:
         # wake them so the runner does not sit out its shutdown timeout.
         self._closing = True
@@ -565,6 +573,31 @@ class FakeTelegram:
         """The bot is removed from a group: calls into it answer 403."""
         self._kicked.add(chat_id)
 
+    def remove_bot(self, chat_id: int, by: FakeUser, status: str = "kicked") -> None:
+        """An admin removes the bot ("kicked") or it leaves ("left"): calls into the group
+        answer 403 and the bot gets the `my_chat_member` update Telegram sends."""
+        chat = self.add_chat(chat_id)
+        self._kicked.add(chat_id)
+        new: JSON = {"status": status, "user": self._bot_api()}
+        if status == "kicked":
+            new["until_date"] = 0
+        self._push_update(
+            "my_chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": by.to_api(),
+                "date": int(time.time()),
+                "old_chat_member": {"status": "member", "user": self._bot_api()},
+                "new_chat_member": new,
+            },
+        )
+
+    def set_admin(self, chat_id: int, user: FakeUser, status: str = "administrator") -> None:
+        """`user` is an administrator (or "creator") of the group, as getChatMember reports."""
+        self._users.setdefault(user.id, user)
+        self.add_chat(chat_id)
+        self._admins[chat_id][user.id] = status
+
     # ------------------------------------------------------------------ injecting updates
 
     def send_text(
@@ -621,13 +654,29 @@ class FakeTelegram:
         text = "/start" if payload is None else f"/start {payload}"
         return self.send_command(user.id, user, text, chat_type="private")
 
-    def press(self, chat_id: int, message_id: int, user: FakeUser, data: str) -> CallbackPress:
+    def press(
+        self,
+        chat_id: int,
+        message_id: int,
+        user: FakeUser,
+        data: str,
+        *,
+        stale: bool = False,
+        forged: bool = False,
+    ) -> CallbackPress:
         """`user` presses the inline button carrying `data` under the bot's message. Only a
-        button the message really shows can be pressed."""
+        button the message really shows can be pressed, unless `stale` (a button an earlier
+        version showed: the user's client had not received the edit yet) or `forged` (any
+        data, as a modified client could send)."""
         message = self.chat(chat_id).message(message_id)
         if message.deleted:
             raise LookupError(f"message {message_id} in chat {chat_id} was deleted")
-        if data not in [b.get("callback_data") for b in message.buttons]:
+        shown = [b.get("callback_data") for b in message.buttons]
+        if stale:
+            for version in message.history:
+                rows = (version.reply_markup or {}).get("inline_keyboard", [])
+                shown += [b.get("callback_data") for row in rows for b in row]
+        if not forged and data not in shown:
             raise LookupError(
                 f"message {message_id} shows no button with data {data!r}: {message.buttons}"
             )
@@ -811,8 +860,35 @@ class FakeTelegram:
     # ------------------------------------------------------------------ updates
 
     def _push_update(self, kind: str, payload: JSON) -> None:
-        self._updates.append({"update_id": next(self._update_ids), kind: payload})
+        update = {"update_id": next(self._update_ids), kind: payload}
+        if self.webhook is not None:
+            # Telegram POSTs each update to the webhook instead of keeping it for getUpdates.
+            task = asyncio.get_running_loop().create_task(self._post_to_webhook(update))
+            self._webhook_tasks.add(task)
+            task.add_done_callback(self._webhook_tasks.discard)
+            return
+        self._updates.append(update)
         self._wake_pollers()
+
+    async def _post_to_webhook(self, update: JSON) -> None:
+        import aiohttp
+
+        assert self.webhook is not None
+        headers = {"Content-Type": "application/json"}
+        secret = self.webhook.get("secret_token")
+        if secret:
+            headers["X-Telegram-Bot-Api-Secret-Token"] = secret
+        try:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.post(self.webhook["url"], data=json.dumps(update), headers=headers) as r,
+            ):
+                self.webhook_deliveries.append(r.status)
+        except aiohttp.ClientError:
+            logger.exception("fake Telegram could not reach the webhook")
+            self.webhook_deliveries.append(0)
+        self._activity.set()
+        self._activity = asyncio.Event()
 
     def _wake_pollers(self) -> None:
         self._updates_changed.set()
@@ -963,6 +1039,41 @@ class FakeTelegram:
         message.edit_date = int(time.time())
 
     # ------------------------------------------------------------------ methods
+
+    def _bot_api(self) -> JSON:
+        return BOT_USER.to_api() | {"username": self.bot_username}
+
+    def _member_api(self, chat_id: int, user_id: int) -> JSON:
+        user = self._users.get(user_id)
+        if user_id == BOT_ID:
+            return {"status": "left" if chat_id in self._kicked else "member",
+                    "user": self._bot_api()}
+        if user is None:
+            raise bad_request("user not found")
+        status = self._admins.get(chat_id, {}).get(user_id, "member")
+        member: JSON = {"status": status, "user": user.to_api()}
+        if status == "creator":
+            member["is_anonymous"] = False
+        elif status == "administrator":
+            member |= {"can_be_edited": False, "is_anonymous": False}
+            member |= dict.fromkeys(
+                ("can_manage_chat", "can_delete_messages", "can_manage_video_chats",
+                 "can_restrict_members", "can_promote_members", "can_change_info",
+                 "can_invite_users", "can_post_stories", "can_edit_stories",
+                 "can_delete_stories"), True)
+        return member
+
+    def _send_chat_action(self, params: JSON) -> bool:
+        self._target_chat(params)  # the same refusals as a message: 403 before /start
+        return True
+
+    def _get_chat_member(self, params: JSON) -> JSON:
+        chat = self._target_chat(params)
+        return self._member_api(chat.id, int(params.get("user_id") or 0))
+
+    def _get_chat_administrators(self, params: JSON) -> list[JSON]:
+        chat = self._target_chat(params)
+        return [self._member_api(chat.id, user_id) for user_id in self._admins.get(chat.id, {})]
 
     def _get_me(self, params: JSON) -> JSON:
         return BOT_USER.to_api() | {

@@ -1,0 +1,167 @@
+"""The `Sink` the core's outbox delivers through: table, hands, announcements, notices.
+
+Telegram's refusals become the core's delivery errors (bot/deliveries.py): a group that
+threw the bot out is `ChannelGone`, a user who never pressed Start or blocked the bot is
+`UserUnreachable`, a deleted message is `MessageGone`. "Message is not modified" is a
+success: the user already sees that text. Anything else is raised again so the outbox
+retries it and logs it when it gives up — nothing is dropped silently.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden
+
+from adapters.telegram.format import Place, announcement_html, keyboard, rendering_html
+from bot.deliveries import (
+    Announcement,
+    ChannelGone,
+    HandMessage,
+    MessageGone,
+    Notice,
+    TableMessage,
+    UserUnreachable,
+)
+from db.repository import MessageRef
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+# Bot API descriptions (lower-cased) that mean the message to edit is no longer there.
+GONE_MESSAGE = ("message to edit not found", "message can't be edited", "message_id_invalid",
+                "message to delete not found")
+# ... that mean the group or topic is no longer a place the bot can write to.
+GONE_CHAT = ("chat not found", "message thread not found", "topic_deleted", "topic_closed",
+             "not enough rights", "have no rights", "chat_write_forbidden")
+
+
+def _is_not_modified(error: BadRequest) -> bool:
+    return "message is not modified" in error.message.lower()
+
+
+class TelegramSink:
+    def __init__(self, bot: Bot, *, on_reachable: Callable[[int], None] | None = None,
+                 on_unreachable: Callable[[int], None] | None = None) -> None:
+        self.bot = bot
+        self.tables: Tables | None = None  # set once the Tables that uses this sink exists
+        self._on_reachable = on_reachable or (lambda _user: None)
+        self._on_unreachable = on_unreachable or (lambda _user: None)
+
+    # --- the Sink protocol ------------------------------------------------------------------
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        place = Place.parse(msg.channel)
+        return await self._show(place, None, "table", msg.table_id, msg.rendering.version,
+                                rendering_html(msg.rendering),
+                                keyboard(msg.table_id, msg.rendering.version,
+                                         msg.rendering.buttons), ref)
+
+    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        user = int(msg.user_id)
+        new = await self._show(Place(user), user, f"hand:{msg.seat}", msg.table_id,
+                               msg.rendering.version, rendering_html(msg.rendering),
+                               keyboard(msg.table_id, msg.rendering.version,
+                                        msg.rendering.buttons), ref)
+        self._on_reachable(user)
+        return new
+
+    async def announce(self, msg: Announcement) -> None:
+        place = Place.parse(msg.channel)
+        if await self._call_is_obsolete(msg):
+            # A group allows ~20 messages a minute: when the rate limiter holds a turn call
+            # back until the player has already played, posting it would only mislead.
+            log.info("table %s: call for %s skipped, no longer their turn", msg.table_id,
+                     msg.mentions)
+            return
+        names = await self._mention_names(msg)
+        await self._guard(place, None, lambda: self.bot.send_message(
+            place.chat_id, announcement_html(msg.text, names), parse_mode=ParseMode.HTML,
+            message_thread_id=place.thread_id, link_preview_options=NO_PREVIEW,
+            reply_markup=keyboard(msg.table_id, msg.version, msg.buttons)))
+
+    async def notify(self, msg: Notice) -> None:
+        user = int(msg.user_id)
+        await self._guard(Place(user), user, lambda: self.bot.send_message(
+            user, announcement_html(msg.text, {}), parse_mode=ParseMode.HTML,
+            link_preview_options=NO_PREVIEW))
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    async def _show(self, place: Place, user: int | None, key: str, table_id: int,
+                    version: int, html: str, markup: InlineKeyboardMarkup | None,
+                    ref: MessageRef | None) -> MessageRef:
+        if ref is not None:
+            try:
+                await self._guard(place, user, lambda: self.bot.edit_message_text(
+                    html, chat_id=int(ref.chat), message_id=int(ref.message_id),
+                    parse_mode=ParseMode.HTML, reply_markup=markup,
+                    link_preview_options=NO_PREVIEW))
+            except BadRequest as error:
+                if _is_not_modified(error):
+                    return ref
+                raise
+            return ref
+        sent = await self._guard(place, user, lambda: self.bot.send_message(
+            place.chat_id, html, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=place.thread_id, link_preview_options=NO_PREVIEW))
+        assert isinstance(sent, Message)
+        return MessageRef(key=key, chat=str(sent.chat_id), message_id=str(sent.message_id))
+
+    async def _guard(self, place: Place, user: int | None,
+                        call: Callable[[], Awaitable[T]]) -> T:
+        """Run one Bot API call, translating Telegram's refusals into delivery errors."""
+        try:
+            return await call()
+        except Forbidden as error:
+            if user is not None:
+                self._on_unreachable(user)
+                raise UserUnreachable(str(user)) from error
+            raise ChannelGone(place.key) from error
+        except ChatMigrated as error:
+            # A group became a supergroup under a new id; its tables stay with the old id.
+            log.warning("chat %s migrated to %s", place.chat_id, error.new_chat_id)
+            raise ChannelGone(place.key) from error
+        except BadRequest as error:
+            text = error.message.lower()
+            if _is_not_modified(error):
+                raise
+            if any(marker in text for marker in GONE_MESSAGE):
+                raise MessageGone(text) from error
+            if any(marker in text for marker in GONE_CHAT):
+                if user is not None:
+                    self._on_unreachable(user)
+                    raise UserUnreachable(str(user)) from error
+                raise ChannelGone(place.key) from error
+            raise
+
+    async def _call_is_obsolete(self, msg: Announcement) -> bool:
+        """An announcement that only calls players (turn ping, reminder) after none of them
+        is to act any more."""
+        if not msg.mentions or msg.buttons or self.tables is None:
+            return False
+        live = await self.tables.live_table(msg.table_id)
+        if live is None or live.state is None:
+            return False
+        if live.game.outcome(live.state) is not None:
+            return True
+        to_act = {live.seats[s].user_id for s in live.game.to_act(live.state)}
+        return not to_act & set(msg.mentions)
+
+    async def _mention_names(self, msg: Announcement) -> dict[str, str]:
+        if not msg.mentions:
+            return {}
+        names = dict.fromkeys(msg.mentions, "")
+        live = await self.tables.live_table(msg.table_id) if self.tables else None
+        for seat in live.seats if live else []:
+            if seat.user_id in names:
+                names[seat.user_id] = seat.name
+        return names

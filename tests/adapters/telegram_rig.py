@@ -1,0 +1,121 @@
+"""The Telegram adapter on the fake Bot API and a real SQLite file, and helpers to play."""
+
+import itertools
+from collections.abc import Iterable
+from pathlib import Path
+
+from telegram.ext import AIORateLimiter
+
+from adapters.telegram.app import TelegramBot
+from bot.settings import Settings
+from bot.tables import Tables
+from db.repository import FINISHED
+from db.sqlite import SqliteRepository
+from tests.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
+
+GROUP = -1001234567890
+FORUM = -1009876543210
+HAND_MARK = "🂠"  # hand_title starts with it
+TABLE_MARK = "🃏"  # lobby_title and table_title start with it
+
+
+class Rig:
+    """One run of the bot process: start, stop, start again on the same database file."""
+
+    def __init__(self, fake: FakeTelegram, db: Path, **settings: object) -> None:
+        self.fake = fake
+        self.db = db
+        self.settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            telegram_token=fake.token, telegram_api_url=fake.url, bot_delay=0,
+            turn_deadline=0, default_lang="en", **settings)
+        self._seeds = itertools.count(1000)
+        self.bot: TelegramBot | None = None
+        self.repo: SqliteRepository | None = None
+
+    @property
+    def tables(self) -> Tables:
+        assert self.bot is not None
+        return self.bot.tables
+
+    async def start(self) -> TelegramBot:
+        self.repo = SqliteRepository(str(self.db))
+        await self.repo.open()
+        # No throttling in tests (the fake decides when to answer 429), retries as in play.
+        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        self.bot = TelegramBot(self.repo, self.settings, seeds=lambda: next(self._seeds),
+                               rate_limiter=limiter, listen="127.0.0.1", poll_timeout=2)
+        await self.bot.start()
+        return self.bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.bot.stop()
+        if self.repo is not None:
+            await self.repo.close()
+        self.bot = self.repo = None
+
+
+def hand_messages(fake: FakeTelegram, user: FakeUser) -> list[FakeMessage]:
+    return [m for m in fake.find(user.id) if m.text.startswith(HAND_MARK)]
+
+
+def table_messages(fake: FakeTelegram, chat: int, thread: int | None = None) -> list[FakeMessage]:
+    return [m for m in fake.find(chat, thread_id=thread) if m.text.startswith(TABLE_MARK)]
+
+
+def move_button(fake: FakeTelegram, user: FakeUser, table_id: int, version: int
+                ) -> tuple[FakeMessage, str] | None:
+    """A move button of the user's hand drawn for `version`: a card set rather than a pass,
+    so that rounds end."""
+    prefix = f"{table_id}.{version}.m:"
+    for message in hand_messages(fake, user):
+        data = [b["callback_data"] for b in message.buttons
+                if b.get("callback_data", "").startswith(prefix)]
+        if data:
+            plays = [d for d in data if not d.endswith("m:pass")]
+            return message, (plays or data)[0]
+    return None
+
+
+async def press_for_next_player(rig: Rig, table_id: int, users: dict[str, FakeUser]) -> bool:
+    """The player to act presses a move on their hand message; False once the game is over."""
+    live = await rig.tables.live_table(table_id)
+    assert live is not None
+    if live.row.status == FINISHED:
+        return False
+    seat = live.game.to_act(live.state)[0]
+    user = users[live.seats[seat].user_id or ""]
+    version = live.row.version
+    message, data = await rig.fake.wait_for(
+        lambda: move_button(rig.fake, user, table_id, version))
+    press = rig.fake.press(user.id, message.message_id, user, data)
+    await rig.fake.wait_for(lambda: press.answer is not None)
+    assert press.answer is not None and not press.answer.get("show_alert"), press.answer
+    return True
+
+
+async def play_moves(rig: Rig, table_id: int, users: Iterable[FakeUser], limit: int) -> int:
+    """Press up to `limit` moves; the number pressed (fewer when the game ended)."""
+    by_id = {str(u.id): u for u in users}
+    for done in range(limit):
+        if not await press_for_next_player(rig, table_id, by_id):
+            return done
+    return limit
+
+
+async def open_table(rig: Rig, chat: int, host: FakeUser, others: list[FakeUser],
+                     game: str = "ochs-esel rounds=1", thread: int | None = None) -> int:
+    """The host opens a table by /newgame, the others /join; players have started the bot."""
+    fake = rig.fake
+    for user in [host, *others]:
+        fake.start_bot(user)
+    fake.send_command(chat, host, f"/newgame {game}", thread_id=thread)
+    lobby = await fake.wait_for(lambda: table_messages(fake, chat, thread))
+    for user in others:
+        fake.send_command(chat, user, "/join@tapis_test_bot", thread_id=thread)
+    names = [u.first_name for u in others]
+    await fake.wait_for(lambda: all(n in lobby[0].text for n in names))
+    row = await rig.tables.table_for_channel(str(chat) if thread is None else f"{chat}:{thread}")
+    assert row is not None
+    return row.id
