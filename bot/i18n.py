@@ -164,8 +164,32 @@ EN: dict[str, str] = {
     # help and rules
     "help": "Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · "
             "/pass · /hand · /table · /scores · /stats · /rules [game] · /cancel · "
-            "/kick <player> · /lang <en|fr> · /help\nGames: {games}",
+            "/kick <player> · /lang <en|fr> · /mentions on|off · /help\nGames: {games}",
     "rules_pick": "Rules of which game? {games}",
+    "needs_private_chat": "{name}: I can't write to you privately yet, and your cards are "
+                          "dealt there. Open {link} and press Start: you will be seated at once.",
+    "needs_private_chat_short": "Open the private chat with me and press Start: you will be "
+                                "seated.",
+    "error_generic": "Something went wrong on my side; nothing changed. Please try again.",
+    "mentions_usage": "Use /mentions on or /mentions off.",
+    "cmd.newgame": "Open a table: /newgame <game> [options]",
+    "cmd.join": "Take a seat at the table",
+    "cmd.leave": "Leave the table",
+    "cmd.addbot": "Add a bot player (host)",
+    "cmd.start": "Start the game (host)",
+    "cmd.start_private": "Open the private chat where your hands arrive",
+    "cmd.play": "Play a move: /play <move>",
+    "cmd.pass": "Pass",
+    "cmd.hand": "Send me my hand again",
+    "cmd.table": "Show the table again",
+    "cmd.rules": "Rules: /rules [game]",
+    "cmd.scores": "Scores of the game",
+    "cmd.stats": "My statistics",
+    "cmd.cancel": "Cancel the table (host or admin)",
+    "cmd.kick": "Remove a player (host or admin)",
+    "cmd.lang": "Language: /lang en|fr",
+    "cmd.mentions": "Mention me when my turn starts: /mentions on|off",
+    "cmd.help": "How to play with me",
     "console_resume": "Resuming your {game} game.",
     "console_pick_game": "Which game?",
     "console_options": "Options (e.g. rounds=3 ox=yes), Enter for the defaults:",
@@ -360,8 +384,33 @@ FR: dict[str, str] = {
     "refusal.generic": "Ce coup n'est pas permis ({code}).",
     "help": "Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · "
             "/pass · /hand · /table · /scores · /stats · /rules [jeu] · /cancel · "
-            "/kick <joueur> · /lang <en|fr> · /help\nJeux : {games}",
+            "/kick <joueur> · /lang <en|fr> · /mentions on|off · /help\nJeux : {games}",
     "rules_pick": "Les règles de quel jeu ? {games}",
+    "needs_private_chat": "{name} : je ne peux pas encore vous écrire en privé, et c'est là "
+                          "que vos cartes arrivent. Ouvrez {link} et appuyez sur Démarrer : vous "
+                          "serez assis aussitôt.",
+    "needs_private_chat_short": "Ouvrez la conversation privée avec moi et appuyez sur "
+                                "Démarrer : vous serez assis.",
+    "error_generic": "Quelque chose s'est mal passé de mon côté ; rien n'a changé. Réessayez.",
+    "mentions_usage": "Utilisez /mentions on ou /mentions off.",
+    "cmd.newgame": "Ouvrir une table : /newgame <jeu> [options]",
+    "cmd.join": "Prendre place à la table",
+    "cmd.leave": "Quitter la table",
+    "cmd.addbot": "Ajouter un joueur bot (hôte)",
+    "cmd.start": "Lancer la partie (hôte)",
+    "cmd.start_private": "Ouvrir la conversation privée où arrivent vos mains",
+    "cmd.play": "Jouer un coup : /play <coup>",
+    "cmd.pass": "Passer",
+    "cmd.hand": "Me renvoyer ma main",
+    "cmd.table": "Afficher la table à nouveau",
+    "cmd.rules": "Règles : /rules [jeu]",
+    "cmd.scores": "Scores de la partie",
+    "cmd.stats": "Mes statistiques",
+    "cmd.cancel": "Annuler la table (hôte ou admin)",
+    "cmd.kick": "Retirer un joueur (hôte ou admin)",
+    "cmd.lang": "Langue : /lang en|fr",
+    "cmd.mentions": "Me mentionner quand mon tour commence : /mentions on|off",
+    "cmd.help": "Comment jouer avec moi",
     "console_resume": "Reprise de votre partie de {game}.",
     "console_pick_game": "Quel jeu ?",
     "console_options": "Options (par ex. manches=3 boeuf=oui), Entrée pour les valeurs par "

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     turn_deadline: int = Field(300, ge=0, description="seconds per turn; 0 turns deadlines off")
     bot_delay: float = Field(1.5, ge=0, description="seconds a bot player waits before moving")
+    ping_delay: float = Field(20, ge=0, description="seconds before a player whose turn "
+                              "started is called by a mention (0: at once)")
     afk_strikes: int = Field(2, ge=1, description="expired turns in a row before a bot takes over")
     cached_tables: int = Field(2000, ge=10, description="tables kept in memory; others reload")
 

@@ -742,6 +742,18 @@ class Tables:
         live.last_to_act = list(to_act)
 
     async def _ping(self, live: Live, to_act: list[int]) -> None:
+        """Call the players whose turn starts, after `ping_delay` if they have not played.
+
+        Someone watching the table plays within seconds and needs no call; a group channel
+        allows only ~20 messages a minute, so calls go to those who are not watching.
+        """
+        delay = float(self.settings.ping_delay)
+        if delay > 0:
+            self.scheduler.at(self.clock.now() + delay, "ping", live.id, live.row.version)
+            return
+        await self._call(live, to_act)
+
+    async def _call(self, live: Live, to_act: list[int]) -> None:
         for seat_no in to_act:
             seat = live.seats[seat_no]
             if seat.is_bot or seat.user_id is None:
@@ -823,6 +835,8 @@ class Tables:
             return  # the table moved on: this job is stale
         if job.kind == "resume":
             self._schedule_bot(live)
+        elif job.kind == "ping":
+            await self._call(live, live.game.to_act(live.state))
         elif job.kind == "bot":
             await self._bot_move(live, job.version)
         elif job.kind == "remind":
@@ -1087,6 +1101,21 @@ class Tables:
         await self._save_lobby(live, settings={**live.row.settings,
                                                "unreachable": sorted(warned)})
         await self._announce(live, "cannot_reach", name=seat.name)
+
+    async def join_table(self, actor: Actor, table_id: int) -> Reply:
+        """Join a table named by id (a deep link from a private chat), if it is still open."""
+        live = await self._load(table_id)
+        if live is None or live.row.platform != self.platform or live.row.status not in (
+                LOBBY, PLAYING):
+            return await self._refuse(actor, None, "no_table")
+        return await self._join(live, actor)
+
+    async def chat_closed(self, chat: str) -> None:
+        """The bot left a whole chat: close its table and those of its topics/threads."""
+        for row in await self.repo.unfinished_tables():
+            if row.platform == self.platform and (row.channel == chat
+                                                  or row.channel.startswith(f"{chat}:")):
+                await self._channel_gone(row.id)
 
     async def channel_closed(self, channel: str) -> None:
         """An adapter learnt that a channel is gone (e.g. the bot was removed from a group)."""

@@ -11,7 +11,6 @@ directly against tests/fakes/telegram_api.py.
 import asyncio
 import contextlib
 import logging
-import signal
 import time
 from collections.abc import Awaitable, Callable
 from html import escape
@@ -43,7 +42,7 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
 from bot import present
 from bot.clock import Clock
-from bot.i18n import t
+from bot.i18n import LANGS, t
 from bot.render import decode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
@@ -58,37 +57,12 @@ FLOOD_RETRIES = 3  # AIORateLimiter's default of 0 would raise RetryAfter at onc
 JOIN_PREFIX = "j"  # deep-link payload "j<table id>": seat me at that table
 MANAGING = {"start", "addbot"}  # lobby buttons for which being a group admin matters
 
-# English-only sentences: bot/i18n.py has no key for them yet (see the adapter's report).
-NEEDS_PRIVATE_CHAT = ("{name}: I can't write to you privately yet, and your cards are dealt "
-                      "there. Open {link} and press Start: you will be seated at once.")
-NEEDS_PRIVATE_CHAT_SHORT = "Open the private chat with me and press Start: you will be seated."
-
-# (command, description) as users see them in the command menu; descriptions English-only.
-GROUP_COMMANDS = [
-    ("newgame", "Open a table: /newgame <game> [options]"),
-    ("join", "Take a seat at the table"),
-    ("leave", "Leave the table"),
-    ("addbot", "Add a bot player (host)"),
-    ("start", "Start the game (host)"),
-    ("play", "Play a move: /play <move>"),
-    ("pass", "Pass"),
-    ("hand", "Send my hand privately"),
-    ("table", "Show the table again"),
-    ("rules", "Rules: /rules [game]"),
-    ("scores", "Scores of the game"),
-    ("stats", "My statistics"),
-    ("cancel", "Cancel the table (host or admin)"),
-    ("kick", "Remove a player (host or admin)"),
-    ("lang", "Language: /lang en|fr"),
-    ("help", "How to play with me"),
-]
-PRIVATE_COMMANDS = [
-    ("start", "Open the private chat where your hands arrive"),
-    ("help", "How to play with me"),
-    ("rules", "Rules: /rules [game]"),
-    ("stats", "My statistics"),
-    ("lang", "My language: /lang en|fr"),
-]
+# Command menus: (command, catalogue key of its description), per chat kind.
+GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
+    "newgame", "join", "leave", "addbot", "start", "play", "pass", "hand", "table", "rules",
+    "scores", "stats", "cancel", "kick", "lang", "mentions", "help")]
+PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
+    (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions")]
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 
@@ -170,10 +144,14 @@ class TelegramBot:
     async def _set_commands(self) -> None:
         bot = self.app.bot
         try:
-            await bot.set_my_commands([BotCommand(c, d) for c, d in GROUP_COMMANDS],
-                                      scope=BotCommandScopeAllGroupChats())
-            await bot.set_my_commands([BotCommand(c, d) for c, d in PRIVATE_COMMANDS],
-                                      scope=BotCommandScopeAllPrivateChats())
+            # The default menu in the bot's default language, and one per catalogue language
+            # for users whose Telegram speaks it.
+            for lang in (None, *LANGS):
+                text = lang or self.settings.default_lang
+                for commands, scope in ((GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
+                                        (PRIVATE_COMMANDS, BotCommandScopeAllPrivateChats())):
+                    await bot.set_my_commands([BotCommand(c, t(text, k)) for c, k in commands],
+                                              scope=scope, language_code=lang)
         except TelegramError:
             log.exception("setMyCommands failed; commands still work when typed")
 
@@ -184,6 +162,7 @@ class TelegramBot:
             "pass": self._pass, "hand": self._hand, "table": self._table,
             "rules": self._rules, "scores": self._scores, "stats": self._stats,
             "cancel": self._cancel, "kick": self._kick, "lang": self._lang, "help": self._help,
+            "mentions": self._mentions,
         }
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
@@ -313,8 +292,8 @@ class TelegramBot:
 
     async def _send_deep_link(self, message: Message, actor: Actor, table_id: int) -> None:
         link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{table_id}")
-        text = NEEDS_PRIVATE_CHAT.format(name=escape(actor.name),
-                                         link=f'<a href="{escape(link)}">{escape(link)}</a>')
+        text = t(await self.tables.lang_of(actor.user_id, None), "needs_private_chat",
+                 name=escape(actor.name), link=f'<a href="{escape(link)}">{escape(link)}</a>')
         await message.reply_html(text, link_preview_options=NO_PREVIEW)
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -336,14 +315,7 @@ class TelegramBot:
         """`t.me/<bot>?start=j<table>`: the private chat is open now, so take the seat."""
         message = update.effective_message
         assert message is not None
-        live = await self.tables.live_table(table_id)
-        current = await self.tables.table_for_channel(live.row.channel) if (
-            live is not None and live.row.platform == PLATFORM) else None
-        if live is None or current is None or current.id != table_id:
-            lang = await self.tables.lang_of(actor.user_id)
-            await self._in_chat(message, t(lang, "no_table"))
-            return
-        reply = await self.tables.join(actor, live.row.channel)
+        reply = await self.tables.join_table(actor, table_id)
         await self._in_chat(message, reply.text)
 
     async def _leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -403,6 +375,16 @@ class TelegramBot:
         reply = await self.tables.set_lang(actor, place.key, lang, personal=personal)
         await self._answer(update, reply, "private" if personal and not private else "chat")
 
+    async def _mentions(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, _ = await self._actor(update)
+        word = " ".join(context.args or []).strip().lower()
+        if word not in {"on", "off", "oui", "non", "yes", "no"}:
+            lang = await self.tables.lang_of(actor.user_id)
+            await self._answer(update, Reply(t(lang, "mentions_usage"), ok=False))
+            return
+        reply = await self.tables.set_mentions(actor, word in {"on", "oui", "yes"})
+        await self._answer(update, reply, "private")
+
     async def _kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
         message = update.effective_message
@@ -434,7 +416,8 @@ class TelegramBot:
         actor = Actor(str(user.id), actor_name(user), is_admin=is_admin)
         if action == "join" and decoded is not None and not await self._can_reach(user.id):
             link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{decoded[0]}")
-            await query.answer(NEEDS_PRIVATE_CHAT_SHORT, url=link)
+            await query.answer(t(await self.tables.lang_of(actor.user_id),
+                                 "needs_private_chat_short"), url=link)
             return
         reply = await self.tables.press(actor, data)
         if reply.ok and action in {"join", "leave"}:
@@ -450,11 +433,7 @@ class TelegramBot:
         status = changed.new_chat_member.status
         if status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
             return
-        chat = str(changed.chat.id)
-        for row in await self.tables.repo.unfinished_tables():
-            if row.platform == PLATFORM and (row.channel == chat
-                                             or row.channel.startswith(f"{chat}:")):
-                await self.tables.channel_closed(row.channel)
+        await self.tables.chat_closed(str(changed.chat.id))
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""
@@ -464,7 +443,7 @@ class TelegramBot:
         lang = "en"
         with contextlib.suppress(Exception):
             lang = await self.tables.lang_of(str(update.effective_user.id))
-        text = t(lang, "storage_failed")
+        text = t(lang, "error_generic")
         with contextlib.suppress(TelegramError):
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)
@@ -473,24 +452,15 @@ class TelegramBot:
 
 
 async def run_telegram(repo: Repository, settings: Settings) -> None:
-    """Run until cancelled or until SIGINT/SIGTERM, then stop cleanly (queued deliveries
-    are sent before the HTTP client closes)."""
+    """Run until cancelled (`python -m bot` cancels on SIGINT/SIGTERM), then stop cleanly:
+    queued deliveries are sent before the HTTP client closes."""
     bot = TelegramBot(repo, settings)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    installed: list[signal.Signals] = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-            installed.append(sig)
     await bot.start()
     log.info("Telegram bot @%s running (%s)", bot.app.bot.username,
              "webhook" if settings.telegram_webhook_url else "long polling")
     try:
-        await stop.wait()
+        await asyncio.Event().wait()
     finally:
-        for sig in installed:
-            loop.remove_signal_handler(sig)
         await bot.stop()
 
 

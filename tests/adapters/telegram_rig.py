@@ -28,7 +28,7 @@ class Rig:
         self.settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             telegram_token=fake.token, telegram_api_url=fake.url, bot_delay=0,
-            turn_deadline=0, default_lang="en", **settings)
+            turn_deadline=0, ping_delay=0, default_lang="en", **settings)
         self._seeds = itertools.count(1000)
         self.bot: TelegramBot | None = None
         self.repo: SqliteRepository | None = None

@@ -137,7 +137,7 @@ async def test_an_unexpected_failure_answers_a_plain_sentence_and_no_traceback(
     monkeypatch.setattr(rig.tables, "scores", broken)
     fake.send_command(GROUP, alice, "/scores")
     answer = (await fake.wait_for(lambda: fake.find(GROUP)))[0]
-    assert answer.text == "I couldn't save that just now; nothing changed. Please try again."
+    assert answer.text == "Something went wrong on my side; nothing changed. Please try again."
     assert not [m for chat in (GROUP, alice.id) for m in fake.find(chat)
                 if "secret internals" in m.text or "Traceback" in m.text]
 

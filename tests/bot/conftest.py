@@ -110,7 +110,8 @@ class Harness:
 
 @pytest.fixture
 def settings() -> Settings:
-    return Settings(_env_file=None, turn_deadline=300, bot_delay=0, default_lang="en")
+    return Settings(_env_file=None, turn_deadline=300, bot_delay=0, ping_delay=0,
+                    default_lang="en")
 
 
 @pytest.fixture

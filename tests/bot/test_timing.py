@@ -71,3 +71,32 @@ async def test_mentions_can_be_turned_off_per_user(harness):
     await tables.settle()
     mentioned = {m for a in harness.sink.announcements for m in a.mentions}
     assert ALICE.user_id in mentioned and BOB.user_id not in mentioned
+
+
+async def test_a_player_who_plays_within_the_ping_delay_is_not_called(tmp_path):
+    h = Harness(tmp_path / "t.db", Settings(_env_file=None, bot_delay=0, turn_deadline=0,
+                                            ping_delay=20))
+    await h.open()
+    try:
+        tables = h.tables
+        await tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"])
+        await tables.join(BOB, CHANNEL)
+        live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+        await tables.settle()
+        first = live.game.to_act(live.state)[0]
+        actors = {ALICE.user_id: ALICE, BOB.user_id: BOB}
+        calls = lambda: [a for a in h.sink.announcements if a.kind == "turn"]  # noqa: E731
+        await h.advance(5)
+        assert calls() == []
+        for _ in range(20):  # the first player finishes their turn quickly
+            if live.game.to_act(live.state)[0] != first:
+                break
+            move = live.game.choose(live.state, first, __import__("random").Random(0))
+            await tables.play(actors[live.seats[first].user_id], CHANNEL, str(move))
+        await h.advance(16)  # the first call would have been due now: it is dropped
+        assert all(live.seats[first].user_id not in a.mentions for a in calls())
+        await h.advance(5)  # the second player has waited 21 s: called
+        second = live.seats[live.game.to_act(live.state)[0]].user_id
+        assert [a.mentions for a in calls()] == [[second]]
+    finally:
+        await h.close()
