@@ -2,7 +2,9 @@
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 from bot.settings import Settings
@@ -71,10 +73,27 @@ async def run(args: argparse.Namespace) -> int:
             from adapters.telegram.app import run_telegram
 
             runners.append(run_telegram(repo, settings))
-        await asyncio.gather(*runners)
-        return 0
+        return await _until_signal(asyncio.gather(*runners))
     finally:
         await repo.close()
+
+
+async def _until_signal(work: "asyncio.Future[object]") -> int:
+    """Run the platforms until SIGINT/SIGTERM, then cancel them so each stops cleanly."""
+    loop = asyncio.get_running_loop()
+    installed = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, work.cancel)
+            installed.append(sig)
+    try:
+        await work
+    except asyncio.CancelledError:
+        logging.getLogger(__name__).info("stopped by signal")
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
