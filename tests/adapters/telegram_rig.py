@@ -25,10 +25,11 @@ class Rig:
     def __init__(self, fake: FakeTelegram, db: Path, **settings: object) -> None:
         self.fake = fake
         self.db = db
+        chosen: dict[str, object] = {"bot_delay": 0, "turn_deadline": 0, "ping_delay": 0,
+                                      "default_lang": "en", **settings}
         self.settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            telegram_token=fake.token, telegram_api_url=fake.url, bot_delay=0,
-            turn_deadline=0, ping_delay=0, default_lang="en", **settings)
+            telegram_token=fake.token, telegram_api_url=fake.url, **chosen)
         self._seeds = itertools.count(1000)
         self.bot: TelegramBot | None = None
         self.repo: SqliteRepository | None = None

@@ -1,0 +1,89 @@
+"""Platform API requests per accepted move, over full games on the fake chat servers.
+
+Run by hand: `python bench/platform_calls.py` (add `--games ochs-esel` to pick). For every
+game, three people play a whole game in a Telegram group, each pressing the buttons of
+the hand message in their private chat; the fake Bot API records every request.
+
+Targets (issue 9): ≤ 2 requests per accepted move on average; never above Telegram's 20
+messages per minute per group without queueing. Bots' and forced moves count as accepted
+moves; requests are those a user's screen depends on (sends, edits, deletes, callback
+answers, chat actions), not polling.
+"""
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
+
+from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves  # noqa: E402
+from tests.fakes.telegram_api import FakeTelegram  # noqa: E402
+
+COUNTED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "answercallbackquery",
+           "deletemessage", "sendchataction"}
+GAMES = {"ochs-esel": "ochs-esel rounds=1", "the-game": "the-game",
+         "nix-fur-ungut": "nix rounds=1", "michigan": "michigan chips=20"}
+
+
+async def telegram_game(game: str, options: str, ping_delay: float) -> dict[str, object]:
+    async with FakeTelegram() as fake:
+        with tempfile.TemporaryDirectory() as tmp:
+            rig = Rig(fake, Path(tmp) / "bench.db", ping_delay=ping_delay)
+            await rig.start()
+            try:
+                users = [fake.user(501 + i, name) for i, name in
+                         enumerate(["Alice", "Bob", "Carol"])]
+                table_id = await open_table(rig, GROUP, users[0], users[1:], options)
+                start_calls = len(fake.calls)
+                fake.send_command(GROUP, users[0], "/start")
+                started = time.monotonic()
+                await fake.wait_for(lambda: any(
+                    m.text.startswith("🂠") for m in fake.find(users[0].id)), timeout=10)
+                await play_moves(rig, table_id, users, 5000)
+                await rig.tables.settle()
+                elapsed = time.monotonic() - started
+                moves = len(await rig.repo.moves(table_id))
+                calls = [c for c in fake.calls[start_calls:] if c.method.lower() in COUNTED]
+                by_method = Counter(c.method for c in calls)
+                return {
+                    "game": game, "moves": moves, "requests": len(calls),
+                    "per_move": len(calls) / max(1, moves),
+                    "group_sends_per_min_max": fake.max_in_window(GROUP, 60.0),
+                    "group_requests_per_min_max": fake.max_in_window(
+                        GROUP, 60.0, methods=COUNTED),
+                    "seconds": elapsed, "by_method": dict(by_method),
+                }
+            finally:
+                await rig.stop()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--ping-delay", type=float, default=20.0,
+                        help="PING_DELAY for the run (people pressing at once are never called)")
+    args = parser.parse_args()
+    print(f"Telegram, 3 players pressing buttons in private chats, PING_DELAY={args.ping_delay}")
+    print(f"{'game':<15}{'moves':>7}{'requests':>10}{'req/move':>10}{'  target':<10}"
+          f"{'group sends/min':>17}{'  target':<10}")
+    total_moves = total_requests = 0
+    for game in args.games:
+        r = await telegram_game(game, GAMES[game], args.ping_delay)
+        total_moves += r["moves"]  # type: ignore[operator]
+        total_requests += r["requests"]  # type: ignore[operator]
+        print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
+              f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
+        print(f"{'':<15}by method: {r['by_method']}; {r['seconds']:.1f} s")
+    print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
+          f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
