@@ -245,22 +245,22 @@ def _add_commands(app: TapisDiscord) -> None:
     lang_choices = [app_commands.Choice(name=LANG_NAMES.get(code, code), value=code)
                     for code in LANGS]
 
-    def simple(name: str, description: str,
-               call: Callable[[Actor, str], Awaitable[Reply]]) -> None:
+    def simple(name: str, description: str, method: str) -> None:
+        """A command that is one `Tables` call on (actor, channel)."""
         async def command(interaction: discord.Interaction) -> None:
+            call: Callable[[Actor, str], Awaitable[Reply]] = getattr(app.tables, method)
             await app.answer(interaction, call(actor_of(interaction), channel_of(interaction)))
 
         command.__name__ = name
         tree.command(name=name, description=description)(app_commands.guild_only(command))
 
-    simple("join", "Take a seat at this channel's table", tables.join)
-    simple("leave", "Leave this channel's table (a bot plays your seat in a game)",
-           tables.leave)
-    simple("start", "Start the game (host or channel admin)", tables.start_game)
-    simple("addbot", "Add a bot player to the lobby (host or channel admin)", tables.add_bot)
-    simple("cancel", "Cancel this channel's table (host or channel admin)", tables.cancel)
-    simple("table", "Post the table again at the bottom of the channel", tables.show)
-    simple("scores", "The scores of the game in this channel", tables.scores)
+    simple("join", "Take a seat at this channel's table", "join")
+    simple("leave", "Leave this channel's table (a bot plays your seat in a game)", "leave")
+    simple("start", "Start the game (host or channel admin)", "start_game")
+    simple("addbot", "Add a bot player to the lobby (host or channel admin)", "add_bot")
+    simple("cancel", "Cancel this channel's table (host or channel admin)", "cancel")
+    simple("table", "Post the table again at the bottom of the channel", "show")
+    simple("scores", "The scores of the game in this channel", "scores")
 
     @tree.command(name="newgame", description="Open a table for a game in this channel")
     @app_commands.describe(game="The game to play",

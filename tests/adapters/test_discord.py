@@ -206,7 +206,6 @@ async def test_four_players_play_a_whole_game_from_newgame_to_the_final_ranking(
 
     live = await h.tables.live_table(table_id)
     assert live.row.status == "finished"
-    print("moves", live.row.version, "requests", len(fake.requests))
     assert table_messages(fake, fake.channel) == [table]  # edited in place, never reposted
     assert table.content == content_of(present.table(live, "en"))
     assert "Game over." in table.content and button(table, "rematch")
@@ -362,7 +361,10 @@ async def test_commands_are_synced_per_guild_and_a_thread_hosts_its_own_table(h,
     [in_channel] = table_messages(fake, fake.channel)
     assert "The Game" in in_thread.content and "Carol" in in_thread.content
     assert "Ochs" in in_channel.content and "Carol" not in in_channel.content
-    assert "You joined the The Game table." in h.said_to("carol")[-1] or h.said_to("carol")
+    assert "joined" in h.said_to("carol")[-1]
+    await h.slash("start", "bob", thread)
+    assert (await h.tables.table_for_channel(str(thread.id))).status == "playing"
+    assert (await h.tables.table_for_channel(str(fake.channel.id))).status == "lobby"
 
 
 async def test_commands_are_synced_globally_without_guild_ids(fake, tmp_path):
@@ -374,3 +376,95 @@ async def test_commands_are_synced_globally_without_guild_ids(fake, tmp_path):
         assert fake.commands(fake.guild) == []
     finally:
         await harness.close()
+
+
+async def test_work_slower_than_discords_three_seconds_is_deferred_then_answered(
+        h, fake, monkeypatch):
+    monkeypatch.setattr("adapters.discord.app.ANSWER_WITHIN", 0.05)
+    join = h.tables.join
+
+    async def slow_join(*args: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await join(*args)
+
+    monkeypatch.setattr(h.tables, "join", slow_join)
+    await h.slash("newgame", "alice", game="ochs-esel")
+    joined = await h.slash("join", "bob")
+
+    assert joined.response_type == 5  # "thinking…", within the time Discord allows
+    [answer] = [m for m in fake.ephemerals("bob") if m.interaction_id == joined.id]
+    assert "You joined" in answer.content and not answer.loading
+
+
+async def test_a_failure_inside_the_bot_reaches_the_user_as_one_plain_sentence(
+        h, fake, monkeypatch):
+    async def broken(*args: Any) -> Any:
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(h.tables, "scores", broken)
+    monkeypatch.setattr(h.tables, "press", broken)
+    await h.slash("scores", "alice")
+    await h.slash("newgame", "bob", game="ochs-esel")  # press is broken, commands are not
+    [lobby] = table_messages(fake, fake.channel)
+    await h.click(lobby, button(lobby, "join"), "carol")
+
+    for user in ("alice", "carol"):
+        [said] = [m for m in fake.ephemerals(user)]
+        assert said.content == "Something went wrong on my side; nothing was changed. " \
+                               "Please try again."
+    assert not any("fire" in m.content or "Traceback" in m.content
+                   for m in fake.messages.values())
+
+
+@pytest.mark.parametrize(("status", "code"), [(404, 10003), (403, 50001)])
+async def test_a_deleted_or_forbidden_channel_closes_its_table(h, fake, status, code):
+    players = ["alice", "bob", "carol", "erin"]
+    table_id = await open_table(h, players)
+    fake.fail_next("PATCH /channels/*/messages/*", status, code=code, times=10)
+    fake.fail_next("POST /channels/*/messages", status, code=code, times=10)
+
+    await play_turn(h, table_id, players)
+
+    assert (await h.tables.live_table(table_id)).row.status == "closed"
+    fake._failures.clear()
+
+
+async def test_play_suggests_only_the_players_legal_moves_and_refusals_stay_private(h, fake):
+    players = ["alice", "bob", "carol", "erin"]
+    table_id = await open_table(h, players)
+    live = await h.tables.live_table(table_id)
+    seat = live.game.to_act(live.state)[0]
+    mover, idle = players[seat], players[(seat + 1) % 4]
+    legal = {str(m) for m in live.game.legal_moves(live.state, seat)}
+
+    typed = await h.done(await fake.autocomplete("play", user=mover, focused="move",
+                                                 options={"move": ""}))
+    waiting = await h.done(await fake.autocomplete("play", user=idle, focused="move",
+                                                   options={"move": ""}))
+
+    offered = [c["value"] for c in typed.autocomplete_choices or []]
+    assert offered and set(offered) <= legal and len(offered) <= 25
+    assert waiting.autocomplete_choices == []
+    await h.slash("play", idle, move=offered[0])
+    assert h.said_to(idle)[-1] == "It's not your turn."
+    assert live.row.version == 0
+    await h.slash("play", mover, move=offered[-1])
+    assert live.row.version == 1
+    assert not [m for m in fake.channel_messages(fake.channel) if "not your turn" in m.content]
+
+
+async def test_the_host_kicks_and_a_member_who_manages_messages_may_cancel(h, fake):
+    await h.slash("newgame", "alice", game="ochs-esel")
+    await h.slash("join", "bob")
+    await h.slash("join", "carol")
+    await h.slash("kick", "bob", member=fake.carol)
+    assert h.said_to("bob")[-1] == "Only the host or a channel admin can do that."
+    await h.slash("kick", "alice", member=fake.carol)
+    [lobby] = table_messages(fake, fake.channel)
+    assert "Carol" not in lobby.content and "Bob" in lobby.content
+
+    await h.slash("cancel", "bob")
+    assert h.said_to("bob")[-1] == "Only the host or a channel admin can do that."
+    await h.slash("cancel", "owner")  # the server owner may manage messages everywhere
+    assert (await h.tables.table_for_channel(str(fake.channel.id))) is None
+    assert "cancelled" in lobby.content
