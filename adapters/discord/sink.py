@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 CONTENT_LIMIT = 2000
 LABEL_LIMIT = 80
 TOKEN_TTL = 15 * 60.0
+DM_RETRY = 3600.0  # seconds before a refused DM is tried again
 SHOWN_KEPT = 20_000  # messages whose last content is remembered
 # An edit started a moment before the token dies still fails; a little margin avoids it.
 TOKEN_MARGIN = 30.0
@@ -111,7 +112,8 @@ class DiscordSink:
         self.clock = clock
         # lang_of(user_id, channel) -> language; set by the app once Tables exists.
         self.lang_of = lang_of
-        self._dm_closed: set[str] = set()
+        # user id -> when a DM was last refused; retried after DM_RETRY (they may open DMs).
+        self._dm_closed: dict[str, float] = {}
         self._fresh: dict[tuple[int, str], MessageRef] = {}
         # What each message shows now, to skip edits that would change nothing.
         self._shown: OrderedDict[tuple[str, str], str] = OrderedDict()
@@ -119,7 +121,11 @@ class DiscordSink:
     # --- what the app tells the sink --------------------------------------------------------
 
     def dms_closed(self, user_id: str) -> bool:
-        return user_id in self._dm_closed
+        since = self._dm_closed.get(user_id)
+        if since is not None and self.clock.now() - since > DM_RETRY:
+            del self._dm_closed[user_id]
+            return False
+        return since is not None
 
     def adopt(self, table_id: int, user_id: str, ref: MessageRef,
               shown: str | None = None) -> None:
@@ -182,13 +188,13 @@ class DiscordSink:
             raise
 
     async def notify(self, msg: Notice) -> None:
-        if msg.user_id in self._dm_closed:
+        if self.dms_closed(msg.user_id):
             raise UserUnreachable(msg.user_id)
         channel = await self._dm_channel(msg.user_id)
         try:
             await channel.send(fit(msg.text), allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
-            self._dm_closed.add(msg.user_id)
+            self._dm_closed[msg.user_id] = self.clock.now()
             raise UserUnreachable(msg.user_id) from exc
 
     # --- hands --------------------------------------------------------------------------------
@@ -199,7 +205,7 @@ class DiscordSink:
         if ref is not None:
             await self._edit_channel_message(ref, content, view, gone=UserUnreachable)
             return ref
-        if msg.user_id in self._dm_closed:
+        if self.dms_closed(msg.user_id):
             raise UserUnreachable(msg.user_id)
         channel = await self._dm_channel(msg.user_id)
         try:
@@ -207,9 +213,9 @@ class DiscordSink:
                                       allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             # 50007: DMs closed or the bot blocked; the core tells the channel once.
-            self._dm_closed.add(msg.user_id)
+            self._dm_closed[msg.user_id] = self.clock.now()
             raise UserUnreachable(msg.user_id) from exc
-        self._dm_closed.discard(msg.user_id)
+        self._dm_closed.pop(msg.user_id, None)
         self._remember((str(channel.id), str(sent.id)), fingerprint(content, view))
         return MessageRef(key=f"hand:{msg.seat}", chat=str(channel.id), message_id=str(sent.id),
                           extra={"via": "dm"})

@@ -201,6 +201,10 @@ async def test_four_players_play_a_whole_game_from_newgame_to_the_final_ranking(
     [table] = table_messages(fake, fake.channel)
     assert "Alice" in table.history[0]["content"] and table.edits >= 4
     assert [m.content.startswith("**🂠") for p in players for m in fake.dms(p)] == [True] * 4
+    await h.click(table, button(table, "hand"), "bob")
+    look = fake.ephemerals("bob")[-1]
+    assert "Your hand:" in look.content and "in our private messages" in look.content
+    assert look.custom_ids() == [] and len(fake.dms("bob")) == 1
 
     await play_until(h, table_id, players)
 
@@ -468,3 +472,21 @@ async def test_the_host_kicks_and_a_member_who_manages_messages_may_cancel(h, fa
     await h.slash("cancel", "owner")  # the server owner may manage messages everywhere
     assert (await h.tables.table_for_channel(str(fake.channel.id))) is None
     assert "cancelled" in lobby.content
+
+
+async def test_run_discord_serves_until_cancelled_and_then_closes(fake, tmp_path):
+    from adapters.discord.app import run_discord
+
+    settings = Harness(fake, tmp_path / "tapis.db").settings
+    async with SqliteRepository(str(tmp_path / "tapis.db")) as repo:
+        task = asyncio.create_task(run_discord(repo, settings))
+        await fake.wait_for(lambda: fake.commands(fake.guild) and fake.identifies, what="login")
+        helped = await fake.slash("help", user="alice")
+        await fake.wait_for(lambda: helped.acknowledged, what="the help")
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    assert task.cancelled()
+    assert "/newgame" in fake.ephemerals("alice")[-1].content
+    assert [r.status for r in fake.requests if r.status >= 400] == []
