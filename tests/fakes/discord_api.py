@@ -1257,10 +1257,20 @@ class FakeDiscord:
         return inter
 
     async def click(
-        self, message: FakeMessage | int, custom_id: str, *, user: FakeUser | int | str
+        self,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        user: FakeUser | int | str,
+        seen: str = "current",
     ) -> FakeInteraction:
-        """A user presses the button `custom_id` of `message`."""
-        return await self._component(message, custom_id, user, None)
+        """A user presses the button `custom_id` of `message`.
+
+        `seen="earlier"` presses a button the message showed in an earlier version, as a
+        client that has not yet received the edit does; `seen="forged"` sends any custom
+        id at all, as a modified client can.
+        """
+        return await self._component(message, custom_id, user, None, seen=seen)
 
     async def choose(
         self,
@@ -1279,6 +1289,8 @@ class FakeDiscord:
         custom_id: str,
         user: FakeUser | int | str,
         values: list[str] | None,
+        *,
+        seen: str = "current",
     ) -> FakeInteraction:
         msg = message if isinstance(message, FakeMessage) else self.messages[message]
         who = self.user(user)
@@ -1286,7 +1298,12 @@ class FakeDiscord:
             raise ValueError(f"message {msg.id} was deleted: nobody can press its buttons")
         if msg.visible_to is not None and msg.visible_to != who.id:
             raise ValueError(f"{who.name} cannot see the ephemeral message {msg.id}")
-        comp = msg.component(custom_id)
+        if seen == "forged":
+            comp: Json = {"type": BUTTON, "custom_id": custom_id}
+        elif seen == "earlier":
+            comp = _earlier_component(msg, custom_id)
+        else:
+            comp = msg.component(custom_id)
         if comp.get("disabled"):
             raise ValueError(f"{custom_id!r} is disabled: Discord does not let users press it")
         data: Json = {"custom_id": custom_id, "component_type": comp["type"]}
@@ -1933,6 +1950,14 @@ class FakeDiscord:
         msg = self._channel_message(channel_id, message_id)
         self._delete_message(msg)
         await self._echo("MESSAGE_DELETE", msg)
+
+
+def _earlier_component(msg: FakeMessage, custom_id: str) -> Json:
+    for version in reversed(msg.history):
+        older = FakeMessage(0, 0, None, 0, components=version["components"])
+        with contextlib.suppress(KeyError):
+            return older.component(custom_id)
+    raise KeyError(f"message {msg.id} never showed a component {custom_id!r}")
 
 
 def _matches(pattern: str, record: RequestRecord) -> bool:

@@ -1,0 +1,292 @@
+"""Deliveries from the core, carried to Discord: channel messages, DMs, ephemeral hands.
+
+A player whose DMs are closed sees their hand in an ephemeral message ("only you can see
+this"). Discord lets the bot edit it only through an interaction token, for 15 minutes;
+the token and its expiry ride in `MessageRef.extra`, every press on that message brings
+a fresh token, and once the last one has expired the player is asked, once, to press
+"My hand" again instead of being left with a silently stale view.
+"""
+
+import contextlib
+import hashlib
+import json
+import logging
+from collections import OrderedDict
+from typing import Any
+
+import discord
+from discord.http import Route
+
+from adapters.discord import texts  # noqa: F401 - registers the adapter's sentences
+from bot.clock import Clock
+from bot.deliveries import (
+    Announcement,
+    ChannelGone,
+    HandMessage,
+    MessageGone,
+    Notice,
+    TableMessage,
+    UserUnreachable,
+)
+from bot.i18n import t
+from bot.render import Button, Rendering, encode_payload
+from db.repository import MessageRef
+
+log = logging.getLogger(__name__)
+
+CONTENT_LIMIT = 2000
+LABEL_LIMIT = 80
+TOKEN_TTL = 15 * 60.0
+DM_RETRY = 3600.0  # seconds before a refused DM is tried again
+SHOWN_KEPT = 20_000  # messages whose last content is remembered
+# An edit started a moment before the token dies still fails; a little margin avoids it.
+TOKEN_MARGIN = 30.0
+
+# Discord's JSON error codes that mean "this channel is no more, for this bot".
+UNKNOWN_CHANNEL = 10003
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+CANNOT_DM = 50007
+UNKNOWN_MESSAGE = 10008
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Discord refuses content over 2,000 characters: cut it visibly rather than fail."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def content_of(rendering: Rendering) -> str:
+    body = "\n".join([f"**{rendering.title}**", *rendering.lines])
+    return fit(body)
+
+
+def view_of(table_id: int, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
+    """Buttons whose custom ids name the table and the version they were drawn for.
+
+    The view is stopped before it is sent: presses are answered by `on_interaction` from
+    the custom id alone (so they survive restarts), and a stopped view is not kept in
+    discord.py's view store, which would otherwise grow with every message forever.
+    """
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    seen: set[str] = set()
+    for row_no, row in enumerate(buttons[:5]):
+        for button in row[:5]:
+            custom_id = encode_payload(table_id, version, button.action)
+            if custom_id in seen:  # Discord refuses a message with two equal custom ids
+                continue
+            seen.add(custom_id)
+            view.add_item(discord.ui.Button(
+                label=fit(button.label, LABEL_LIMIT), custom_id=custom_id, row=row_no,
+                style=STYLES.get(button.style, discord.ButtonStyle.secondary)))
+    view.stop()
+    return view
+
+
+def fingerprint(content: str, view: discord.ui.View | None) -> str:
+    components = view.to_components() if view is not None else []
+    raw = json.dumps([content, components], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha1(raw.encode()).hexdigest()
+
+
+def _channel_error(exc: discord.HTTPException) -> bool:
+    if isinstance(exc, discord.Forbidden):
+        return True
+    return exc.code in {UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS}
+
+
+class DiscordSink:
+    """The `bot.outbox.Sink` for Discord."""
+
+    def __init__(self, client: discord.Client, clock: Clock,
+                 lang_of: Any = None) -> None:
+        self.client = client
+        self.clock = clock
+        # lang_of(user_id, channel) -> language; set by the app once Tables exists.
+        self.lang_of = lang_of
+        # user id -> when a DM was last refused; retried after DM_RETRY (they may open DMs).
+        self._dm_closed: dict[str, float] = {}
+        self._fresh: dict[tuple[int, str], MessageRef] = {}
+        # What each message shows now, to skip edits that would change nothing.
+        self._shown: OrderedDict[tuple[str, str], str] = OrderedDict()
+
+    # --- what the app tells the sink --------------------------------------------------------
+
+    def dms_closed(self, user_id: str) -> bool:
+        since = self._dm_closed.get(user_id)
+        if since is not None and self.clock.now() - since > DM_RETRY:
+            del self._dm_closed[user_id]
+            return False
+        return since is not None
+
+    def adopt(self, table_id: int, user_id: str, ref: MessageRef,
+              shown: str | None = None) -> None:
+        """An ephemeral message (with a fresh token) now shows this player's hand."""
+        self._fresh[(table_id, user_id)] = ref
+        if shown is not None:
+            self._remember((ref.chat, ref.message_id), shown)
+
+    def ephemeral_ref(self, channel_id: int, message_id: int, token: str,
+                      told: bool = True) -> MessageRef:
+        return MessageRef(key="hand", chat=str(channel_id), message_id=str(message_id),
+                          extra={"via": "ephemeral", "token": token,
+                                 "expires": self.clock.now() + TOKEN_TTL - TOKEN_MARGIN,
+                                 "told": told})
+
+    # --- Sink -------------------------------------------------------------------------------
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        rendering = msg.rendering
+        content = content_of(rendering)
+        view = view_of(msg.table_id, rendering.version, rendering.buttons)
+        if ref is not None:
+            await self._edit_channel_message(ref, content, view, gone=ChannelGone)
+            return ref
+        channel = self.client.get_partial_messageable(int(msg.channel))
+        try:
+            sent = await channel.send(content, view=view or discord.utils.MISSING,
+                                      allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            if _channel_error(exc) or isinstance(exc, discord.NotFound):
+                raise ChannelGone(msg.channel) from exc
+            raise
+        self._remember((msg.channel, str(sent.id)), fingerprint(content, view))
+        return MessageRef(key="table", chat=msg.channel, message_id=str(sent.id))
+
+    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        fresh = self._fresh.pop((msg.table_id, msg.user_id), None)
+        if fresh is not None:
+            told = bool(ref and ref.extra.get("told"))
+            ref = MessageRef(key=fresh.key, chat=fresh.chat, message_id=fresh.message_id,
+                             extra={**fresh.extra, "told": told or fresh.extra.get("told")})
+        if ref is not None and ref.extra.get("via") == "ephemeral":
+            return await self._show_ephemeral_hand(msg, ref)
+        return await self._show_dm_hand(msg, ref)
+
+    async def announce(self, msg: Announcement) -> None:
+        mentions = [f"<@{user}>" for user in msg.mentions if user.isdigit()]
+        content = fit(" ".join([*mentions, msg.text]))
+        view = view_of(msg.table_id, msg.version, msg.buttons)
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False,
+            users=[discord.Object(int(user)) for user in msg.mentions if user.isdigit()])
+        channel = self.client.get_partial_messageable(int(msg.channel))
+        try:
+            await channel.send(content, view=view or discord.utils.MISSING,
+                               allowed_mentions=allowed)
+        except discord.HTTPException as exc:
+            if _channel_error(exc) or isinstance(exc, discord.NotFound):
+                raise ChannelGone(msg.channel) from exc
+            raise
+
+    async def notify(self, msg: Notice) -> None:
+        if self.dms_closed(msg.user_id):
+            raise UserUnreachable(msg.user_id)
+        channel = await self._dm_channel(msg.user_id)
+        try:
+            await channel.send(fit(msg.text), allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            self._dm_closed[msg.user_id] = self.clock.now()
+            raise UserUnreachable(msg.user_id) from exc
+
+    # --- hands --------------------------------------------------------------------------------
+
+    async def _show_dm_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        content = content_of(msg.rendering)
+        view = view_of(msg.table_id, msg.rendering.version, msg.rendering.buttons)
+        if ref is not None:
+            await self._edit_channel_message(ref, content, view, gone=UserUnreachable)
+            return ref
+        if self.dms_closed(msg.user_id):
+            raise UserUnreachable(msg.user_id)
+        channel = await self._dm_channel(msg.user_id)
+        try:
+            sent = await channel.send(content, view=view or discord.utils.MISSING,
+                                      allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            # 50007: DMs closed or the bot blocked; the core tells the channel once.
+            self._dm_closed[msg.user_id] = self.clock.now()
+            raise UserUnreachable(msg.user_id) from exc
+        self._dm_closed.pop(msg.user_id, None)
+        self._remember((str(channel.id), str(sent.id)), fingerprint(content, view))
+        return MessageRef(key=f"hand:{msg.seat}", chat=str(channel.id), message_id=str(sent.id),
+                          extra={"via": "dm"})
+
+    async def _show_ephemeral_hand(self, msg: HandMessage, ref: MessageRef) -> MessageRef:
+        content = content_of(msg.rendering)
+        view = view_of(msg.table_id, msg.rendering.version, msg.rendering.buttons)
+        shown = fingerprint(content, view)
+        key = (ref.chat, ref.message_id)
+        if self._shown.get(key) == shown:
+            return ref
+        token = ref.extra.get("token")
+        alive = bool(token) and float(ref.extra.get("expires", 0)) > self.clock.now()
+        if alive:
+            route = Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                          webhook_id=self.client.application_id, webhook_token=token)
+            payload = {"content": content,
+                       "components": view.to_components() if view is not None else [],
+                       "allowed_mentions": {"parse": []}}
+            try:
+                await self.client.http.request(route, json=payload)
+            except discord.HTTPException as exc:
+                # 401 50027 (token expired), 404 10015/10008 (view dismissed): not showable.
+                if exc.status not in (401, 404):
+                    raise
+                log.info("ephemeral hand of %s no longer editable: %s", msg.user_id, exc)
+            else:
+                self._remember(key, shown)
+                return ref
+        if ref.extra.get("asked"):
+            return ref
+        lang = await self.lang_of(msg.user_id, msg.channel) if self.lang_of else "en"
+        await self.announce(Announcement(
+            table_id=msg.table_id, channel=msg.channel, mentions=[msg.user_id],
+            text=t(lang, "discord.hand_expired")))
+        extra = {k: v for k, v in ref.extra.items() if k != "token"}
+        return MessageRef(key=ref.key, chat=ref.chat, message_id=ref.message_id,
+                          extra={**extra, "asked": True})
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    def _remember(self, key: tuple[str, str], shown: str) -> None:
+        self._shown[key] = shown
+        self._shown.move_to_end(key)
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
+
+    async def _dm_channel(self, user_id: str) -> discord.DMChannel:
+        try:
+            return await self.client.create_dm(discord.Object(int(user_id)))
+        except discord.HTTPException as exc:
+            raise UserUnreachable(user_id) from exc
+
+    async def _edit_channel_message(self, ref: MessageRef, content: str,
+                                    view: discord.ui.View | None,
+                                    gone: type[ChannelGone | UserUnreachable]) -> None:
+        shown = fingerprint(content, view)
+        key = (ref.chat, ref.message_id)
+        if self._shown.get(key) == shown:
+            return  # nothing changed for the reader: spare the request (and the rate limit)
+        channel = self.client.get_partial_messageable(int(ref.chat))
+        message = channel.get_partial_message(int(ref.message_id))
+        try:
+            await message.edit(content=content, view=view,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            with contextlib.suppress(KeyError):
+                del self._shown[key]
+            if exc.code == UNKNOWN_MESSAGE:
+                raise MessageGone(ref.message_id) from exc
+            if _channel_error(exc) or exc.code == UNKNOWN_CHANNEL:
+                raise gone(ref.chat) from exc
+            raise
+        self._remember(key, shown)
