@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
 
-from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves  # noqa: E402
-from tests.fakes.telegram_api import FakeTelegram  # noqa: E402
+from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves
+from tests.fakes.telegram_api import FakeTelegram
 
 COUNTED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "answercallbackquery",
            "deletemessage", "sendchataction"}
