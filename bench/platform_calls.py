@@ -1,8 +1,9 @@
 """Platform API requests per accepted move, over full games on the fake chat servers.
 
 Run by hand: `python bench/platform_calls.py` (add `--games ochs-esel` to pick). For every
-game, three people play a whole game in a Telegram group, each pressing the buttons of
-the hand message in their private chat; the fake Bot API records every request.
+game, three people play a whole game in a Telegram group, and four in a Discord channel,
+each pressing the buttons of the hand message in their private chat; the fake servers
+record every request.
 
 Targets (issue 9): ≤ 2 requests per accepted move on average; never above Telegram's 20
 messages per minute per group without queueing. Bots' and forced moves count as accepted
@@ -24,6 +25,9 @@ os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
 
 from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves
 from tests.fakes.telegram_api import FakeTelegram
+
+DISCORD_COUNTED = ("POST /interactions", "POST /channels", "PATCH /channels",
+                   "DELETE /channels", "POST /webhooks", "PATCH /webhooks", "POST /users/@me")
 
 COUNTED = {"sendmessage", "editmessagetext", "editmessagereplymarkup", "answercallbackquery",
            "deletemessage", "sendchataction"}
@@ -63,6 +67,50 @@ async def telegram_game(game: str, options: str, ping_delay: float) -> dict[str,
                 await rig.stop()
 
 
+async def discord_game(game: str, options: str) -> dict[str, object]:
+    from tests.adapters.test_discord import Harness, open_table, play_until
+    from tests.fakes.discord_api import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        with tempfile.TemporaryDirectory() as tmp:
+            h = Harness(fake, Path(tmp) / "bench.db", ping_delay=20)
+            await h.open()
+            try:
+                players = ["alice", "bob", "carol", "erin"] if game != "the-game" else [
+                    "alice", "bob", "carol"]
+                for name in ("erin",):
+                    user = fake.add_user(name)
+                    fake.guild.members[user.id] = []
+                start = len(fake.requests)
+                words = options.split()
+                table_id = await open_table(h, players, options=" ".join(words[1:]),
+                                            game=GAMES_IDS[words[0]])
+                begun = time.monotonic()
+                await play_until(h, table_id, players)
+                await h.quiet()
+                elapsed = time.monotonic() - begun
+                moves = len(await h.tables.repo.moves(table_id))
+                counted = [r for r in fake.requests[start:]
+                           if any(f"{r.method} {r.path}".startswith(p) for p in DISCORD_COUNTED)]
+                channel_edits = sorted(r.at for r in counted if r.method == "PATCH"
+                                       and r.path.startswith(f"/channels/{fake.channel.id}/"))
+                burst, first = 0, 0
+                for last, moment in enumerate(channel_edits):
+                    while moment - channel_edits[first] >= 5.0:
+                        first += 1
+                    burst = max(burst, last - first + 1)
+                return {"game": game, "moves": moves, "requests": len(counted),
+                        "per_move": len(counted) / max(1, moves), "edits_per_5s_max": burst,
+                        "seconds": elapsed,
+                        "by_method": dict(Counter(r.method + " " + r.route for r in counted))}
+            finally:
+                await h.close()
+
+
+GAMES_IDS = {"ochs-esel": "ochs-esel", "the-game": "the-game", "nix": "nix-fur-ungut",
+             "michigan": "michigan"}
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,6 +129,20 @@ async def main() -> None:
         print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
               f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
         print(f"{'':<15}by method: {r['by_method']}; {r['seconds']:.1f} s")
+    print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
+          f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
+    print()
+    print("Discord, players pressing buttons in DMs, PING_DELAY=20")
+    print(f"{'game':<15}{'moves':>7}{'requests':>10}{'req/move':>10}{'  target':<10}"
+          f"{'table edits/5 s':>17}{'  limit':<10}")
+    total_moves = total_requests = 0
+    for game in args.games:
+        r = await discord_game(game, GAMES[game])
+        total_moves += r["moves"]  # type: ignore[operator]
+        total_requests += r["requests"]  # type: ignore[operator]
+        print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
+              f"{'  ≤ 2':<10}{r['edits_per_5s_max']:>17}{'  5 (queued)':<10}")
+        print(f"{'':<15}{r['seconds']:.1f} s; {r['by_method']}")
     print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
           f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
 

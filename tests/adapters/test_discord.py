@@ -127,10 +127,10 @@ def hand_of(h: Harness, user: str) -> FakeMessage | None:
 
 
 async def open_table(h: Harness, players: list[str], channel: Any = None,
-                     options: str = "rounds=1") -> int:
+                     options: str = "rounds=1", game: str = "ochs-esel") -> int:
     """The host opens with /newgame; others join by slash command or by button."""
     host, *others = players
-    await h.slash("newgame", host, channel, game="ochs-esel", options=options)
+    await h.slash("newgame", host, channel, game=game, options=options)
     for n, user in enumerate(others):
         if n % 2:
             [lobby] = table_messages(h.fake, channel or h.fake.channel)
