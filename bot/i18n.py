@@ -80,7 +80,8 @@ EN: dict[str, str] = {
     "you_were_replaced": "You ran out of time in {game} ({title}); a bot plays your seat. "
                          "Use /join there to take it back.",
     "cannot_reach": "I can't send {name} their hand privately. {name}: open a private chat "
-                    "with me (or allow DMs) — until then your turns run on the deadline.",
+                    "with me (or allow DMs), or press “My hand” on the table; until then "
+                    "your turns run on the deadline.",
     # rendering
     "lobby_title": "🃏 {game} — waiting for players",
     "lobby_players": "Players ({count}, {low}–{high}):",
@@ -297,8 +298,8 @@ FR: dict[str, str] = {
     "you_were_replaced": "Vous avez dépassé le temps dans {game} ({title}) ; un bot joue à "
                          "votre place. Utilisez /join là-bas pour la reprendre.",
     "cannot_reach": "Je ne peux pas envoyer sa main à {name} en privé. {name} : ouvrez une "
-                    "conversation privée avec moi (ou autorisez les MP) — d'ici là, vos tours "
-                    "suivent le délai.",
+                    "conversation privée avec moi (ou autorisez les MP), ou appuyez sur « Ma "
+                    "main » sur la table ; d'ici là, vos tours suivent le délai.",
     "lobby_title": "🃏 {game} — en attente de joueurs",
     "lobby_players": "Joueurs ({count}, {low}–{high}) :",
     "lobby_host": "hôte",
