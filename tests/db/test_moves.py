@@ -177,3 +177,17 @@ async def test_a_restart_mid_game_finds_everything_where_it_was(make_repo):
     async with make_repo() as again:
         assert [m.seq for m in await again.moves(table.id)] == [1, 2, 3]
         assert (await again.get_table(table.id)).snapshot == "s3"
+
+
+async def test_a_snapshot_comes_back_byte_for_byte(repo):
+    table = await started_table(repo)
+    # What json.dumps may produce and a careless backend would normalise: key order,
+    # spacing, escapes, non-ASCII, line ends; and a long game's size.
+    snapshot = ('{"z":1, "a" : [1.0,1e-07,"\\u0000\\ud83c"],"é":"Ochs & Esel ♠ 10♥",'
+                '"crlf":"a\\r\\nb"}\r\n  ' + " " * 3 + "x" * 1_000_000)
+
+    moved = await repo.commit_move(table.id, seq=1, seat=0, move="10♥ 10♠", actor="player",
+                                   snapshot=snapshot)
+    assert moved.snapshot == snapshot
+    assert (await repo.get_table(table.id)).snapshot == snapshot
+    assert (await repo.moves(table.id))[0].move == "10♥ 10♠"
