@@ -159,6 +159,13 @@ async def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
 # ---------------------------------------------------------------------------- migrations
 
 
+async def _take_migration_lock(db: Connection) -> None:
+    # The repository's lock_timeout is for moves; a process starting while another one
+    # migrates must wait for it however long that takes, not fail after a few seconds.
+    await db.execute("SET LOCAL lock_timeout = 0")
+    await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+
+
 async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
     """Apply the pending migrations, each with its schema_migrations row in one transaction.
 
@@ -167,7 +174,7 @@ async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
     """
     latest = migrations[-1].number if migrations else 0
     async with db.transaction():
-        await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await _take_migration_lock(db)
         await db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
@@ -182,7 +189,7 @@ async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
         if migration.number <= current:
             continue
         async with db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await _take_migration_lock(db)
             current = await db.fetchval(
                 "SELECT COALESCE(MAX(number), 0) FROM schema_migrations"
             )

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from db.postgres import MIGRATIONS_DIR, PostgresRepository, migrate
+from db.postgres import MIGRATION_LOCK, MIGRATIONS_DIR, PostgresRepository, migrate
 from db.repository import (
     CANCELLED,
     LOBBY,
@@ -71,6 +71,22 @@ async def test_processes_starting_together_apply_each_migration_once(schema, raw
     finally:
         await asyncio.gather(*(r.close() for r in repositories))
 
+    assert await applied(raw) == list(range(1, LATEST + 1))
+
+
+async def test_a_process_starting_during_a_long_migration_waits_for_it(schema, raw):
+    async with raw.transaction():
+        await raw.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        repository = postgres_repository(schema, lock_timeout=0.1)
+        opening = asyncio.create_task(repository.open())
+        await asyncio.sleep(0.5)
+        assert not opening.done()
+        assert await raw.fetchval("SELECT to_regclass('tables')") is None
+    try:
+        await opening
+        assert await repository.unfinished_tables() == []
+    finally:
+        await repository.close()
     assert await applied(raw) == list(range(1, LATEST + 1))
 
 
