@@ -10,7 +10,8 @@ def open_repository(url: str) -> Repository:
     """The repository `url` names, not yet opened: `await repo.open()` or `async with repo`.
 
     `sqlite:///relative.db`, `sqlite:////absolute/path.db` and `sqlite:///:memory:`, as
-    in SQLAlchemy: the path is whatever follows the third slash.
+    in SQLAlchemy: the path is whatever follows the third slash. `postgresql://` and
+    `postgres://` URLs (SQLAlchemy's `postgresql+asyncpg://` too) go to asyncpg as they are.
     """
     scheme, separator, rest = url.partition("://")
     scheme = scheme.lower()
@@ -21,11 +22,12 @@ def open_repository(url: str) -> Repository:
         if "?" in path:
             raise ValueError("DATABASE_URL: sqlite:/// takes no query parameters")
         return SqliteRepository(path)
-    if scheme in ("postgres", "postgresql") or scheme.startswith("postgresql+"):
-        # The URL is not repeated: it usually carries a password.
-        raise NotImplementedError(
-            "PostgreSQL storage is not implemented yet; use DATABASE_URL=sqlite:///tapis.db"
-        )
+    if separator and (scheme in ("postgres", "postgresql") or scheme.startswith("postgresql+")):
+        # Imported here so that a SQLite deployment never loads asyncpg.
+        from db.postgres import PostgresRepository
+
+        return PostgresRepository(f"postgresql://{rest}")
     raise ValueError(
-        f"DATABASE_URL scheme {scheme!r} is not supported; use sqlite:///tapis.db"
+        f"DATABASE_URL scheme {scheme!r} is not supported;"
+        " use sqlite:///tapis.db or postgresql://user:password@host/database"
     )

@@ -3,18 +3,17 @@
 import pytest
 
 from db.repository import CANCELLED, Deadline, MessageRef, TableNotFound, UserSettings
-from db.sqlite import SqliteRepository
 from tests.db.conftest import new_table, started_table
 
 
-async def test_message_ids_survive_a_restart_so_the_bot_edits_in_place(db_path):
-    async with SqliteRepository(db_path) as before:
+async def test_message_ids_survive_a_restart_so_the_bot_edits_in_place(make_repo):
+    async with make_repo() as before:
         table = await new_table(before)
         await before.set_message(table.id, MessageRef("table", "chat-1", "100"))
         await before.set_message(table.id, MessageRef(
             "hand:1", "dm-bo", "7", {"token": "abc", "expires": 1.5}))
 
-    async with SqliteRepository(db_path) as after:
+    async with make_repo() as after:
         assert await after.messages(table.id) == {
             "table": MessageRef("table", "chat-1", "100"),
             "hand:1": MessageRef("hand:1", "dm-bo", "7", {"token": "abc", "expires": 1.5}),
@@ -80,13 +79,13 @@ async def test_deadlines_of_a_cancelled_table_do_not_fire(repo):
     assert await repo.deadlines() == []
 
 
-async def test_deadlines_survive_a_restart(db_path):
-    async with SqliteRepository(db_path) as before:
+async def test_deadlines_survive_a_restart(make_repo):
+    async with make_repo() as before:
         table = await started_table(before)
         await before.set_deadline(Deadline(table.id, 1, 0, due_at=100.0, remind_at=50.0,
                                            reminded=True))
 
-    async with SqliteRepository(db_path) as after:
+    async with make_repo() as after:
         assert await after.deadlines() == [Deadline(table.id, 1, 0, 100.0, 50.0, True)]
 
 

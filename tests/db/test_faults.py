@@ -19,6 +19,12 @@ from tests.db.conftest import new_table, started_table
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture
+def backend() -> str:
+    """SQLite's own faults: its file locks, its busy timeout, its file modes."""
+    return "sqlite"
+
+
 @pytest.mark.parametrize("lock", ["BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"])
 async def test_a_database_locked_by_another_process_fails_after_the_busy_timeout(
     db_path, repo, lock,

@@ -13,7 +13,6 @@ from db.repository import (
     TableNotFound,
     VersionConflict,
 )
-from db.sqlite import SqliteRepository
 from tests.db.conftest import new_table, started_table
 
 
@@ -93,10 +92,10 @@ async def test_fifty_simultaneous_presses_apply_exactly_once(repo):
     assert len(log) == 1 and winners[0].snapshot == f"s-{log[0].move.removeprefix('press-')}"
 
 
-async def test_two_processes_on_one_file_cannot_both_apply_a_seq(db_path, repo):
+async def test_two_processes_on_one_database_cannot_both_apply_a_seq(make_repo, repo):
     table = await started_table(repo)
 
-    async with SqliteRepository(db_path) as other_process:
+    async with make_repo() as other_process:
         outcomes = await asyncio.gather(*(
             r.commit_move(table.id, seq=1, seat=0, move=name, actor="player", snapshot=name)
             for r, name in [(repo, "here"), (other_process, "there")] * 5
@@ -156,8 +155,8 @@ async def test_stats_count_games_wins_and_average_rank_per_game(repo):
     assert await repo.stats("telegram", "nobody") == []
 
 
-async def test_a_restart_mid_game_finds_everything_where_it_was(db_path):
-    async with SqliteRepository(db_path) as before:
+async def test_a_restart_mid_game_finds_everything_where_it_was(make_repo):
+    async with make_repo() as before:
         table = await started_table(before)
         await before.commit_move(table.id, seq=1, seat=0, move="7H", actor="player",
                                  snapshot="s1")
@@ -165,7 +164,7 @@ async def test_a_restart_mid_game_finds_everything_where_it_was(db_path):
                                  snapshot="s2")
         seats_before = await before.get_seats(table.id)
 
-    async with SqliteRepository(db_path) as after:
+    async with make_repo() as after:
         (resumed,) = await after.unfinished_tables()
         assert (resumed.id, resumed.version, resumed.snapshot, resumed.status) == (
             table.id, 2, "s2", PLAYING)
@@ -175,6 +174,20 @@ async def test_a_restart_mid_game_finds_everything_where_it_was(db_path):
         await after.commit_move(table.id, seq=3, seat=0, move="8H", actor="player",
                                 snapshot="s3")
 
-    async with SqliteRepository(db_path) as again:
+    async with make_repo() as again:
         assert [m.seq for m in await again.moves(table.id)] == [1, 2, 3]
         assert (await again.get_table(table.id)).snapshot == "s3"
+
+
+async def test_a_snapshot_comes_back_byte_for_byte(repo):
+    table = await started_table(repo)
+    # What json.dumps may produce and a careless backend would normalise: key order,
+    # spacing, escapes, non-ASCII, line ends; and a long game's size.
+    snapshot = ('{"z":1, "a" : [1.0,1e-07,"\\u0000\\ud83c"],"é":"Ochs & Esel ♠ 10♥",'
+                '"crlf":"a\\r\\nb"}\r\n  ' + " " * 3 + "x" * 1_000_000)
+
+    moved = await repo.commit_move(table.id, seq=1, seat=0, move="10♥ 10♠", actor="player",
+                                   snapshot=snapshot)
+    assert moved.snapshot == snapshot
+    assert (await repo.get_table(table.id)).snapshot == snapshot
+    assert (await repo.moves(table.id))[0].move == "10♥ 10♠"

@@ -1,5 +1,7 @@
 """Tables and seats: one open table per channel, guarded lobby edits, restart order."""
 
+import asyncio
+
 import pytest
 
 from db.repository import (
@@ -43,6 +45,31 @@ async def test_second_newgame_in_a_channel_names_the_open_table(repo):
         await new_table(repo, channel="c1", game="other")
     assert refused.value.table_id == first.id
     assert await repo.unfinished_tables() == [first]
+
+
+async def test_simultaneous_newgames_in_one_channel_make_one_table(make_repo, repo):
+    async with make_repo() as other_process:
+        outcomes = await asyncio.gather(*(
+            new_table(r, channel="c1", game=f"g{i}")
+            for i, r in enumerate([repo, other_process] * 5)
+        ), return_exceptions=True)
+
+    (created,) = [o for o in outcomes if not isinstance(o, BaseException)]
+    assert all(isinstance(o, TableExists) and o.table_id == created.id
+               for o in outcomes if o is not created)
+    assert await repo.unfinished_tables() == [created]
+    assert len(await repo.get_seats(created.id)) == 2
+
+
+async def test_a_seed_of_62_bits_is_kept_and_one_beyond_64_bits_refused_whole(repo):
+    kept = await repo.create_table(platform="telegram", channel="c1", game="g", options={},
+                                   settings={}, seed=2**62 - 1, host="a", seats=seats("a"))
+    assert (await repo.get_table(kept.id)).seed == 2**62 - 1
+
+    with pytest.raises(StorageError):
+        await repo.create_table(platform="telegram", channel="c2", game="g", options={},
+                                settings={}, seed=2**64, host="a", seats=seats("a"))
+    assert await repo.open_table_in("telegram", "c2") is None
 
 
 async def test_a_playing_table_also_blocks_the_channel(repo):
@@ -163,7 +190,7 @@ async def test_updating_a_seat_that_does_not_exist_is_refused(repo):
 async def test_duplicate_seat_numbers_leave_no_table_behind(repo):
     doubled = [SeatRow(seat=0, user_id="a", name="a"), SeatRow(seat=0, user_id="b", name="b")]
 
-    with pytest.raises(StorageError, match="UNIQUE"):
+    with pytest.raises(StorageError, match=r"(?i)unique"):
         await repo.create_table(platform="telegram", channel="c1", game="g", options={},
                                 settings={}, seed=1, host="a", seats=doubled)
     assert await repo.open_table_in("telegram", "c1") is None

@@ -1,0 +1,641 @@
+"""PostgreSQL storage behind `Repository`: the scale-out path, through an asyncpg pool.
+
+Same behaviour as db/sqlite.py, method for method; the differences are PostgreSQL's:
+
+- Concurrency is the server's. Writes of several statements run in one transaction on
+  one pooled connection (READ COMMITTED); the guarded UPDATEs (`version = expected`)
+  wait for a concurrent writer's row lock, then re-check their WHERE against the
+  committed row, so of two presses on one seq exactly one matches. `lock_timeout`
+  bounds that wait the way SQLite's busy_timeout does.
+- `commit_move`, the hot path, is one statement (data-modifying CTEs): one round trip,
+  atomic on its own, no BEGIN/COMMIT.
+- A statement that fails aborts the whole transaction, so where SQLite looks up the
+  cause of a constraint failure after the fact, this code either asks first
+  (ON CONFLICT) or fences the statement in a savepoint.
+- Migrations are recorded in `schema_migrations` and applied under a transaction-level
+  advisory lock, so two processes starting together apply each one exactly once.
+
+Every driver or server error leaves as StorageError (or a subclass), with the
+transaction rolled back; the pool replaces a broken connection on the next call.
+"""
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+
+from db.repository import (
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    PLAYING,
+    Deadline,
+    GameStats,
+    MessageRef,
+    MoveRow,
+    Repository,
+    ResultRow,
+    SeatRow,
+    StorageError,
+    TableExists,
+    TableNotFound,
+    TableRow,
+    UserSettings,
+    VersionConflict,
+)
+from db.sqlite import Migration, load_migrations
+
+T = TypeVar("T")
+Connection = asyncpg.Connection
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations_pg")
+
+# pg_advisory_xact_lock key for migrations: "tapis" in ASCII. Database-wide, so two
+# deployments in different schemas of one database merely take turns migrating.
+MIGRATION_LOCK = 0x7461706973
+
+# Everything asyncpg or the network can raise: server errors, client-side errors (bad
+# parameter types, a closed pool or connection, values out of int32/int64 range) and
+# socket failures, TimeoutError included (an OSError since Python 3.11).
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                  OSError)
+
+_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
+_OPEN_INDEX = "tables_one_open_per_channel"
+
+_TABLE_COLUMNS = (
+    "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
+    " created_at, updated_at"
+)
+_SEAT_COLUMNS = "seat, user_id, name, is_bot, afk_strikes, former_user_id"
+_RESULT_COLUMNS = "seat, user_id, name, is_bot, score, rank"
+_DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
+
+# The hot path in one statement. Only a playing table at version seq - 1 takes the move;
+# the move row and the results are inserted from the UPDATE's output, so they exist
+# exactly when it matched. A duplicate seat in the results fails the whole statement.
+_COMMIT_MOVE = f"""
+WITH moved AS (
+    UPDATE tables SET version = $2, snapshot = $3, status = $4, updated_at = $5
+    WHERE id = $1 AND version = $2 - 1 AND status = 'playing'
+    RETURNING {_TABLE_COLUMNS}
+), logged AS (
+    INSERT INTO moves (table_id, seq, seat, move, actor, created_at)
+    SELECT id, $2, $6, $7, $8, $5 FROM moved
+), ranked AS (
+    INSERT INTO results (table_id, {_RESULT_COLUMNS})
+    SELECT moved.id, r.* FROM moved,
+        unnest($9::integer[], $10::text[], $11::text[], $12::boolean[], $13::bigint[],
+               $14::integer[]) AS r
+)
+SELECT {_TABLE_COLUMNS} FROM moved
+"""
+_INSERT_SEATS = f"""
+INSERT INTO seats (table_id, {_SEAT_COLUMNS})
+SELECT $1, s.* FROM unnest($2::integer[], $3::text[], $4::text[], $5::boolean[],
+                           $6::integer[], $7::text[]) AS s
+"""
+_CREATE_TABLE = f"""
+INSERT INTO tables (platform, channel, game, options, settings, seed, status, host,
+                    created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+ON CONFLICT (platform, channel) WHERE {_IS_OPEN} DO NOTHING
+RETURNING {_TABLE_COLUMNS}
+"""
+
+
+def _dumps(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _table(row: asyncpg.Record) -> TableRow:
+    return TableRow(
+        id=row["id"], platform=row["platform"], channel=row["channel"], game=row["game"],
+        options=json.loads(row["options"]), settings=json.loads(row["settings"]),
+        seed=row["seed"], status=row["status"], host=row["host"], version=row["version"],
+        snapshot=row["snapshot"], created_at=row["created_at"], updated_at=row["updated_at"],
+    )
+
+
+def _seat_columns(seats: Sequence[SeatRow]) -> list[list[Any]]:
+    return [
+        [s.seat for s in seats], [s.user_id for s in seats], [s.name for s in seats],
+        [bool(s.is_bot) for s in seats], [s.afk_strikes for s in seats],
+        [s.former_user_id for s in seats],
+    ]
+
+
+def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
+    return [
+        [r.seat for r in results], [r.user_id for r in results], [r.name for r in results],
+        [bool(r.is_bot) for r in results], [r.score for r in results],
+        [r.rank for r in results],
+    ]
+
+
+def _storage_error(error: BaseException) -> StorageError:
+    if isinstance(error, asyncpg.UniqueViolationError) and (
+        error.constraint_name == "moves_pkey"
+    ):
+        # Only reachable if the log and the version disagree; either way that seq is taken.
+        return VersionConflict(f"move already recorded: {error}")
+    name = type(error).__name__
+    return StorageError(f"{name}: {error}" if str(error) else name)
+
+
+async def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
+    """Why a guarded UPDATE matched no row; only read on that failure path."""
+    row = await db.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
+    if row is None:
+        return TableNotFound(table_id)
+    version, status = row
+    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
+
+
+# ---------------------------------------------------------------------------- migrations
+
+
+async def _take_migration_lock(db: Connection) -> None:
+    # The repository's lock_timeout is for moves; a process starting while another one
+    # migrates must wait for it however long that takes, not fail after a few seconds.
+    await db.execute("SET LOCAL lock_timeout = 0")
+    await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+
+
+async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
+    """Apply the pending migrations, each with its schema_migrations row in one transaction.
+
+    Each transaction first takes the advisory lock and reads the applied numbers again,
+    so a second process starting at the same moment waits, then finds the work done.
+    """
+    latest = migrations[-1].number if migrations else 0
+    async with db.transaction():
+        await _take_migration_lock(db)
+        await db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        current = await db.fetchval("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
+    if current > latest:
+        raise StorageError(
+            f"database schema version {current} is newer than this code knows ({latest})"
+        )
+    for migration in migrations:
+        if migration.number <= current:
+            continue
+        async with db.transaction():
+            await _take_migration_lock(db)
+            current = await db.fetchval(
+                "SELECT COALESCE(MAX(number), 0) FROM schema_migrations"
+            )
+            if current < migration.number:
+                # No arguments: the simple query protocol, which runs several statements.
+                await db.execute(migration.sql)
+                await db.execute(
+                    "INSERT INTO schema_migrations (number, name) VALUES ($1, $2)",
+                    migration.number, migration.name,
+                )
+        current = max(current, migration.number)
+
+
+# ---------------------------------------------------------------------------- repository
+
+
+class PostgresRepository(Repository):
+    """`dsn` is a postgresql:// or postgres:// URL (asyncpg's syntax, ?sslmode=… included).
+
+    `lock_timeout` (seconds) is how long a write waits for another session's row lock
+    before it fails with StorageError. `server_settings` go to every pooled connection,
+    e.g. {"search_path": "tapis"} to keep the tables in their own schema.
+    """
+
+    def __init__(
+        self, dsn: str, *, min_size: int = 1, max_size: int = 10, lock_timeout: float = 5.0,
+        server_settings: dict[str, str] | None = None,
+        clock: Callable[[], float] = time.time, close_timeout: float = 10.0,
+    ) -> None:
+        self._dsn = dsn  # not in repr or messages: it usually carries a password
+        self.min_size = min_size
+        self.max_size = max_size
+        self.close_timeout = close_timeout
+        self.server_settings = {
+            "application_name": "tapis",
+            "lock_timeout": str(max(1, round(lock_timeout * 1000))),
+            **(server_settings or {}),
+        }
+        self._clock = clock
+        self._pool: asyncpg.Pool | None = None
+        self._lock = asyncio.Lock()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(<dsn hidden>, max_size={self.max_size})"
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _call(self, fn: Callable[[Connection], Awaitable[T]], *,
+                    transaction: bool) -> T:
+        pool = self._pool
+        if pool is None:
+            raise StorageError("the repository is not open")
+        try:
+            async with pool.acquire() as db:
+                if not transaction:
+                    return await fn(db)
+                async with db.transaction():
+                    return await fn(db)
+        except StorageError:
+            raise
+        except _DRIVER_ERRORS as error:
+            raise _storage_error(error) from error
+
+    async def _run(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
+        """One statement, or reads: each statement is atomic on its own."""
+        return await self._call(fn, transaction=False)
+
+    async def _write(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
+        """Several statements that commit together or not at all."""
+        return await self._call(fn, transaction=True)
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def open(self) -> None:
+        async with self._lock:
+            if self._pool is not None:
+                return
+            migrations = load_migrations(MIGRATIONS_DIR)
+            try:
+                pool = await asyncpg.create_pool(
+                    self._dsn, min_size=self.min_size, max_size=self.max_size,
+                    server_settings=self.server_settings,
+                )
+            except _DRIVER_ERRORS as error:
+                raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
+            try:
+                async with pool.acquire() as db:
+                    await migrate(db, migrations)
+            except BaseException as error:
+                pool.terminate()
+                if isinstance(error, _DRIVER_ERRORS):
+                    raise StorageError(f"migrating PostgreSQL failed: {error}") from error
+                raise
+            self._pool = pool
+
+    async def close(self) -> None:
+        async with self._lock:
+            pool, self._pool = self._pool, None
+            if pool is None:
+                return
+            try:
+                # Waits for calls still running; a hung one must not hang the shutdown.
+                await asyncio.wait_for(pool.close(), self.close_timeout)
+            except TimeoutError:
+                pool.terminate()
+            except _DRIVER_ERRORS as error:
+                pool.terminate()
+                raise StorageError(f"closing PostgreSQL pool failed: {error}") from error
+
+    # ------------------------------------------------------------------- tables
+
+    async def create_table(
+        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
+        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+    ) -> TableRow:
+        params = (platform, channel, game, _dumps(options), _dumps(settings), seed, LOBBY,
+                  host, self._clock())
+
+        async def body(db: Connection) -> TableRow:
+            # ON CONFLICT waits for a concurrent /newgame in the channel to commit, then
+            # skips the insert; the SELECT, a new snapshot, sees that table.
+            row = await db.fetchrow(_CREATE_TABLE, *params)
+            if row is None:
+                existing = await db.fetchval(
+                    f"SELECT id FROM tables WHERE platform = $1 AND channel = $2 AND {_IS_OPEN}",
+                    platform, channel,
+                )
+                if existing is None:
+                    raise StorageError(
+                        f"channel {channel!r} changed while its table was being created"
+                    )
+                raise TableExists(existing)
+            if seats:
+                await db.execute(_INSERT_SEATS, row["id"], *_seat_columns(seats))
+            return _table(row)
+
+        return await self._write(body)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async def body(db: Connection) -> TableRow | None:
+            row = await db.fetchrow(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
+            )
+            return None if row is None else _table(row)
+
+        return await self._run(body)
+
+    async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
+        async def body(db: Connection) -> TableRow | None:
+            row = await db.fetchrow(
+                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                f" WHERE platform = $1 AND channel = $2 AND {_IS_OPEN}",
+                platform, channel,
+            )
+            return None if row is None else _table(row)
+
+        return await self._run(body)
+
+    async def update_table(
+        self, table_id: int, *, expected_version: int, status: str | None = None,
+        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+        host: str | None = None, seats: list[SeatRow] | None = None,
+        snapshot: str | None = None, reset_moves: bool = False,
+    ) -> TableRow:
+        params: list[Any] = [table_id, expected_version, self._clock()]
+        assignments: list[str] = ["updated_at = $3"]
+
+        def assign(column: str, value: Any) -> None:
+            params.append(value)
+            assignments.append(f"{column} = ${len(params)}")
+
+        for column, value in (
+            ("status", status),
+            ("options", None if options is None else _dumps(options)),
+            ("settings", None if settings is None else _dumps(settings)),
+            ("host", host),
+        ):
+            if value is not None:
+                assign(column, value)
+        if reset_moves:
+            assignments.append("version = 0")
+            assign("snapshot", snapshot)
+        elif snapshot is not None:
+            assign("snapshot", snapshot)
+        sql = (
+            f"UPDATE tables SET {', '.join(assignments)} WHERE id = $1 AND version = $2"
+            f" RETURNING {_TABLE_COLUMNS}"
+        )
+
+        async def guarded_update(db: Connection) -> asyncpg.Record | None:
+            if status not in OPEN_STATUSES:
+                return await db.fetchrow(sql, *params)
+            # Reopening may clash with the channel's other open table: a savepoint keeps
+            # the transaction usable to name that table.
+            try:
+                async with db.transaction():
+                    return await db.fetchrow(sql, *params)
+            except asyncpg.UniqueViolationError as error:
+                if error.constraint_name != _OPEN_INDEX:
+                    raise
+            other = await db.fetchval(
+                "SELECT other.id FROM tables AS other JOIN tables AS this"
+                " ON other.platform = this.platform AND other.channel = this.channel"
+                f" WHERE this.id = $1 AND other.id != this.id AND other.{_IS_OPEN}",
+                table_id,
+            )
+            if other is None:
+                raise StorageError(f"table {table_id} clashed with a table since closed")
+            raise TableExists(other)
+
+        async def body(db: Connection) -> TableRow:
+            row = await guarded_update(db)
+            if row is None:
+                raise await _refusal(db, table_id,
+                                     f"an edit expecting version {expected_version}")
+            if reset_moves:
+                # A new game at this table: the old log and results belong to the old game.
+                await db.execute("DELETE FROM moves WHERE table_id = $1", table_id)
+                await db.execute("DELETE FROM results WHERE table_id = $1", table_id)
+            if seats is not None:
+                await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
+                if seats:
+                    await db.execute(_INSERT_SEATS, table_id, *_seat_columns(seats))
+            return _table(row)
+
+        return await self._write(body)
+
+    async def unfinished_tables(self) -> list[TableRow]:
+        async def body(db: Connection) -> list[TableRow]:
+            rows = await db.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
+            )
+            return [_table(row) for row in rows]
+
+        return await self._run(body)
+
+    # -------------------------------------------------------------------- seats
+
+    async def get_seats(self, table_id: int) -> list[SeatRow]:
+        async def body(db: Connection) -> list[SeatRow]:
+            rows = await db.fetch(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
+                table_id,
+            )
+            return [SeatRow(*row) for row in rows]
+
+        return await self._run(body)
+
+    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
+        async def body(db: Connection) -> None:
+            changed = await db.fetchval(
+                "UPDATE seats SET user_id = $3, name = $4, is_bot = $5, afk_strikes = $6,"
+                " former_user_id = $7 WHERE table_id = $1 AND seat = $2 RETURNING 1",
+                table_id, seat.seat, seat.user_id, seat.name, bool(seat.is_bot),
+                seat.afk_strikes, seat.former_user_id,
+            )
+            if changed is None:
+                if await db.fetchval("SELECT 1 FROM tables WHERE id = $1", table_id) is None:
+                    raise TableNotFound(table_id)
+                raise StorageError(f"table {table_id} has no seat {seat.seat}")
+
+        await self._run(body)
+
+    # -------------------------------------------------------------------- moves
+
+    async def commit_move(
+        self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
+        status: str = PLAYING, results: list[ResultRow] | None = None,
+    ) -> TableRow:
+        params = (table_id, seq, snapshot, FINISHED if results is not None else status,
+                  self._clock(), seat, move, actor, *_result_columns(results or []))
+
+        async def body(db: Connection) -> TableRow:
+            row = await db.fetchrow(_COMMIT_MOVE, *params)
+            if row is None:
+                raise await _refusal(db, table_id, f"move {seq}")
+            return _table(row)
+
+        return await self._run(body)
+
+    async def moves(self, table_id: int) -> list[MoveRow]:
+        async def body(db: Connection) -> list[MoveRow]:
+            rows = await db.fetch(
+                "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = $1"
+                " ORDER BY seq",
+                table_id,
+            )
+            return [MoveRow(*row) for row in rows]
+
+        return await self._run(body)
+
+    # --------------------------------------------------------- platform messages
+
+    async def set_message(self, table_id: int, ref: MessageRef) -> None:
+        async def body(db: Connection) -> None:
+            try:
+                await db.execute(
+                    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
+                    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, key) DO UPDATE SET"
+                    " chat = excluded.chat, message_id = excluded.message_id,"
+                    " extra = excluded.extra",
+                    table_id, ref.key, ref.chat, ref.message_id, _dumps(ref.extra),
+                )
+            except asyncpg.ForeignKeyViolationError:
+                # The table id is the only foreign key: no such table.
+                raise TableNotFound(table_id) from None
+
+        await self._run(body)
+
+    async def messages(self, table_id: int) -> dict[str, MessageRef]:
+        async def body(db: Connection) -> dict[str, MessageRef]:
+            rows = await db.fetch(
+                "SELECT key, chat, message_id, extra FROM messages WHERE table_id = $1",
+                table_id,
+            )
+            return {key: MessageRef(key, chat, message_id, json.loads(extra))
+                    for key, chat, message_id, extra in rows}
+
+        return await self._run(body)
+
+    async def delete_message(self, table_id: int, key: str) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "DELETE FROM messages WHERE table_id = $1 AND key = $2", table_id, key
+            )
+
+        await self._run(body)
+
+    # ---------------------------------------------------------------- deadlines
+
+    async def set_deadline(self, deadline: Deadline) -> None:
+        async def body(db: Connection) -> None:
+            try:
+                await db.execute(
+                    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS})"
+                    " VALUES ($1, $2, $3, $4, $5, $6)"
+                    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
+                    " version = excluded.version, due_at = excluded.due_at,"
+                    " remind_at = excluded.remind_at, reminded = excluded.reminded",
+                    deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
+                    deadline.remind_at, bool(deadline.reminded),
+                )
+            except asyncpg.ForeignKeyViolationError:
+                raise TableNotFound(deadline.table_id) from None
+
+        await self._run(body)
+
+    async def clear_deadline(self, table_id: int) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute("DELETE FROM deadlines WHERE table_id = $1", table_id)
+
+        await self._run(body)
+
+    async def deadlines(self) -> list[Deadline]:
+        """Soonest first; a finished or cancelled table's leftover deadline is not one."""
+
+        async def body(db: Connection) -> list[Deadline]:
+            rows = await db.fetch(
+                "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
+                " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
+                f" WHERE t.{_IS_OPEN} ORDER BY d.due_at, d.table_id"
+            )
+            return [Deadline(*row) for row in rows]
+
+        return await self._run(body)
+
+    async def mark_reminded(self, table_id: int, version: int) -> None:
+        """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
+
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "UPDATE deadlines SET reminded = TRUE WHERE table_id = $1 AND version = $2",
+                table_id, version,
+            )
+
+        await self._run(body)
+
+    # ------------------------------------------------------- people and places
+
+    async def user_settings(self, platform: str, user_id: str) -> UserSettings:
+        async def body(db: Connection) -> UserSettings:
+            row = await db.fetchrow(
+                "SELECT lang, mentions FROM user_settings WHERE platform = $1 AND user_id = $2",
+                platform, user_id,
+            )
+            return UserSettings() if row is None else UserSettings(row[0], row[1])
+
+        return await self._run(body)
+
+    async def set_user_settings(
+        self, platform: str, user_id: str, settings: UserSettings
+    ) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "INSERT INTO user_settings (platform, user_id, lang, mentions)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (platform, user_id) DO UPDATE SET"
+                " lang = excluded.lang, mentions = excluded.mentions",
+                platform, user_id, settings.lang, bool(settings.mentions),
+            )
+
+        await self._run(body)
+
+    async def channel_lang(self, platform: str, channel: str) -> str | None:
+        async def body(db: Connection) -> str | None:
+            return await db.fetchval(
+                "SELECT lang FROM channel_settings WHERE platform = $1 AND channel = $2",
+                platform, channel,
+            )
+
+        return await self._run(body)
+
+    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "INSERT INTO channel_settings (platform, channel, lang) VALUES ($1, $2, $3)"
+                " ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang",
+                platform, channel, lang,
+            )
+
+        await self._run(body)
+
+    # ------------------------------------------------------------------ results
+
+    async def results(self, table_id: int) -> list[ResultRow]:
+        async def body(db: Connection) -> list[ResultRow]:
+            rows = await db.fetch(
+                f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = $1"
+                " ORDER BY rank, seat",
+                table_id,
+            )
+            return [ResultRow(*row) for row in rows]
+
+        return await self._run(body)
+
+    async def stats(self, platform: str, user_id: str) -> list[GameStats]:
+        """Per game, most played first. A result counts for the user it names."""
+
+        async def body(db: Connection) -> list[GameStats]:
+            rows = await db.fetch(
+                "SELECT t.game, COUNT(*), COUNT(*) FILTER (WHERE r.rank = 1),"
+                " AVG(r.rank)::double precision"
+                " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
+                " WHERE r.user_id = $1 AND t.platform = $2 AND t.status = 'finished'"
+                " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game COLLATE \"C\"",
+                user_id, platform,
+            )
+            return [GameStats(*row) for row in rows]
+
+        return await self._run(body)
