@@ -163,11 +163,14 @@ class TapisDiscord(discord.Client):
 
     async def _move(self, interaction: discord.Interaction, actor: Actor, table_id: int,
                     payload: str) -> None:
+        message = interaction.message
+        ephemeral = message is not None and message.flags.ephemeral
+        if not ephemeral and message is not None:
+            await self._move_from_dm(interaction, message, actor, table_id, payload)
+            return
         # Acknowledge at once ("deferred update"): what changes is the hand message itself,
         # which the outbox edits.
         await interaction.response.defer()
-        message = interaction.message
-        ephemeral = message is not None and message.flags.ephemeral
         if ephemeral and message is not None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
             self.sink.adopt(table_id, actor.user_id, self.sink.ephemeral_ref(
@@ -179,6 +182,37 @@ class TapisDiscord(discord.Client):
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, encode_payload(table_id, 0, "hand"))
         await interaction.followup.send(fit(reply.text), ephemeral=True)
+
+    async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
+                            actor: Actor, table_id: int, payload: str) -> None:
+        """Answer a hand press with the updated hand itself: one request, not two.
+
+        The interaction response edits the message the button was on (UPDATE_MESSAGE), so
+        the acknowledgement and the hand's edit are one call; the outbox's own edit of the
+        same hand then finds the message already showing it and is skipped.
+        """
+        with self.sink.answering(str(message.channel.id), str(message.id)):
+            work = asyncio.ensure_future(self.tables.press(actor, payload))
+            done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
+            if not done:
+                await interaction.response.defer()
+            reply = await work
+            if not reply.ok:
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+                await interaction.followup.send(fit(reply.text), ephemeral=True)
+                return
+            if interaction.response.is_done():
+                return  # deferred: the outbox edits the hand as usual
+            rendering = await self.tables.hand_rendering_for_table(actor, table_id)
+            if rendering is None:
+                await interaction.response.defer()
+                return
+            content = content_of(rendering)
+            view = view_of(table_id, rendering.version, rendering.buttons)
+            await interaction.response.edit_message(
+                content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
     async def show_hand(self, interaction: discord.Interaction, actor: Actor, table_id: int,
                         payload: str) -> None:

@@ -7,11 +7,13 @@ a fresh token, and once the last one has expired the player is asked, once, to p
 "My hand" again instead of being left with a silently stale view.
 """
 
+import asyncio
 import contextlib
 import hashlib
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -39,6 +41,7 @@ LABEL_LIMIT = 80
 TOKEN_TTL = 15 * 60.0
 DM_RETRY = 3600.0  # seconds before a refused DM is tried again
 SHOWN_KEPT = 20_000  # messages whose last content is remembered
+ANSWER_WAIT = 3.0  # an interaction must be answered within 3 s anyway
 # An edit started a moment before the token dies still fails; a little margin avoids it.
 TOKEN_MARGIN = 30.0
 
@@ -117,6 +120,7 @@ class DiscordSink:
         self._fresh: dict[tuple[int, str], MessageRef] = {}
         # What each message shows now, to skip edits that would change nothing.
         self._shown: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._answering: dict[tuple[str, str], asyncio.Future[None]] = {}
 
     # --- what the app tells the sink --------------------------------------------------------
 
@@ -257,6 +261,25 @@ class DiscordSink:
 
     # --- plumbing ------------------------------------------------------------------------------
 
+    def showing(self, chat: str, message_id: str, content: str,
+                view: discord.ui.View | None) -> None:
+        """The app changed a message itself (in an interaction response): note what it shows."""
+        self._remember((chat, message_id), fingerprint(content, view))
+
+    @contextlib.contextmanager
+    def answering(self, chat: str, message_id: str) -> Iterator[None]:
+        """A press on this message is being answered with the message's new look: edits of
+        it wait for that answer, and are skipped when it already shows the same."""
+        key = (chat, message_id)
+        done = asyncio.get_running_loop().create_future()
+        self._answering[key] = done
+        try:
+            yield
+        finally:
+            if self._answering.get(key) is done:
+                del self._answering[key]
+            done.set_result(None)
+
     def _remember(self, key: tuple[str, str], shown: str) -> None:
         self._shown[key] = shown
         self._shown.move_to_end(key)
@@ -274,6 +297,10 @@ class DiscordSink:
                                     gone: type[ChannelGone | UserUnreachable]) -> None:
         shown = fingerprint(content, view)
         key = (ref.chat, ref.message_id)
+        answer = self._answering.get(key)
+        if answer is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(answer), ANSWER_WAIT)
         if self._shown.get(key) == shown:
             return  # nothing changed for the reader: spare the request (and the rate limit)
         channel = self.client.get_partial_messageable(int(ref.chat))

@@ -490,3 +490,25 @@ async def test_run_discord_serves_until_cancelled_and_then_closes(fake, tmp_path
     assert task.cancelled()
     assert "/newgame" in fake.ephemerals("alice")[-1].content
     assert [r.status for r in fake.requests if r.status >= 400] == []
+
+
+async def test_a_hand_press_is_answered_by_the_new_hand_in_one_request(h, fake):
+    players = ["alice", "bob", "carol"]
+    table_id = await open_table(h, players)
+    live = await h.tables.live_table(table_id)
+
+    def move_buttons(user: str) -> list[str]:
+        hand = hand_of(h, user)
+        return [] if hand is None else [c for c in hand.custom_ids()
+                                        if (d := decode_payload(c)) and d[2].startswith("m:")]
+
+    user = next(u for u in players if move_buttons(u))
+    hand = hand_of(h, user)
+    before = len(fake.requests)
+    press = await h.click(hand, move_buttons(user)[0], user)
+    assert press.response_type == 7  # UPDATE_MESSAGE: the answer is the edited hand
+    edits = [r for r in fake.requests[before:]
+             if r.method == "PATCH" and r.path.endswith(f"/{hand.id}")]
+    assert edits == []  # and the outbox did not edit it a second time
+    assert "Your hand" in hand.content and live.row.version == 1
+    assert not move_buttons(user)  # Ochs & Esel: after a move the turn has passed on
