@@ -70,10 +70,7 @@ def playout(game: Any, seats: int, seed: int, picker: str, costs: Costs) -> None
         started = clock()
         moves = game.legal_moves(state, seat)
         costs.add("legal_moves", clock() - started)
-        if picker == "random":
-            move = rng.choice(moves)
-        else:
-            move = game.choose(state, seat, rng)
+        move = rng.choice(moves) if picker == "random" else game.choose(state, seat, rng)
         started = clock()
         state, _ = game.apply(state, seat, move)
         costs.add("apply", clock() - started)

@@ -21,8 +21,8 @@ from db.sqlite import SqliteRepository
 HOST = Actor("host", "Host")
 # (game, seats, option words): short games, every game of the engine.
 PLAN = [
-    *[("nix-fur-ungut", 2, ["rounds=1"])] * 4,
-    *[("ochs-esel", 3, ["rounds=1"])] * 2,
+    *[("nix-fur-ungut", 2, ["rounds=2"])] * 4,
+    *[("ochs-esel", 3, ["rounds=3"])] * 2,
     *[("michigan", 3, ["hands_per_player=1"])] * 3,
     ("the-game", 1, []),
 ]
