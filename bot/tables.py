@@ -77,6 +77,8 @@ class Live:
     state: Any | None
     narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
     hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
+    # Whether a deadline row may exist: bot-only turns then need no write to clear it.
+    deadline_stored: bool = True
     last_to_act: list[int] | None = None  # as last announced, to ping only new turns
 
     @property
@@ -178,7 +180,7 @@ class Tables:
     async def _verify(self, live: Live) -> None:
         """The move log is the truth and the snapshot a cache: check it once per process."""
         row, game = live.row, live.game
-        replayed = await self._replay(row, game)
+        replayed = await self._replay(row, game, len(live.seats))
         dumped = game.dump(replayed)
         if dumped != row.snapshot:
             log.error("table %s: snapshot differs from its move log; using the log", row.id)
@@ -188,8 +190,10 @@ class Tables:
             self.repaired.append(row.id)
         self._verified.add(row.id)
 
-    async def _replay(self, row: TableRow, game: Game) -> Any:
-        state = game.new_game(len(await self.repo.get_seats(row.id)), row.options, row.seed)
+    async def _replay(self, row: TableRow, game: Game, seats: int) -> Any:
+        state = game.new_game(seats, row.options, row.seed)
+        if row.version == 0:
+            return state  # nothing logged yet: no need to read the log
         for move in await self.repo.moves(row.id):
             state, _ = game.apply(state, move.seat, game.parse_move(state, move.seat, move.move))
         return state
@@ -731,7 +735,9 @@ class Tables:
                                            kind="result")
         result = live.game.outcome(live.state)
         if result is not None:
-            await self.repo.clear_deadline(live.id)
+            if live.deadline_stored:
+                await self.repo.clear_deadline(live.id)
+                live.deadline_stored = False
             await self._announce_lines(live, present.final_ranking(live, result, lang),
                                        buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                         "primary")]], kind="result")
@@ -788,12 +794,15 @@ class Tables:
         humans = [s for s in to_act if not live.seats[s].is_bot]
         seconds = self._deadline_seconds(live)
         if not humans or seconds <= 0:
-            await self.repo.clear_deadline(live.id)
+            if live.deadline_stored:
+                await self.repo.clear_deadline(live.id)
+                live.deadline_stored = False
             return
         now = self.clock.now()
         remind = now + seconds - min(60.0, seconds / 4)
         deadline = Deadline(table_id=live.id, seat=humans[0], version=live.row.version,
                             due_at=now + seconds, remind_at=remind)
+        live.deadline_stored = True
         try:
             await self.repo.set_deadline(deadline)
         except StorageError:

@@ -18,7 +18,7 @@ from engine.core.errors import BadOptions, IllegalMove
 from engine.core.notation import sort_numbers_first, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
-from engine.core.state import Snapshots, clone
+from engine.core.state import Snapshots
 from engine.core.types import Event, Move, Outcome, event
 
 ID = "ochs-esel"
@@ -103,6 +103,20 @@ def dump(state: State) -> str:
 
 def load(text: str) -> State:
     return _snapshots.load(text)
+
+
+def _copy(state: State) -> State:
+    """apply's copy, field by field: several times faster than deepcopy on these states."""
+    t = state.trick
+    trick = Trick(number=t.number, leader=t.leader, kind=t.kind, count=t.count,
+                  plays=[Turn(p.seat, list(p.cards)) for p in t.plays],
+                  best_seat=t.best_seat, best_value=t.best_value, pending=list(t.pending))
+    return State(
+        seats=state.seats, seed=state.seed, rounds=state.rounds, ox=state.ox,
+        round=state.round, first=state.first, hands=[list(h) for h in state.hands],
+        ox_piles=[list(p) for p in state.ox_piles], middle=list(state.middle),
+        received=dict(state.received), trick=trick, scores=list(state.scores),
+        round_scores=[list(r) for r in state.round_scores], over=state.over)
 
 
 def sort_cards(cards: list[str]) -> list[str]:
@@ -417,7 +431,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     refusal = _refusal(state, seat, move)
     if refusal is not None:
         raise refusal
-    state = clone(state)
+    state = _copy(state)
     trick = state.trick
     events: list[Event] = []
     if isinstance(move, Pass):

@@ -1,12 +1,12 @@
 """JSON snapshots of dataclass states.
 
 States are plain dataclasses of lists, ints and strings, so one pydantic `TypeAdapter`
-per game both validates a loaded snapshot and copies a state for `apply` (which must
-never mutate its input). Keys are sorted and separators fixed so that two equal states
-dump to the same bytes: replay == snapshot is checked byte for byte.
+per game validates a loaded snapshot. (Each game copies its own state in `apply`, field
+by field: a generic deep copy costs more than the rest of a move.) Keys are sorted and
+separators fixed so that two equal states dump to the same bytes: replay == snapshot is
+checked byte for byte.
 """
 
-import copy
 import json
 from dataclasses import asdict
 from typing import Any, Generic, TypeVar
@@ -41,7 +41,3 @@ class Snapshots(Generic[S]):
             return self._adapter.validate_python(body["state"])
         except (ValidationError, KeyError) as exc:
             raise BadOptions(f"snapshot does not fit {self.game_id}: {exc}") from exc
-
-
-def clone(state: S) -> S:
-    return copy.deepcopy(state)
