@@ -861,9 +861,8 @@ class Tables:
             if not bots:
                 return
             seat = bots[0]
-            move = self._bot_choice(live, seat, "bot")
             try:
-                events = await self._commit(live, seat, move, "bot")
+                events = await self._bot_commit(live, seat, "bot")
             except VersionConflict:
                 await self._reload(live)
                 self._schedule_bot(live)
@@ -874,20 +873,22 @@ class Tables:
                 return
         await self._after_change(live, events, mover=seat)
 
-    def _bot_choice(self, live: Live, seat: int, purpose: str) -> Any:
-        """The baseline bot's move, or the first legal move if the bot itself fails.
+    async def _bot_commit(self, live: Live, seat: int, purpose: str) -> list[Any]:
+        """Commit the baseline bot's move, or the first legal move if the bot itself fails.
 
         Seeded by table and version, so a replayed or resumed game makes the same choice.
+        A bot bug is logged and never stalls the game.
         """
         rng = rng_for(live.row.seed, purpose, live.row.version)
         try:
             move = live.game.choose(live.state, seat, rng)
-            if move in live.game.legal_moves(live.state, seat):
-                return move
-            log.error("table %s: bot chose an illegal move %s", live.id, move)
+            return await self._commit(live, seat, move, purpose)
+        except (VersionConflict, StorageError):
+            raise
         except Exception:
-            log.exception("table %s: bot failed to choose", live.id)
-        return next(iter(live.game.legal_moves(live.state, seat)))
+            log.exception("table %s: the bot failed; playing the first legal move", live.id)
+        move = next(iter(live.game.legal_moves(live.state, seat)))
+        return await self._commit(live, seat, move, purpose)
 
     async def _remind(self, live: Live, version: int) -> None:
         to_act = live.game.to_act(live.state)
@@ -929,9 +930,8 @@ class Tables:
                     break
                 if seat_no not in live.game.to_act(live.state):
                     break
-                move = self._bot_choice(live, seat_no, "afk")
                 try:
-                    events += await self._commit(live, seat_no, move, "afk")
+                    events += await self._bot_commit(live, seat_no, "afk")
                 except VersionConflict:
                     await self._reload(live)
                     return
