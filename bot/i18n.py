@@ -6,7 +6,6 @@ code the engines raise has a sentence.
 """
 
 import logging
-import string
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -482,9 +481,9 @@ def t(lang: str, key: str, /, **params: Any) -> str:
         log.error("missing translation key %s", key)
         return key
     try:
-        return string.Formatter().vformat(template, (), _Lenient(
-            {k: _show(v) for k, v in params.items()}))
-    except (ValueError, IndexError):
+        # format_map consults _Lenient.__missing__, so a forgotten parameter shows "?".
+        return template.format_map(_Lenient({k: _show(v) for k, v in params.items()}))
+    except (ValueError, IndexError, AttributeError, KeyError):
         log.exception("bad template %s/%s", lang, key)
         return template
 
