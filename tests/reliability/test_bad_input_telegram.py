@@ -2,6 +2,7 @@
 typed or pressed, people read a sentence from the catalogue, never a trace, and a refusal
 changes nothing."""
 
+import asyncio
 import html
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -45,7 +46,11 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         fake.start_bot(w.stranger)
         w.table_id = await open_table(rig, GROUP, w.users[0], w.users[1:])
         fake.send_command(GROUP, w.users[0], "/start")
-        await fake.wait_for(lambda: rig.tables.outbox is not None)
+        for _ in range(200):  # the start arrives by long polling: wait until it is in play
+            row = await rig.tables.table_for_channel(str(GROUP))
+            if row is not None and row.status == "playing":
+                break
+            await asyncio.sleep(0.02)
         await rig.tables.settle()
         yield w
         await rig.stop()
@@ -63,7 +68,7 @@ async def settled(w: World) -> None:
 @given(text=TEXT, who=st.integers(0, 3))
 async def test_typed_moves_are_played_or_refused_in_words(world, text, who):
     w = world
-    user = (w.users + [w.stranger])[who]
+    user = [*w.users, w.stranger][who]
     before_rows, before_dm = row_state(w.rig.db), len(bot_texts(w.fake, user.id))
     before_calls = len(w.fake.calls)
     w.fake.send_command(GROUP, user, f"/play {text}")
@@ -82,7 +87,7 @@ async def test_typed_moves_are_played_or_refused_in_words(world, text, who):
 @given(data=PAYLOAD, who=st.integers(0, 3))
 async def test_forged_button_data_changes_nothing_and_is_answered(world, data, who):
     w = world
-    user = (w.users + [w.stranger])[who]
+    user = [*w.users, w.stranger][who]
     table = [m for m in w.fake.find(GROUP) if m.text.startswith("🃏")][-1]
     before = row_state(w.rig.db)
     press = w.fake.press(GROUP, table.message_id, user, data, forged=True)
