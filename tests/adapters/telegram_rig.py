@@ -120,3 +120,12 @@ async def open_table(rig: Rig, chat: int, host: FakeUser, others: list[FakeUser]
     row = await rig.tables.table_for_channel(str(chat) if thread is None else f"{chat}:{thread}")
     assert row is not None
     return row.id
+
+
+async def start_with(rig: Rig, players: tuple[FakeUser, ...], command: str) -> int:
+    """Alice opens a table in the group, Bob and Carol join, `command` starts it."""
+    alice, bob, carol = players
+    table_id = await open_table(rig, GROUP, alice, [bob, carol])
+    rig.fake.send_command(GROUP, alice, command)
+    await rig.fake.wait_for(lambda: all(hand_messages(rig.fake, p) for p in players))
+    return table_id

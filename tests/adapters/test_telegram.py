@@ -16,38 +16,15 @@ from tests.adapters.telegram_rig import (
     move_button,
     open_table,
     play_moves,
+    start_with,
     table_messages,
 )
-from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.timeout(30)
 
 
-@pytest.fixture
-async def fake():
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def rig(fake, tmp_path):
-    rig = Rig(fake, tmp_path / "tapis.db")
-    await rig.start()
-    yield rig
-    await rig.stop()
-
-
-@pytest.fixture
-def players(fake):
-    return fake.user(11, "Alice"), fake.user(12, "Bob"), fake.user(13, "Carol")
-
-
 async def start_game(rig, players) -> int:
-    alice, bob, carol = players
-    table_id = await open_table(rig, GROUP, alice, [bob, carol])
-    rig.fake.send_command(GROUP, alice, "/start")
-    await rig.fake.wait_for(lambda: all(hand_messages(rig.fake, p) for p in players))
-    return table_id
+    return await start_with(rig, players, "/start")
 
 
 async def test_three_players_play_a_whole_game_by_pressing_their_hand_buttons(rig, fake,

@@ -11,42 +11,17 @@ from db.repository import CANCELLED, CLOSED
 from db.sqlite import SqliteRepository
 from tests.adapters.telegram_rig import (
     GROUP,
-    Rig,
-    hand_messages,
     open_table,
     play_moves,
+    start_with,
     table_messages,
 )
-from tests.fakes.telegram_api import FakeTelegram
 
 pytestmark = pytest.mark.timeout(30)
 
 
-@pytest.fixture
-async def fake():
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def rig(fake, tmp_path):
-    rig = Rig(fake, tmp_path / "tapis.db")
-    await rig.start()
-    yield rig
-    await rig.stop()
-
-
-@pytest.fixture
-def players(fake):
-    return fake.user(11, "Alice"), fake.user(12, "Bob"), fake.user(13, "Carol")
-
-
 async def start_game(rig, players) -> int:
-    alice, bob, carol = players
-    table_id = await open_table(rig, GROUP, alice, [bob, carol])
-    rig.fake.send_command(GROUP, alice, "/start@tapis_test_bot")
-    await rig.fake.wait_for(lambda: all(hand_messages(rig.fake, p) for p in players))
-    return table_id
+    return await start_with(rig, players, "/start@tapis_test_bot")
 
 
 async def test_a_group_admin_who_is_not_the_host_may_cancel_and_others_are_told_privately(
