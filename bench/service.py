@@ -38,13 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.scheduler import Job
 from bot.settings import Settings
 from bot.tables import Tables
-from db.repository import MessageRef
 from db.sqlite import SqliteRepository
 from engine import games
+from tests.fakes.null_sink import NullSink
 
 # (game, seats, options): every game, its usual table sizes.
 MIX: list[tuple[str, int, dict[str, Any]]] = [
@@ -57,20 +56,6 @@ TARGET_RATIO = 0.25
 TARGET_P99_MS = 10.0
 TARGET_KB_PER_IDLE_TABLE = 50.0
 TARGET_RESUME_S = 5.0
-
-
-class NullSink:
-    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        return ref or MessageRef(key="table", chat=msg.channel, message_id="1")
-
-    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        return ref or MessageRef(key=f"hand:{msg.seat}", chat=msg.user_id, message_id="1")
-
-    async def announce(self, msg: Announcement) -> None:
-        return None
-
-    async def notify(self, msg: Notice) -> None:
-        return None
 
 
 class TimedTables(Tables):

@@ -12,11 +12,11 @@ import asyncio
 import sqlite3
 import sys
 
-from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from db.repository import LOBBY, PLAYING, MessageRef
+from db.repository import LOBBY, PLAYING
 from db.sqlite import SqliteRepository
+from tests.fakes.null_sink import NullSink
 
 HOST = Actor("host", "Host")
 # (game, seats, option words): short games, every game of the engine.
@@ -26,22 +26,6 @@ PLAN = [
     *[("michigan", 3, ["hands_per_player=1"])] * 3,
     ("the-game", 1, []),
 ]
-
-
-class NullSink:
-    """Deliveries go nowhere; the crash test is about what is stored."""
-
-    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        return ref or MessageRef(key="table", chat=msg.channel, message_id="1")
-
-    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        return ref or MessageRef(key=f"hand:{msg.seat}", chat=msg.user_id, message_id="1")
-
-    async def announce(self, msg: Announcement) -> None:
-        return None
-
-    async def notify(self, msg: Notice) -> None:
-        return None
 
 
 def channel(index: int) -> str:
