@@ -166,6 +166,11 @@ EN: dict[str, str] = {
             "/pass · /hand · /table · /scores · /stats · /rules [game] · /cancel · "
             "/kick <player> · /lang <en|fr> · /mentions on|off · /help\nGames: {games}",
     "rules_pick": "Rules of which game? {games}",
+    "newgame_usage": "Open a table with /newgame <game> [option=value …], e.g. /newgame ochs "
+                     "rounds=3 ox=yes. Games:",
+    "newgame_game": "• {id} — {name}, {low}–{high} players; options: {options}",
+    "newgame_table_options": "Any table: deadline=<seconds>|off (default 300), "
+                             "bot_delay=<seconds>.",
     "needs_private_chat": "{name}: I can't write to you privately yet, and your cards are "
                           "dealt there. Open {link} and press Start: you will be seated at once.",
     "needs_private_chat_short": "Open the private chat with me and press Start: you will be "
@@ -386,6 +391,11 @@ FR: dict[str, str] = {
             "/pass · /hand · /table · /scores · /stats · /rules [jeu] · /cancel · "
             "/kick <joueur> · /lang <en|fr> · /mentions on|off · /help\nJeux : {games}",
     "rules_pick": "Les règles de quel jeu ? {games}",
+    "newgame_usage": "Ouvrez une table avec /newgame <jeu> [option=valeur …], par ex. /newgame "
+                     "ochs manches=3 boeuf=oui. Jeux :",
+    "newgame_game": "• {id} — {name}, {low} à {high} joueurs ; options : {options}",
+    "newgame_table_options": "Toute table : deadline=<secondes>|off (300 par défaut), "
+                             "bot_delay=<secondes>.",
     "needs_private_chat": "{name} : je ne peux pas encore vous écrire en privé, et c'est là "
                           "que vos cartes arrivent. Ouvrez {link} et appuyez sur Démarrer : vous "
                           "serez assis aussitôt.",

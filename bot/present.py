@@ -187,3 +187,26 @@ def rules_text(game_text: str, lang: str) -> str:
 
 def round_ended(live: "Live", ev: dict[str, Any]) -> bool:
     return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS
+
+
+def games_overview(lang: str) -> str:
+    """`/newgame` without a game: every game, its player counts and options with defaults."""
+    from pydantic_core import PydanticUndefined
+
+    from engine import games
+
+    lines = [t(lang, "newgame_usage")]
+    for game_id in games.ids():
+        game = games.get(game_id)
+        options = []
+        for name, field in game.Options.model_fields.items():
+            default = field.default
+            if default is PydanticUndefined:
+                options.append(name)
+            else:
+                shown = ("yes" if default else "no") if isinstance(default, bool) else default
+                options.append(f"{name}={shown}")
+        lines.append(t(lang, "newgame_game", id=game_id, name=game.NAME, low=game.SEATS.start,
+                       high=game.SEATS.stop - 1, options=", ".join(options)))
+    lines.append(t(lang, "newgame_table_options"))
+    return "\n".join(lines)

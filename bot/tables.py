@@ -272,6 +272,9 @@ class Tables:
 
     async def new_game(self, actor: Actor, channel: str, game_text: str,
                        option_words: list[str] | None = None, *, title: str = "") -> Reply:
+        if not (game_text or "").strip():
+            lang = await self.lang_of(actor.user_id, channel)
+            return Reply(present.games_overview(lang), ok=False)
         game_id = table_options.resolve_game(game_text or "")
         if game_id is None:
             return await self._refuse(actor, channel, "unknown_game", text=game_text or "",

@@ -149,3 +149,14 @@ async def test_lobby_buttons_work_like_commands(harness):
     stranger = Actor("u77", "Eve")
     assert not (await tables.press(stranger, "999.0.join")).ok
     assert not (await tables.press(stranger, "garbage")).ok
+
+
+async def test_newgame_without_a_game_lists_games_players_and_options(harness):
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "")
+    assert not reply.ok
+    assert "ochs-esel — Ochs & Esel, 3–12 players; options: rounds=5, ox=no" in reply.text
+    assert "michigan — Michigan, 3–8 players; options: chips=50" in reply.text
+    assert "deadline=" in reply.text
+    await harness.tables.set_lang(BOB, CHANNEL, "fr", personal=True)
+    assert "3 à 12 joueurs" in (await harness.tables.new_game(BOB, CHANNEL, " ")).text
+    assert await harness.tables.table_for_channel(CHANNEL) is None
