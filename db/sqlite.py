@@ -179,6 +179,26 @@ def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
     return result
 
 
+def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
+                       ) -> list[T | Exception]:
+    """Run each body in its own savepoint of the current transaction: a body that fails
+    is undone alone, and its error is returned in its place."""
+    outcomes: list[T | Exception] = []
+    for body in bodies:
+        db.execute("SAVEPOINT move")
+        try:
+            outcomes.append(body(db))
+        except (StorageError, sqlite3.IntegrityError) as error:
+            # This move is refused (another press won, a constraint); the rest go on.
+            # Anything else (read-only, full, I/O) fails the whole batch, so that the
+            # repository's own recovery sees it.
+            db.execute("ROLLBACK TO move")
+            outcomes.append(error if isinstance(error, StorageError)
+                            else StorageError(str(error)))
+        db.execute("RELEASE move")
+    return outcomes
+
+
 def _table(row: Sequence[Any]) -> TableRow:
     (table_id, platform, channel, game, options, settings, seed, status, host, version,
      snapshot, created_at, updated_at) = row
@@ -239,6 +259,8 @@ class SqliteRepository(Repository):
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._reconnect = False
+        self._moves: list[tuple[Callable[[Connection], TableRow], asyncio.Future[TableRow]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -266,27 +288,31 @@ class SqliteRepository(Repository):
 
     async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
         async with self._lock:
-            if self._db is None and not self._reconnect:
-                raise StorageError("the repository is not open")
-            try:
-                if self._db is None or (write and self._reconnect):
-                    await self._reopen()
-                assert self._db is not None
-                if not write:
-                    return await self._job(self._db, fn, *args)
-                result = await self._job(self._db, _transaction, fn, *args)
-                self._reconnect = False
-                return result
-            except sqlite3.Error as error:
-                code = getattr(error, "sqlite_errorcode", None) or 0
-                # A connection opened while the file was read-only stays read-only
-                # after the file is fixed: writes try a fresh one until one succeeds.
-                # (Reads keep the old one; read-only is no obstacle to them.)
-                if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
-                    self._reconnect = True
-                raise StorageError(str(error)) from error
-            except OverflowError as error:  # an int beyond SQLite's 64 bits (seed, score)
-                raise StorageError(str(error)) from error
+            return await self._run_locked(fn, *args, write=write)
+
+    async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
+        """The body of `_run`, for callers that already hold `self._lock`."""
+        if self._db is None and not self._reconnect:
+            raise StorageError("the repository is not open")
+        try:
+            if self._db is None or (write and self._reconnect):
+                await self._reopen()
+            assert self._db is not None
+            if not write:
+                return await self._job(self._db, fn, *args)
+            result = await self._job(self._db, _transaction, fn, *args)
+            self._reconnect = False
+            return result
+        except sqlite3.Error as error:
+            code = getattr(error, "sqlite_errorcode", None) or 0
+            # A connection opened while the file was read-only stays read-only
+            # after the file is fixed: writes try a fresh one until one succeeds.
+            # (Reads keep the old one; read-only is no obstacle to them.)
+            if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
+                self._reconnect = True
+            raise StorageError(str(error)) from error
+        except OverflowError as error:  # an int beyond SQLite's 64 bits (seed, score)
+            raise StorageError(str(error)) from error
 
     async def _reopen(self) -> None:
         # Close the faulty connection first: SQLite shares per-file state (POSIX locks,
@@ -498,7 +524,41 @@ class SqliteRepository(Repository):
                 ])
             return _table(rows[0])
 
-        return await self._write(body)
+        future: asyncio.Future[TableRow] = asyncio.get_running_loop().create_future()
+        self._moves.append((body, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_moves())
+        return await future
+
+    async def _flush_moves(self) -> None:
+        """Group commit: the moves waiting when the connection frees up share one transaction.
+
+        Each move runs inside its own savepoint, so a refused move (another press won)
+        leaves the others in; the one COMMIT (one fsync) makes them all durable before any
+        caller hears back. Moves of many tables then cost little more than one.
+        """
+        while self._moves:
+            async with self._lock:
+                batch, self._moves = self._moves, []
+                try:
+                    outcomes = await self._run_locked(_each_in_savepoint,
+                                                      [body for body, _ in batch], write=True)
+                except BaseException as error:
+                    failure = error if isinstance(error, StorageError) else StorageError(
+                        str(error))
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(failure)
+                    if not isinstance(error, Exception):
+                        raise
+                    continue
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
 
     async def moves(self, table_id: int) -> list[MoveRow]:
         def body(db: Connection) -> list[MoveRow]:

@@ -191,3 +191,21 @@ async def test_a_snapshot_comes_back_byte_for_byte(repo):
     assert moved.snapshot == snapshot
     assert (await repo.get_table(table.id)).snapshot == snapshot
     assert (await repo.moves(table.id))[0].move == "10♥ 10♠"
+
+
+async def test_moves_of_many_tables_at_once_each_commit_or_fail_alone(repo, make_repo):
+    tables = [await started_table(repo, channel=f"c{i}") for i in range(20)]
+    await repo.commit_move(tables[0].id, seq=1, seat=0, move="first", actor="player",
+                           snapshot="s1")
+    # Table 0's second move is sent with a stale seq among nineteen good moves.
+    calls = [repo.commit_move(t.id, seq=1, seat=0, move=f"m{t.id}", actor="bot",
+                              snapshot=f"s{t.id}") for t in tables]
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    assert isinstance(outcomes[0], VersionConflict)
+    assert all(not isinstance(o, BaseException) and o.version == 1 for o in outcomes[1:])
+    await repo.close()
+    async with make_repo() as reopened:  # durable: everything is there after a restart
+        for table in tables[1:]:
+            assert [m.move for m in await reopened.moves(table.id)] == [f"m{table.id}"]
+            assert (await reopened.get_table(table.id)).snapshot == f"s{table.id}"
+        assert [m.move for m in await reopened.moves(tables[0].id)] == ["first"]
