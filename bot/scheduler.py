@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from bot.clock import Clock
 
 log = logging.getLogger(__name__)
-BATCH = 64  # jobs run together; bounded so one busy moment cannot flood the loop
+BATCH = 4  # jobs run together; bounded so one busy moment cannot flood the loop
 
 
 @dataclass(order=True, frozen=True)

@@ -111,6 +111,7 @@ class Tables:
         self._channel_langs: dict[str, str | None] = {}
         self._users: dict[str, UserSettings] = {}
         self._verified: set[int] = set()
+        self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
 
     # --- life cycle -----------------------------------------------------------------------
@@ -128,6 +129,7 @@ class Tables:
             if row.platform != self.platform or row.status != PLAYING:
                 continue
             self.scheduler.at(now, "resume", row.id, row.version)
+            self._resuming[row.id] = row
             deadline = deadlines.get(row.id)
             if deadline is not None and deadline.version == row.version:
                 await self._resume_deadline(row, deadline)
@@ -159,7 +161,8 @@ class Tables:
         if live is not None:
             self._live.move_to_end(table_id)
             return live
-        row = await self.repo.get_table(table_id)
+        # A table resumed at start-up was read with all the others; read it again only later.
+        row = self._resuming.pop(table_id, None) or await self.repo.get_table(table_id)
         if row is None:
             return None
         try:
@@ -170,8 +173,9 @@ class Tables:
         seats = await self.repo.get_seats(table_id)
         live = Live(row=row, seats=seats, game=game, state=None)
         if row.snapshot is not None:
-            live.state = game.load(row.snapshot)
-            if table_id not in self._verified:
+            if table_id in self._verified:
+                live.state = game.load(row.snapshot)
+            else:
                 await self._verify(live)
         self._live[table_id] = live
         self._evict()
@@ -182,9 +186,9 @@ class Tables:
         row, game = live.row, live.game
         replayed = await self._replay(row, game, len(live.seats))
         dumped = game.dump(replayed)
+        live.state = replayed  # equal to the snapshot's state when they agree
         if dumped != row.snapshot:
             log.error("table %s: snapshot differs from its move log; using the log", row.id)
-            live.state = replayed
             live.row = await self.repo.update_table(row.id, expected_version=row.version,
                                                     snapshot=dumped)
             self.repaired.append(row.id)

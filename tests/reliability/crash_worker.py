@@ -19,11 +19,12 @@ from db.sqlite import SqliteRepository
 from tests.fakes.null_sink import NullSink
 
 HOST = Actor("host", "Host")
-# (game, seats, option words): short games, every game of the engine.
+# (game, seats, option words): every game of the engine, long enough that the twenty
+# kills all land while bots are still playing (bots play some 2,000 moves a second).
 PLAN = [
-    *[("nix-fur-ungut", 2, ["rounds=2"])] * 4,
-    *[("ochs-esel", 3, ["rounds=3"])] * 2,
-    *[("michigan", 3, ["hands_per_player=1"])] * 3,
+    *[("nix-fur-ungut", 2, ["rounds=4"])] * 4,
+    *[("ochs-esel", 3, ["rounds=5"])] * 2,
+    *[("michigan", 3, ["hands_per_player=2"])] * 3,
     ("the-game", 1, []),
 ]
 

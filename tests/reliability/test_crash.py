@@ -46,7 +46,7 @@ def test_killed_at_random_moments_every_game_still_ends_with_snapshot_equal_to_i
             # comes some 0.1-0.3 s after `started`, once every table is resumed).
             assert process.stdout is not None
             assert process.stdout.readline() == "started\n"
-            time.sleep(rng.uniform(0.2, 0.6))
+            time.sleep(rng.uniform(0.1, 0.4))
         process.send_signal(signal.SIGKILL)
         out, err = process.communicate(timeout=10)
         assert process.returncode == -signal.SIGKILL, f"finished before kill {kill}: {err}"
