@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
 
 from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves
-from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.telegram_api import FakeTelegram, FakeUser
 
 DISCORD_COUNTED = ("POST /interactions", "POST /channels", "PATCH /channels",
                    "DELETE /channels", "POST /webhooks", "PATCH /webhooks", "POST /users/@me")
@@ -35,21 +35,25 @@ GAMES = {"ochs-esel": "ochs-esel rounds=1", "the-game": "the-game",
          "nix-fur-ungut": "nix rounds=1", "michigan": "michigan chips=20"}
 
 
-async def telegram_game(game: str, options: str, ping_delay: float) -> dict[str, object]:
+async def telegram_game(game: str, options: str, ping_delay: float,
+                        humans: int = 3) -> dict[str, object]:
     async with FakeTelegram() as fake:
         with tempfile.TemporaryDirectory() as tmp:
             rig = Rig(fake, Path(tmp) / "bench.db", ping_delay=ping_delay)
             await rig.start()
             try:
                 users = [fake.user(501 + i, name) for i, name in
-                         enumerate(["Alice", "Bob", "Carol"])]
+                         enumerate(["Alice", "Bob", "Carol"][:humans])]
                 table_id = await open_table(rig, GROUP, users[0], users[1:], options)
+                for _ in range(3 - humans):
+                    fake.send_command(GROUP, users[0], "/addbot")
+                    await asyncio.sleep(0.2)
                 start_calls = len(fake.calls)
                 fake.send_command(GROUP, users[0], "/start")
                 started = time.monotonic()
                 await fake.wait_for(lambda: any(
                     m.text.startswith("🂠") for m in fake.find(users[0].id)), timeout=10)
-                await play_moves(rig, table_id, users, 5000)
+                await play_with_bots(rig, table_id, users)
                 await rig.tables.settle()
                 elapsed = time.monotonic() - started
                 moves = len(await rig.repo.moves(table_id))
@@ -65,6 +69,22 @@ async def telegram_game(game: str, options: str, ping_delay: float) -> dict[str,
                 }
             finally:
                 await rig.stop()
+
+
+async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser]) -> None:
+    """People press their buttons; bot seats are left to the bot (bot_delay 0)."""
+    by_id = {str(u.id): u for u in users}
+    for _ in range(5000):
+        await rig.tables.settle()
+        live = await rig.tables.live_table(table_id)
+        assert live is not None
+        if live.row.status != "playing":
+            return
+        seat = live.game.to_act(live.state)[0]
+        if live.seats[seat].is_bot:
+            await asyncio.sleep(0.01)
+            continue
+        await play_moves(rig, table_id, [by_id[live.seats[seat].user_id or ""]], 1)
 
 
 async def discord_game(game: str, options: str) -> dict[str, object]:
@@ -129,6 +149,17 @@ async def main() -> None:
         print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
               f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
         print(f"{'':<15}by method: {r['by_method']}; {r['seconds']:.1f} s")
+    print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
+          f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
+    print()
+    print("Telegram, 1 person and 2 bots")
+    total_moves = total_requests = 0
+    for game in args.games:
+        r = await telegram_game(game, GAMES[game], args.ping_delay, humans=1)
+        total_moves += r["moves"]  # type: ignore[operator]
+        total_requests += r["requests"]  # type: ignore[operator]
+        print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
+              f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
     print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
           f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
     print()
