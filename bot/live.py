@@ -1,0 +1,49 @@
+"""What a table is while the bot runs: who acted, what they are told, the table in memory."""
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from db.repository import SeatRow, TableRow
+from engine.core.protocol import Game
+
+NARRATION_LINES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    user_id: str
+    name: str
+    is_admin: bool = False  # a channel admin may cancel and kick like the host
+
+
+@dataclass(slots=True)
+class Reply:
+    text: str
+    ok: bool = True
+    table_id: int | None = None
+
+
+@dataclass
+class Live:
+    """A table as kept in memory: its row, seats and the engine state after `row.version`."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    game: Game
+    state: Any | None
+    narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
+    hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
+    # Whether a deadline row may exist: bot-only turns then need no write to clear it.
+    deadline_stored: bool = True
+    last_to_act: list[int] | None = None  # as last announced, to ping only new turns
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    def seat_of(self, user_id: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id and not s.is_bot), None)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]

@@ -1,0 +1,242 @@
+"""What the clock drives at a table: turn calls, deadlines, the AFK policy, bot players.
+
+A mixin of `bot.tables.Tables`; every entry point here is a scheduler job or is called
+after a change, and all of them re-check the table's version before acting.
+"""
+
+import logging
+from typing import Any
+
+from bot.deliveries import Announcement, Notice
+from bot.i18n import t
+from bot.live import Live
+from bot.scheduler import Job
+from db.repository import (
+    CLOSED,
+    PLAYING,
+    Deadline,
+    SeatRow,
+    StorageError,
+    TableRow,
+    VersionConflict,
+)
+from engine.core.rng import rng_for
+
+log = logging.getLogger(__name__)
+
+MAX_AFK_MOVES = 200  # an expired turn is finished by the bot; a turn is never longer
+
+
+class Turns:
+    """Timed behaviour of `Tables` (see there for the attributes it uses)."""
+
+    async def _ping(self, live: Live, to_act: list[int]) -> None:
+        """Call the players whose turn starts, after `ping_delay` if they have not played.
+
+        Someone watching the table plays within seconds and needs no call; a group channel
+        allows only ~20 messages a minute, so calls go to those who are not watching.
+        """
+        delay = float(self.settings.ping_delay)
+        if delay > 0:
+            self.scheduler.at(self.clock.now() + delay, "ping", live.id, live.row.version)
+            return
+        await self._call(live, to_act)
+
+    async def _call(self, live: Live, to_act: list[int]) -> None:
+        for seat_no in to_act:
+            seat = live.seats[seat_no]
+            if seat.is_bot or seat.user_id is None:
+                continue
+            if not (await self.user_settings(seat.user_id)).mentions:
+                continue
+            lang = await self.channel_lang(live.row.channel)
+            self.outbox.put(Announcement(
+                table_id=live.id, channel=live.row.channel,
+                text=t(lang, "your_turn", name=seat.name, game=live.game.NAME),
+                mentions=[seat.user_id], version=live.row.version, kind="turn"))
+
+    async def _apply_takeovers(self, live: Live) -> None:
+        """'A human may take over a bot seat between rounds': queued joins sit down now."""
+        waiting = list(live.row.settings.get("takeovers", []))
+        if not waiting:
+            return
+        for seat in list(live.seats):
+            if not waiting or not seat.is_bot:
+                continue
+            user_id, name = waiting.pop(0)
+            if await self._save_seat(live, SeatRow(seat=seat.seat, user_id=user_id, name=name)):
+                await self._announce(live, "took_over", name=name, bot=seat.name)
+        await self._save_lobby(live, settings={**live.row.settings, "takeovers": waiting})
+
+    # --- deadlines and bots ---------------------------------------------------------------
+
+    def _deadline_seconds(self, live: Live) -> float:
+        return float(live.row.settings.get("deadline", self.settings.turn_deadline) or 0)
+
+    async def _set_deadline(self, live: Live, to_act: list[int]) -> None:
+        humans = [s for s in to_act if not live.seats[s].is_bot]
+        seconds = self._deadline_seconds(live)
+        if not humans or seconds <= 0:
+            if live.deadline_stored:
+                await self.repo.clear_deadline(live.id)
+                live.deadline_stored = False
+            return
+        now = self.clock.now()
+        remind = now + seconds - min(60.0, seconds / 4)
+        deadline = Deadline(table_id=live.id, seat=humans[0], version=live.row.version,
+                            due_at=now + seconds, remind_at=remind)
+        live.deadline_stored = True
+        try:
+            await self.repo.set_deadline(deadline)
+        except StorageError:
+            log.exception("table %s: deadline not stored; it still runs in memory", live.id)
+        self.scheduler.at(remind, "remind", live.id, live.row.version)
+        self.scheduler.at(deadline.due_at, "expire", live.id, live.row.version)
+
+    async def _resume_deadline(self, row: TableRow, deadline: Deadline) -> None:
+        now = self.clock.now()
+        seconds = float(row.settings.get("deadline", self.settings.turn_deadline) or 0)
+        # Time the bot was down is not the player's fault: a little grace after a restart.
+        due = max(deadline.due_at, now + min(60.0, seconds or 60.0))
+        if not deadline.reminded and deadline.remind_at is not None:
+            self.scheduler.at(min(deadline.remind_at, due), "remind", row.id, deadline.version)
+        if due != deadline.due_at:
+            deadline.due_at = due
+            try:
+                await self.repo.set_deadline(deadline)
+            except StorageError:
+                log.exception("table %s: extended deadline not stored", row.id)
+        self.scheduler.at(due, "expire", row.id, deadline.version)
+
+    def _schedule_bot(self, live: Live) -> None:
+        if live.row.status != PLAYING or live.state is None:
+            return
+        if any(live.seats[s].is_bot for s in live.game.to_act(live.state)):
+            delay = float(live.row.settings.get("bot_delay", self.settings.bot_delay))
+            self.scheduler.at(self.clock.now() + delay, "bot", live.id, live.row.version)
+
+    async def _run_job(self, job: Job) -> None:
+        try:
+            live = await self._load(job.table_id)
+        except Exception:
+            # A table that cannot even be loaded is closed, its rows kept for a developer.
+            log.exception("table %s could not be loaded; closing it", job.table_id)
+            await self._set_status(job.table_id, CLOSED)
+            return
+        if live is None or live.row.status != PLAYING or live.row.version != job.version:
+            return  # the table moved on: this job is stale
+        if job.kind == "resume":
+            self._schedule_bot(live)
+        elif job.kind == "ping":
+            await self._call(live, live.game.to_act(live.state))
+        elif job.kind == "bot":
+            await self._bot_move(live, job.version)
+        elif job.kind == "remind":
+            await self._remind(live, job.version)
+        elif job.kind == "expire":
+            await self._expire(live, job.version)
+
+    async def _bot_move(self, live: Live, version: int) -> None:
+        async with self._lock(live.id):
+            if live.row.version != version or live.row.status != PLAYING:
+                return
+            bots = [s for s in live.game.to_act(live.state) if live.seats[s].is_bot]
+            if not bots:
+                return
+            seat = bots[0]
+            try:
+                events = await self._bot_commit(live, seat, "bot")
+            except VersionConflict:
+                await self._reload(live)
+                self._schedule_bot(live)
+                return
+            except StorageError:
+                # Try again shortly: a game must never stall on a passing storage fault.
+                self.scheduler.at(self.clock.now() + 5, "bot", live.id, version)
+                return
+        await self._after_change(live, events, mover=seat)
+
+    async def _bot_commit(self, live: Live, seat: int, purpose: str) -> list[Any]:
+        """Commit the baseline bot's move, or the first legal move if the bot itself fails.
+
+        Seeded by table and version, so a replayed or resumed game makes the same choice.
+        A bot bug is logged and never stalls the game.
+        """
+        rng = rng_for(live.row.seed, purpose, live.row.version)
+        try:
+            move = live.game.choose(live.state, seat, rng)
+            return await self._commit(live, seat, move, purpose)
+        except (VersionConflict, StorageError):
+            raise
+        except Exception:
+            log.exception("table %s: the bot failed; playing the first legal move", live.id)
+        move = next(iter(live.game.legal_moves(live.state, seat)))
+        return await self._commit(live, seat, move, purpose)
+
+    async def _remind(self, live: Live, version: int) -> None:
+        to_act = live.game.to_act(live.state)
+        humans = [live.seats[s] for s in to_act if not live.seats[s].is_bot]
+        if not humans:
+            return
+        lang = await self.channel_lang(live.row.channel)
+        seconds = int(max(0, self._remaining(live)))
+        for seat in humans:
+            self.outbox.put(Announcement(
+                table_id=live.id, channel=live.row.channel,
+                text=t(lang, "reminder", name=seat.name, seconds=seconds),
+                mentions=[seat.user_id] if seat.user_id else [], version=version,
+                kind="reminder"))
+        try:
+            await self.repo.mark_reminded(live.id, version)
+        except StorageError:
+            log.warning("table %s: reminder not marked", live.id)
+
+    def _remaining(self, live: Live) -> float:
+        jobs = [j for j in self.scheduler._heap
+                if j.table_id == live.id and j.kind == "expire" and j.version == live.row.version]
+        return (min(j.due for j in jobs) - self.clock.now()) if jobs else 0.0
+
+    async def _expire(self, live: Live, version: int) -> None:
+        """AFK policy: the bot finishes the turn; after repeated expiries it keeps the seat."""
+        events: list[Any] = []
+        async with self._lock(live.id):
+            if live.row.version != version:
+                return
+            to_act = live.game.to_act(live.state)
+            humans = [s for s in to_act if not live.seats[s].is_bot]
+            if not humans:
+                return
+            seat_no = humans[0]
+            seat = live.seats[seat_no]
+            for _ in range(MAX_AFK_MOVES):
+                if live.game.outcome(live.state) is not None:
+                    break
+                if seat_no not in live.game.to_act(live.state):
+                    break
+                try:
+                    events += await self._bot_commit(live, seat_no, "afk")
+                except VersionConflict:
+                    await self._reload(live)
+                    return
+                except StorageError:
+                    self.scheduler.at(self.clock.now() + 5, "expire", live.id, live.row.version)
+                    return
+            strikes = seat.afk_strikes + 1
+            if strikes >= self.settings.afk_strikes:
+                new = SeatRow(seat=seat_no, user_id=None, name=self._bot_name(live, seat_no),
+                              is_bot=True, former_user_id=seat.user_id)
+            else:
+                new = SeatRow(seat=seat_no, user_id=seat.user_id, name=seat.name,
+                              afk_strikes=strikes)
+            await self._save_seat(live, new)
+        lang = await self.channel_lang(live.row.channel)
+        if new.is_bot:
+            await self._announce(live, "seat_to_bot_afk", name=seat.name, bot=new.name)
+            if seat.user_id:
+                ulang = await self.lang_of(seat.user_id, live.row.channel)
+                self.outbox.put(Notice(user_id=seat.user_id, table_id=live.id,
+                                       text=t(ulang, "you_were_replaced", game=live.game.NAME,
+                                              title=live.row.settings.get("title", ""))))
+        else:
+            await self._announce_lines(live, [t(lang, "afk_move", name=seat.name)])
+        await self._after_change(live, events, mover=seat_no)
