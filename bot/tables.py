@@ -507,6 +507,25 @@ class Tables(Lobby, Turns):
                                                   or row.channel.startswith(f"{chat}:")):
                 await self._channel_gone(row.id)
 
+    async def chat_moved(self, old_chat: str, new_chat: str) -> None:
+        """A chat got a new id (a Telegram group became a supergroup): its tables follow,
+        keep their state and language, and post their table message in the new chat."""
+        try:
+            moved = await self.repo.move_chat(self.platform, old_chat, new_chat)
+            lang = await self.repo.channel_lang(self.platform, old_chat)
+            if lang and moved:
+                await self.repo.set_channel_lang(self.platform, new_chat, lang)
+                self._channel_langs[new_chat] = lang
+        except StorageError:
+            log.exception("tables of chat %s could not follow it to %s", old_chat, new_chat)
+            return
+        for table_id in moved:
+            self._live.pop(table_id, None)  # reloaded with its new channel
+            self.outbox.forget(table_id)
+            live = await self._load(table_id)
+            if live is not None:
+                await self._show_table(live)
+
     async def channel_closed(self, channel: str) -> None:
         """An adapter learnt that a channel is gone (e.g. the bot was removed from a group)."""
         row = await self.repo.open_table_in(self.platform, channel)

@@ -348,6 +348,25 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
+    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
+        prefix = f"{old_chat}:"
+        now = self._clock()
+
+        async def body(db: Connection) -> list[int]:
+            rows = await db.fetch(
+                f"SELECT id, channel FROM tables WHERE platform = $1 AND {_IS_OPEN}"
+                " AND (channel = $2 OR substr(channel, 1, $3) = $4) FOR UPDATE",
+                platform, old_chat, len(prefix), prefix,
+            )
+            for row in rows:
+                await db.execute("UPDATE tables SET channel = $1, updated_at = $2 WHERE id = $3",
+                                 new_chat + row["channel"][len(old_chat):], now, row["id"])
+                await db.execute("DELETE FROM messages WHERE table_id = $1 AND key = 'table'",
+                                 row["id"])
+            return [row["id"] for row in rows]
+
+        return await self._write(body)
+
     async def update_table(
         self, table_id: int, *, expected_version: int, status: str | None = None,
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,

@@ -166,6 +166,12 @@ class Repository(ABC):
         """
 
     @abstractmethod
+    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
+        """A chat got a new id (Telegram upgrades a group to a supergroup): its open tables,
+        and those of its topics (`<chat>:<topic>`), follow to `new_chat`. Their stored table
+        message refers to the old chat and is forgotten. Returns the moved tables' ids."""
+
+    @abstractmethod
     async def unfinished_tables(self) -> list[TableRow]:
         """Every table in the lobby or playing, oldest first, for resuming at start-up."""
 

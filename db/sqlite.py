@@ -407,6 +407,25 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
+    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
+        prefix = f"{old_chat}:"
+        now = self._clock()
+
+        def body(db: Connection) -> list[int]:
+            rows = db.execute(
+                f"SELECT id, channel FROM tables WHERE platform = ? AND {_IS_OPEN}"
+                " AND (channel = ? OR substr(channel, 1, ?) = ?)",
+                (platform, old_chat, len(prefix), prefix),
+            ).fetchall()
+            for table_id, channel in rows:
+                db.execute("UPDATE tables SET channel = ?, updated_at = ? WHERE id = ?",
+                           (new_chat + channel[len(old_chat):], now, table_id))
+                db.execute("DELETE FROM messages WHERE table_id = ? AND key = 'table'",
+                           (table_id,))
+            return [table_id for table_id, _ in rows]
+
+        return await self._write(body)
+
     async def update_table(
         self, table_id: int, *, expected_version: int, status: str | None = None,
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,

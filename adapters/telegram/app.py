@@ -35,6 +35,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
     filters,
 )
 
@@ -168,6 +169,7 @@ class TelegramBot:
         only_new = filters.UpdateType.MESSAGE
         for name, handler in commands.items():
             self.app.add_handler(CommandHandler(name, handler, filters=only_new))
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrated))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(ChatMemberHandler(self._my_membership,
                                                ChatMemberHandler.MY_CHAT_MEMBER))
@@ -434,6 +436,16 @@ class TelegramBot:
         if status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
             return
         await self.tables.chat_closed(str(changed.chat.id))
+
+    async def _migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group became a supergroup (made public, topics on): its tables follow it."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self.tables.chat_moved(str(message.chat.id), str(message.migrate_to_chat_id))
+        elif message.migrate_from_chat_id:
+            await self.tables.chat_moved(str(message.migrate_from_chat_id), str(message.chat.id))
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""

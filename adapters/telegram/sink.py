@@ -83,15 +83,15 @@ class TelegramSink:
                      msg.mentions)
             return
         names = await self._mention_names(msg)
-        await self._guard(place, None, lambda: self.bot.send_message(
-            place.chat_id, announcement_html(msg.text, names), parse_mode=ParseMode.HTML,
-            message_thread_id=place.thread_id, link_preview_options=NO_PREVIEW,
+        await self._guard(place, None, lambda at: self.bot.send_message(
+            at.chat_id, announcement_html(msg.text, names), parse_mode=ParseMode.HTML,
+            message_thread_id=at.thread_id, link_preview_options=NO_PREVIEW,
             reply_markup=keyboard(msg.table_id, msg.version, msg.buttons)))
 
     async def notify(self, msg: Notice) -> None:
         user = int(msg.user_id)
-        await self._guard(Place(user), user, lambda: self.bot.send_message(
-            user, announcement_html(msg.text, {}), parse_mode=ParseMode.HTML,
+        await self._guard(Place(user), user, lambda at: self.bot.send_message(
+            at.chat_id, announcement_html(msg.text, {}), parse_mode=ParseMode.HTML,
             link_preview_options=NO_PREVIEW))
 
     # --- helpers ----------------------------------------------------------------------------
@@ -101,35 +101,42 @@ class TelegramSink:
                     ref: MessageRef | None) -> MessageRef:
         if ref is not None:
             try:
-                await self._guard(place, user, lambda: self.bot.edit_message_text(
+                await self._guard(place, user, lambda _at: self.bot.edit_message_text(
                     html, chat_id=int(ref.chat), message_id=int(ref.message_id),
                     parse_mode=ParseMode.HTML, reply_markup=markup,
-                    link_preview_options=NO_PREVIEW))
+                    link_preview_options=NO_PREVIEW), edit=True)
             except BadRequest as error:
                 if _is_not_modified(error):
                     return ref
                 raise
             return ref
-        sent = await self._guard(place, user, lambda: self.bot.send_message(
-            place.chat_id, html, parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=place.thread_id, link_preview_options=NO_PREVIEW))
+        sent = await self._guard(place, user, lambda at: self.bot.send_message(
+            at.chat_id, html, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=at.thread_id, link_preview_options=NO_PREVIEW))
         assert isinstance(sent, Message)
         return MessageRef(key=key, chat=str(sent.chat_id), message_id=str(sent.message_id))
 
     async def _guard(self, place: Place, user: int | None,
-                        call: Callable[[], Awaitable[T]]) -> T:
-        """Run one Bot API call, translating Telegram's refusals into delivery errors."""
+                        call: Callable[[Place], Awaitable[T]], *, edit: bool = False) -> T:
+        """Run one Bot API call at `place`, translating Telegram's refusals into delivery
+        errors; a group that became a supergroup is followed to its new id."""
         try:
-            return await call()
+            return await call(place)
         except Forbidden as error:
             if user is not None:
                 self._on_unreachable(user)
                 raise UserUnreachable(str(user)) from error
             raise ChannelGone(place.key) from error
         except ChatMigrated as error:
-            # A group became a supergroup under a new id; its tables stay with the old id.
-            log.warning("chat %s migrated to %s", place.chat_id, error.new_chat_id)
-            raise ChannelGone(place.key) from error
+            # A group became a supergroup under a new id: its tables move there, and what
+            # was to be sent goes there; a message of the old chat can no longer be edited.
+            new = Place(int(error.new_chat_id), place.thread_id)
+            log.info("chat %s migrated to %s", place.chat_id, new.chat_id)
+            if self.tables is not None:
+                await self.tables.chat_moved(str(place.chat_id), str(new.chat_id))
+            if edit:
+                raise MessageGone(str(error)) from error
+            return await self._guard(new, user, call)
         except BadRequest as error:
             text = error.message.lower()
             if _is_not_modified(error):

@@ -11,6 +11,7 @@ from db.repository import CANCELLED, CLOSED
 from db.sqlite import SqliteRepository
 from tests.adapters.telegram_rig import (
     GROUP,
+    hand_messages,
     open_table,
     play_moves,
     start_with,
@@ -190,3 +191,24 @@ async def test_a_turn_call_delayed_past_the_players_move_is_not_posted(rig, fake
 
     assert len(fake.calls_to("sendMessage")) == sends + 1
     assert fake.last_message(GROUP).text == f"{to_act.name}, it's your turn."
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(rig, fake, players):
+    alice, bob, carol = players
+    old, new = -4001, -1004001
+    fake.add_chat(old, "group", title="Kitchen table")
+    table_id = await open_table(rig, old, alice, [bob, carol])
+    fake.send_command(old, alice, "/start")
+    await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
+    await play_moves(rig, table_id, players, 3)
+
+    fake.migrate(old, new, alice)
+    await fake.wait_for(lambda: table_messages(fake, new), timeout=10)
+    row = await rig.tables.table_for_channel(str(new))
+    assert row is not None and row.id == table_id and row.status == "playing"
+    assert await rig.tables.table_for_channel(str(old)) is None
+    # The game goes on in the new chat, to its end.
+    await play_moves(rig, table_id, players, 400)
+    await rig.tables.settle()
+    assert (await rig.tables.live_table(table_id)).row.status == "finished"
+    assert fake.find(new, contains="Final ranking")

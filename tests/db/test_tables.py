@@ -9,6 +9,7 @@ from db.repository import (
     FINISHED,
     LOBBY,
     PLAYING,
+    MessageRef,
     SeatRow,
     StorageError,
     TableExists,
@@ -209,3 +210,23 @@ async def test_unfinished_tables_are_the_open_ones_oldest_first(repo):
     a = await repo.update_table(a.id, expected_version=0, options={"rounds": 1})
 
     assert [t.id for t in await repo.unfinished_tables()] == [a.id, b.id]
+
+
+async def test_a_chat_that_gets_a_new_id_takes_its_open_tables_and_topics_along(repo):
+    group = await new_table(repo, channel="-100", platform="telegram")
+    topic = await new_table(repo, channel="-100:7", platform="telegram")
+    other = await new_table(repo, channel="-1000", platform="telegram")  # a longer id
+    elsewhere = await new_table(repo, channel="-100", platform="discord")
+    await repo.set_message(group.id, MessageRef(key="table", chat="-100", message_id="5"))
+    await repo.set_message(group.id, MessageRef(key="hand:0", chat="42", message_id="6"))
+
+    moved = await repo.move_chat("telegram", "-100", "-1009")
+
+    assert sorted(moved) == sorted([group.id, topic.id])
+    assert (await repo.open_table_in("telegram", "-1009")).id == group.id
+    assert (await repo.open_table_in("telegram", "-1009:7")).id == topic.id
+    assert await repo.open_table_in("telegram", "-100") is None
+    assert (await repo.get_table(other.id)).channel == "-1000"
+    assert (await repo.get_table(elsewhere.id)).channel == "-100"
+    # The old chat's table message cannot be edited any more; private hands still can.
+    assert set(await repo.messages(group.id)) == {"hand:0"}

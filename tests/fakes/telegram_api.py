@@ -93,16 +93,20 @@ HTML_TAGS = frozenset({
 class ApiError(Exception):
     """A refusal the fake answers with, shaped like Telegram's `{"ok": false, ...}` body."""
 
-    def __init__(self, status: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(self, status: int, description: str, retry_after: int | None = None,
+                 migrate_to: int | None = None) -> None:
         super().__init__(description)
         self.status = status
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to = migrate_to
 
     def body(self) -> JSON:
         body: JSON = {"ok": False, "error_code": self.status, "description": self.description}
         if self.retry_after is not None:
             body["parameters"] = {"retry_after": self.retry_after}
+        if self.migrate_to is not None:
+            body["parameters"] = {"migrate_to_chat_id": self.migrate_to}
         return body
 
 
@@ -418,6 +422,7 @@ class FakeTelegram:
         self._started: set[int] = set()
         self._blocked: set[int] = set()
         self._kicked: set[int] = set()
+        self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self._admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
         self._webhook_tasks: set[asyncio.Task[None]] = set()
         self.webhook_deliveries: list[int] = []  # HTTP status of each update POSTed
@@ -591,6 +596,20 @@ class FakeTelegram:
                 "new_chat_member": new,
             },
         )
+
+    def migrate(self, chat_id: int, new_chat_id: int, by: FakeUser) -> None:
+        """The group becomes a supergroup with a new id, as Telegram does when a group is
+        made public or gets topics: the old id answers 400 with `migrate_to_chat_id`, and
+        both chats get the service message."""
+        old = self.add_chat(chat_id, "group")
+        new = self.add_chat(new_chat_id, "supergroup", title=old.title)
+        self._migrated[chat_id] = new_chat_id
+        for chat, field_name, other in ((old, "migrate_to_chat_id", new_chat_id),
+                                        (new, "migrate_from_chat_id", chat_id)):
+            self._push_update("message", {
+                "message_id": next(self._message_ids[chat.id]), "from": by.to_api(),
+                "chat": chat.to_api(), "date": int(time.time()), field_name: other,
+            })
 
     def set_admin(self, chat_id: int, user: FakeUser, status: str = "administrator") -> None:
         """`user` is an administrator (or "creator") of the group, as getChatMember reports."""
@@ -972,6 +991,9 @@ class FakeTelegram:
         chat = self._chats.get(chat_id)
         if chat is None:
             raise bad_request("chat not found")
+        if chat_id in self._migrated:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           migrate_to=self._migrated[chat_id])
         if chat_id in self._kicked:
             raise forbidden(f"bot was kicked from the {chat.type} chat")
         return chat
