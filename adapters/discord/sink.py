@@ -51,6 +51,7 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
+ARCHIVED_THREAD = 50083
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -311,7 +312,9 @@ class DiscordSink:
         except discord.HTTPException as exc:
             with contextlib.suppress(KeyError):
                 del self._shown[key]
-            if exc.code == UNKNOWN_MESSAGE:
+            if exc.code in (UNKNOWN_MESSAGE, ARCHIVED_THREAD):
+                # An archived thread's messages cannot be edited; a new message (which
+                # unarchives the thread) takes the table's place.
                 raise MessageGone(ref.message_id) from exc
             if _channel_error(exc) or exc.code == UNKNOWN_CHANNEL:
                 raise gone(ref.chat) from exc

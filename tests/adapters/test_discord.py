@@ -512,3 +512,19 @@ async def test_a_hand_press_is_answered_by_the_new_hand_in_one_request(h, fake):
     assert edits == []  # and the outbox did not edit it a second time
     assert "Your hand" in hand.content and live.row.version == 1
     assert not move_buttons(user)  # Ochs & Esel: after a move the turn has passed on
+
+
+async def test_a_table_in_a_thread_that_got_archived_is_posted_again(h, fake):
+    thread: FakeChannel = fake.thread
+    players = ["alice", "bob", "carol"]
+    table_id = await open_table(h, players, channel=thread)
+    [first] = table_messages(fake, thread)
+    thread.archived = True  # nobody spoke for a day: Discord archived the thread
+    await play_turn(h, table_id, players)
+    await h.quiet()
+    assert not thread.archived
+    tables = table_messages(fake, thread)
+    assert len(tables) == 2 and tables[-1].id != first.id
+    assert (await h.tables.live_table(table_id)).row.status == "playing"
+    await play_until(h, table_id, players)
+    assert (await h.tables.live_table(table_id)).row.status == "finished"

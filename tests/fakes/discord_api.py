@@ -175,6 +175,7 @@ class FakeChannel:
     recipient_id: int | None = None
     position: int = 0
     created_at: str = ""
+    archived: bool = False  # threads: Discord archives idle ones
 
     @property
     def is_dm(self) -> bool:
@@ -616,7 +617,7 @@ class FakeDiscord:
                 total_message_sent=sum(1 for m in self._visible(channel.id)),
                 member_count=len(self.guilds[channel.guild_id or 0].members),
                 thread_metadata={
-                    "archived": False,
+                    "archived": channel.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": channel.created_at,
                     "locked": False,
@@ -1926,6 +1927,7 @@ class FakeDiscord:
             assert channel.recipient_id is not None
             if not self.users[channel.recipient_id].dms_open:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
+        channel.archived = False  # a message sent to an archived thread unarchives it
         reply_to = (body.get("message_reference") or {}).get("message_id")
         msg = self._create_message(
             channel, self.bot.id, body, files=files, type_=19 if reply_to else 0
@@ -1942,6 +1944,8 @@ class FakeDiscord:
         msg = self._channel_message(channel_id, message_id)
         if msg.author_id != self.bot.id:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        if self._channel(channel_id).archived:
+            raise DiscordError(400, 50083, "Thread is archived")
         self._edit_message(msg, body, files)
         await self._echo("MESSAGE_UPDATE", msg)
         return self.message_payload(msg)
