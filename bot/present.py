@@ -95,9 +95,9 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         if left > 0:
             lines.append(t(lang, "hand_more", count=left))
     else:
-        waiting = ", ".join(live.seats[s].name for s in view.get("to_act", []))
-        if waiting:
-            lines.append(t(lang, "hand_wait", names=waiting))
+        # Not "waiting for X": this message is edited only when this seat's hand changes,
+        # so it must not say whose turn it is (the table message does).
+        lines.append(t(lang, "hand_not_your_turn"))
     return Rendering(title, lines, rows(buttons), live.row.version)
 
 

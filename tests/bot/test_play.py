@@ -236,3 +236,22 @@ async def test_a_failing_renderer_delays_messages_but_not_the_game(harness, monk
         if live.row.status == FINISHED:
             break
     assert live.row.status == FINISHED
+
+
+async def test_a_hand_never_names_whose_turn_it_is_so_it_cannot_go_stale(harness):
+    live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
+    await harness.tables.settle()
+    actors = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    for _ in range(6):  # the turn moves on several times
+        seat = live.game.to_act(live.state)[0]
+        move = live.game.legal_moves(live.state, seat)[-1]
+        await harness.tables.play(actors[live.seats[seat].user_id], CHANNEL, str(move))
+        await harness.tables.settle()
+    to_act = live.seats[live.game.to_act(live.state)[0]].user_id
+    for user in (ALICE, BOB, CAROL):
+        text = harness.sink.hands[(live.id, user.user_id)].rendering.text
+        if user.user_id == to_act:
+            assert "Your turn" in text
+        else:
+            assert "appear here when it is your turn" in text
+            assert not any(name in text for name in ("Alice", "Bob", "Carol"))
