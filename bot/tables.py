@@ -64,6 +64,7 @@ class Tables(Lobby, Turns):
         self._locks: dict[int, asyncio.Lock] = {}
         self._channel_langs: dict[str, str | None] = {}
         self._users: dict[str, UserSettings] = {}
+        self._locales: dict[str, str] = {}  # user -> their app's language, when we speak it
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
@@ -188,8 +189,18 @@ class Tables(Lobby, Turns):
             self._users[user_id] = await self.repo.user_settings(self.platform, user_id)
         return self._users[user_id]
 
+    def remember_locale(self, user_id: str, locale: str | None) -> None:
+        """The language the user's app runs in (`fr-FR`, `en-US`), as the platform says."""
+        code = (locale or "").split("-")[0].split("_")[0].lower()
+        if code in LANGS:
+            self._locales[user_id] = code
+        else:
+            self._locales.pop(user_id, None)
+
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
-        own = (await self.user_settings(user_id)).lang
+        """What a person reads privately: their /lang, else their app's language, else the
+        channel's (public messages always follow the channel)."""
+        own = (await self.user_settings(user_id)).lang or self._locales.get(user_id)
         if own:
             return own
         return await self.channel_lang(channel) if channel else self.settings.default_lang

@@ -35,6 +35,9 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     """Host/admin-only commands also accept whoever may manage messages in the channel."""
     user = interaction.user
     admin = interaction.guild_id is not None and interaction.permissions.manage_messages
+    tables = getattr(interaction.client, "tables", None)
+    if tables is not None:  # private answers and hands follow the user's Discord language
+        tables.remember_locale(str(user.id), str(interaction.locale))
     return Actor(str(user.id), user.display_name, is_admin=admin)
 
 

@@ -188,6 +188,7 @@ class TelegramBot:
             is_admin = True  # a private chat is its user's own channel
         elif admin:
             is_admin = await self._is_admin(message.chat_id, user.id, message)
+        self.tables.remember_locale(str(user.id), user.language_code)
         return Actor(str(user.id), actor_name(user), is_admin=is_admin), place
 
     async def _is_admin(self, chat_id: int, user_id: int, message: Message | None = None
@@ -415,6 +416,7 @@ class TelegramBot:
             self._reachable.add(user.id)
         is_admin = in_group and action in MANAGING and chat is not None \
             and await self._is_admin(chat.id, user.id)
+        self.tables.remember_locale(str(user.id), user.language_code)
         actor = Actor(str(user.id), actor_name(user), is_admin=is_admin)
         if action == "join" and decoded is not None and not await self._can_reach(user.id):
             link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{decoded[0]}")

@@ -450,7 +450,9 @@ async def test_play_suggests_only_the_players_legal_moves_and_refusals_stay_priv
     assert offered and set(offered) <= legal and len(offered) <= 25
     assert waiting.autocomplete_choices == []
     await h.slash("play", idle, move=offered[0])
-    assert h.said_to(idle)[-1] == "It's not your turn."
+    # Refusals speak the player's Discord language (the fake's carol runs hers in French).
+    expected = "Ce n'est pas votre tour." if idle == "carol" else "It's not your turn."
+    assert h.said_to(idle)[-1] == expected
     assert live.row.version == 0
     await h.slash("play", mover, move=offered[-1])
     assert live.row.version == 1

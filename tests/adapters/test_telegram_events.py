@@ -212,3 +212,15 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_game(rig, fake, playe
     await rig.tables.settle()
     assert (await rig.tables.live_table(table_id)).row.status == "finished"
     assert fake.find(new, contains="Final ranking")
+
+
+async def test_a_player_whose_telegram_is_in_french_is_refused_in_french(rig, fake):
+    fake.add_chat(GROUP, "supergroup", title="Cartes")
+    amelie = fake.user(31, "Amélie", language_code="fr")
+    fake.start_bot(amelie)
+    fake.send_command(GROUP, amelie, "/join")
+    await fake.wait_for(lambda: any("Aucune table" in m.text for m in fake.find(amelie.id)))
+    # The group itself stays in its own language.
+    fake.send_command(GROUP, amelie, "/newgame ochs")
+    await fake.wait_for(lambda: table_messages(fake, GROUP))
+    assert "waiting for players" in table_messages(fake, GROUP)[-1].text

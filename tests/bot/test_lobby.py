@@ -160,3 +160,18 @@ async def test_newgame_without_a_game_lists_games_players_and_options(harness):
     await harness.tables.set_lang(BOB, CHANNEL, "fr", personal=True)
     assert "3 à 12 joueurs" in (await harness.tables.new_game(BOB, CHANNEL, " ")).text
     assert await harness.tables.table_for_channel(CHANNEL) is None
+
+
+async def test_private_answers_follow_the_users_app_language_until_they_choose(harness):
+    tables = harness.tables
+    tables.remember_locale(BOB.user_id, "fr-FR")
+    tables.remember_locale(CAROL.user_id, "de-DE")  # a language we do not speak
+    assert "Aucune table" in (await tables.join(BOB, CHANNEL)).text
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    await tables.settle()
+    row = await tables.table_for_channel(CHANNEL)
+    assert "waiting for players" in harness.sink.tables[row.id].rendering.text  # channel: en
+    assert "Vous avez rejoint" in (await tables.join(BOB, CHANNEL)).text
+    assert "You joined" in (await tables.join(CAROL, CHANNEL)).text
+    await tables.set_lang(BOB, CHANNEL, "en", personal=True)  # a choice beats the app
+    assert (await tables.leave(BOB, CHANNEL)).text == "You left the table."
