@@ -18,6 +18,7 @@ from adapters.discord.app import TapisDiscord
 from adapters.discord.sink import content_of
 from bot import present
 from bot.clock import FakeClock
+from bot.i18n import t
 from bot.render import decode_payload
 from bot.settings import Settings
 from db.sqlite import SqliteRepository
@@ -365,7 +366,7 @@ async def test_commands_are_synced_per_guild_and_a_thread_hosts_its_own_table(h,
     [in_channel] = table_messages(fake, fake.channel)
     assert "The Game" in in_thread.content and "Carol" in in_thread.content
     assert "Ochs" in in_channel.content and "Carol" not in in_channel.content
-    assert "joined" in h.said_to("carol")[-1]
+    assert "rejoint" in h.said_to("carol")[-1]  # carol's Discord speaks French
     await h.slash("start", "bob", thread)
     assert (await h.tables.table_for_channel(str(thread.id))).status == "playing"
     assert (await h.tables.table_for_channel(str(fake.channel.id))).status == "lobby"
@@ -412,10 +413,11 @@ async def test_a_failure_inside_the_bot_reaches_the_user_as_one_plain_sentence(
     [lobby] = table_messages(fake, fake.channel)
     await h.click(lobby, button(lobby, "join"), "carol")
 
+    sorry = {"alice": "Something went wrong on my side; nothing was changed. Please try again.",
+             "carol": t("fr", "discord.oops")}  # carol's Discord speaks French
     for user in ("alice", "carol"):
         [said] = [m for m in fake.ephemerals(user)]
-        assert said.content == "Something went wrong on my side; nothing was changed. " \
-                               "Please try again."
+        assert said.content == sorry[user]
     assert not any("fire" in m.content or "Traceback" in m.content
                    for m in fake.messages.values())
 
