@@ -86,7 +86,6 @@ EN: dict[str, str] = {
     "lobby_players": "Players ({count}, {low}–{high}):",
     "lobby_host": "host",
     "lobby_options": "Options: {options}",
-    "lobby_no_options": "Options: default",
     "lobby_hint": "Join with the button or /join; the host starts with /start.",
     "table_title": "🃏 {game} — {status}",
     "table_turn": "To play: {names}",
@@ -108,6 +107,9 @@ EN: dict[str, str] = {
     "btn_join": "Join",
     "btn_leave": "Leave",
     "btn_addbot": "Add bot",
+    "btn_options": "Options",
+    "options_now": "Options: {options}. The host changes them with /options key=value.",
+    "options_changed": "Options now: {options}.",
     "btn_start": "Start",
     "btn_hand": "My hand",
     "btn_rematch": "Rematch",
@@ -163,7 +165,7 @@ EN: dict[str, str] = {
     "refusal.generic": "That move isn't allowed ({code}).",
     # help and rules
     "help": "Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · "
-            "/pass · /hand · /table · /scores · /stats · /rules [game] · /cancel · "
+            "/pass · /hand · /table · /options · /scores · /stats · /rules [game] · /cancel · "
             "/kick <player> · /lang <en|fr> · /mentions on|off · /help\nGames: {games}",
     "rules_pick": "Rules of which game? {games}",
     "newgame_usage": "Open a table with /newgame <game> [option=value …], e.g. /newgame ochs "
@@ -193,6 +195,7 @@ EN: dict[str, str] = {
     "cmd.cancel": "Cancel the table (host or admin)",
     "cmd.kick": "Remove a player (host or admin)",
     "cmd.lang": "Language: /lang en|fr",
+    "cmd.options": "Table options before the start: /options key=value (host)",
     "cmd.mentions": "Mention me when my turn starts: /mentions on|off",
     "cmd.help": "How to play with me",
     "console_resume": "Resuming your {game} game.",
@@ -308,7 +311,6 @@ FR: dict[str, str] = {
     "lobby_players": "Joueurs ({count}, {low}–{high}) :",
     "lobby_host": "hôte",
     "lobby_options": "Options : {options}",
-    "lobby_no_options": "Options : par défaut",
     "lobby_hint": "Rejoignez avec le bouton ou /join ; l'hôte lance avec /start.",
     "table_title": "🃏 {game} — {status}",
     "table_turn": "À jouer : {names}",
@@ -330,6 +332,9 @@ FR: dict[str, str] = {
     "btn_join": "Rejoindre",
     "btn_leave": "Quitter",
     "btn_addbot": "Ajouter un bot",
+    "btn_options": "Options",
+    "options_now": "Options : {options}. L'hôte les change avec /options clé=valeur.",
+    "options_changed": "Options désormais : {options}.",
     "btn_start": "Lancer",
     "btn_hand": "Ma main",
     "btn_rematch": "Revanche",
@@ -388,7 +393,7 @@ FR: dict[str, str] = {
     "refusal.super_used": "Vous avez déjà utilisé votre super jeton cette manche.",
     "refusal.generic": "Ce coup n'est pas permis ({code}).",
     "help": "Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · "
-            "/pass · /hand · /table · /scores · /stats · /rules [jeu] · /cancel · "
+            "/pass · /hand · /table · /options · /scores · /stats · /rules [jeu] · /cancel · "
             "/kick <joueur> · /lang <en|fr> · /mentions on|off · /help\nJeux : {games}",
     "rules_pick": "Les règles de quel jeu ? {games}",
     "newgame_usage": "Ouvrez une table avec /newgame <jeu> [option=valeur …], par ex. /newgame "
@@ -419,6 +424,7 @@ FR: dict[str, str] = {
     "cmd.cancel": "Annuler la table (hôte ou admin)",
     "cmd.kick": "Retirer un joueur (hôte ou admin)",
     "cmd.lang": "Langue : /lang en|fr",
+    "cmd.options": "Options de la table avant le début : /options clé=valeur (hôte)",
     "cmd.mentions": "Me mentionner quand mon tour commence : /mentions on|off",
     "cmd.help": "Comment jouer avec moi",
     "console_resume": "Reprise de votre partie de {game}.",

@@ -75,6 +75,44 @@ class Lobby:
         lang = await self.lang_of(actor.user_id, channel)
         return Reply(t(lang, "lobby_opened", game=game.NAME), table_id=row.id)
 
+    async def set_options(self, actor: Actor, channel: str, words: list[str]) -> Reply:
+        """`/options key=value …`: the host changes options before the game starts; the
+        engine validates the result exactly as it did at /newgame."""
+        live = await self._in_channel(channel)
+        if live is None:
+            return await self._refuse(actor, channel, "no_table")
+        if not words:
+            return await self._options_text(live, actor)
+        async with self._lock(live.id):
+            if live.row.status != LOBBY:
+                return await self._refuse(actor, channel, "not_in_lobby")
+            if not self._may_manage(live, actor):
+                return await self._refuse(actor, channel, "host_only")
+            try:
+                game_opts, table_settings = table_options.parse(words)
+                merged = {**live.row.options, **game_opts}
+                parse_options(live.game.Options, merged)
+            except table_options.OptionsError as exc:
+                return await self._refuse(actor, channel, exc.code, **exc.params)
+            except BadOptions as exc:
+                return await self._refuse(actor, channel, "bad_options", message=str(exc))
+            try:
+                live.row = await self.repo.update_table(
+                    live.id, expected_version=live.row.version, options=merged,
+                    settings={**live.row.settings, **table_settings})
+            except StorageError:
+                return await self._refuse(actor, channel, "storage_failed")
+        await self._show_table(live)
+        lang = await self.lang_of(actor.user_id, channel)
+        return Reply(t(lang, "options_changed", options=present.options_line(live, lang)),
+                     table_id=live.id)
+
+    async def _options_text(self, live: Live, actor: Actor) -> Reply:
+        """The Options button: what this table plays with and how the host changes it."""
+        lang = await self.lang_of(actor.user_id, live.row.channel)
+        return Reply(t(lang, "options_now", options=present.options_line(live, lang)),
+                     table_id=live.id)
+
     async def join(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._join)
 

@@ -55,19 +55,12 @@ def lobby(live: "Live", lang: str) -> Rendering:
     for seat in live.seats:
         host = f" ({t(lang, 'lobby_host')})" if seat.user_id == live.row.host else ""
         lines.append(f"{seat.seat + 1}. {seat.name}{host}")
-    options = {**live.row.options}
-    deadline = live.row.settings.get("deadline")
-    if deadline is not None:
-        options["deadline"] = f"{int(deadline)}s" if deadline else "off"
-    if options:
-        lines.append(t(lang, "lobby_options",
-                       options=", ".join(f"{k}={v}" for k, v in sorted(options.items()))))
-    else:
-        lines.append(t(lang, "lobby_no_options"))
+    lines.append(t(lang, "lobby_options", options=options_line(live, lang)))
     lines.append(t(lang, "lobby_hint"))
     buttons = [Button(t(lang, "btn_join"), "join", "success"),
                Button(t(lang, "btn_leave"), "leave"),
-               Button(t(lang, "btn_addbot"), "addbot")]
+               Button(t(lang, "btn_addbot"), "addbot"),
+               Button(t(lang, "btn_options"), "options")]
     if len(live.seats) in game.SEATS:
         buttons.append(Button(t(lang, "btn_start"), "start", "primary"))
     return Rendering(t(lang, "lobby_title", game=game.NAME), lines, rows(buttons),
@@ -210,3 +203,23 @@ def games_overview(lang: str) -> str:
                        high=game.SEATS.stop - 1, options=", ".join(options)))
     lines.append(t(lang, "newgame_table_options"))
     return "\n".join(lines)
+
+
+def options_line(live: "Live", lang: str) -> str:
+    """Every option of the table with its value, the defaults included, then its clock."""
+    from pydantic_core import PydanticUndefined
+
+    parts = []
+    for name, field in live.game.Options.model_fields.items():
+        value = live.row.options.get(name, field.default)
+        if value is PydanticUndefined:
+            continue
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, dict | list):
+            value = "custom" if name in live.row.options else "default"
+        parts.append(f"{name}={value}")
+    deadline = live.row.settings.get("deadline")
+    if deadline is not None:
+        parts.append(f"deadline={int(deadline)}s" if deadline else "deadline=off")
+    return ", ".join(parts)

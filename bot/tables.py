@@ -261,7 +261,8 @@ class Tables(Lobby, Turns):
                 return Reply(t(lang, "out_of_date"), ok=False)
             return await self._play(live, actor, action[2:], expected_version=version)
         handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
-                    "start": self._start, "rematch": self._rematch, "hand": self._hand_for}
+                    "start": self._start, "rematch": self._rematch, "hand": self._hand_for,
+                    "options": self._options_text}
         handler = handlers.get(action)
         if handler is None:
             return Reply(t(lang, "bad_button"), ok=False)

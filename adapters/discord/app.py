@@ -364,6 +364,14 @@ def _add_commands(app: TapisDiscord) -> None:
         await app.answer(interaction, tables.kick(actor_of(interaction),
                                                   channel_of(interaction), str(member.id)))
 
+    @tree.command(name="options", description="See or change the table's options before it "
+                                              "starts (host or admin)")
+    @app_commands.describe(options="e.g. rounds=3 ox=yes deadline=off; empty to see them")
+    @app_commands.guild_only()
+    async def options(interaction: discord.Interaction, options: str | None = None) -> None:
+        await app.answer(interaction, tables.set_options(
+            actor_of(interaction), channel_of(interaction), (options or "").split()))
+
     @tree.command(name="stats", description="Your results in finished games")
     async def stats(interaction: discord.Interaction) -> None:
         await app.answer(interaction, tables.stats(actor_of(interaction),

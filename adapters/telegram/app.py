@@ -61,7 +61,7 @@ MANAGING = {"start", "addbot"}  # lobby buttons for which being a group admin ma
 # Command menus: (command, catalogue key of its description), per chat kind.
 GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
     "newgame", "join", "leave", "addbot", "start", "play", "pass", "hand", "table", "rules",
-    "scores", "stats", "cancel", "kick", "lang", "mentions", "help")]
+    "scores", "stats", "cancel", "kick", "lang", "mentions", "options", "help")]
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
     (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions")]
 
@@ -163,7 +163,7 @@ class TelegramBot:
             "pass": self._pass, "hand": self._hand, "table": self._table,
             "rules": self._rules, "scores": self._scores, "stats": self._stats,
             "cancel": self._cancel, "kick": self._kick, "lang": self._lang, "help": self._help,
-            "mentions": self._mentions,
+            "mentions": self._mentions, "options": self._options,
         }
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
@@ -356,6 +356,11 @@ class TelegramBot:
         actor, place = await self._actor(update)
         lang = await self.tables.lang_of(actor.user_id, place.key)
         await self._answer(update, Reply(present.help_text(lang)), "chat")
+
+    async def _options(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, place = await self._actor(update, admin=True)
+        reply = await self.tables.set_options(actor, place.key, list(context.args or []))
+        await self._answer(update, reply, "chat")
 
     async def _scores(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)

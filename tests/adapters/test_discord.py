@@ -532,3 +532,13 @@ async def test_a_table_in_a_thread_that_got_archived_is_posted_again(h, fake):
     assert (await h.tables.live_table(table_id)).row.status == "playing"
     await play_until(h, table_id, players)
     assert (await h.tables.live_table(table_id)).row.status == "finished"
+
+
+async def test_the_host_changes_options_with_the_options_command(h, fake):
+    await h.slash("newgame", "alice", game="ochs-esel")
+    await h.slash("options", "alice", options="rounds=2 ox=yes")
+    assert "rounds=2, ox=yes" in h.said_to("alice")[-1]
+    [lobby] = table_messages(fake, fake.channel)
+    assert "rounds=2" in lobby.content and "ox=yes" in lobby.content
+    await h.slash("options", "bob", options="rounds=9")
+    assert "Only the host" in h.said_to("bob")[-1]

@@ -224,3 +224,15 @@ async def test_a_player_whose_telegram_is_in_french_is_refused_in_french(rig, fa
     fake.send_command(GROUP, amelie, "/newgame ochs")
     await fake.wait_for(lambda: table_messages(fake, GROUP))
     assert "waiting for players" in table_messages(fake, GROUP)[-1].text
+
+
+async def test_the_lobby_options_button_and_the_options_command(rig, fake, players):
+    alice, bob, _ = players
+    await open_table(rig, GROUP, alice, [bob])
+    [lobby] = table_messages(fake, GROUP)
+    press = fake.press_button(GROUP, lobby.message_id, bob, text="Options")
+    await fake.wait_for(lambda: press.answer is not None)
+    assert "rounds=1" in press.answer["text"] and "/options" in press.answer["text"]
+    fake.send_command(GROUP, alice, "/options rounds=3 ox=yes")
+    await fake.wait_for(lambda: "rounds=3" in table_messages(fake, GROUP)[-1].text)
+    assert "ox=yes" in table_messages(fake, GROUP)[-1].text

@@ -175,3 +175,38 @@ async def test_private_answers_follow_the_users_app_language_until_they_choose(h
     assert "You joined" in (await tables.join(CAROL, CHANNEL)).text
     await tables.set_lang(BOB, CHANNEL, "en", personal=True)  # a choice beats the app
     assert (await tables.leave(BOB, CHANNEL)).text == "You left the table."
+
+
+async def test_the_host_changes_options_in_the_lobby_and_the_engine_checks_them(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs", ["rounds=2"])
+    await tables.join(BOB, CHANNEL)
+    shown = await tables.set_options(BOB, CHANNEL, [])  # anyone may look
+    assert shown.ok and "rounds=2, ox=no, deadline=300s" in shown.text
+    assert not (await tables.set_options(BOB, CHANNEL, ["rounds=3"])).ok  # only the host
+    bad = await tables.set_options(ALICE, CHANNEL, ["rounds=0"])
+    assert not bad.ok and "rounds" in bad.text
+    reply = await tables.set_options(ALICE, CHANNEL, ["ox=yes", "deadline=off"])
+    assert reply.ok and "rounds=2, ox=yes, deadline=off" in reply.text
+    await tables.settle()
+    row = await tables.table_for_channel(CHANNEL)
+    assert row.options == {"rounds": 2, "ox": True} and row.settings["deadline"] == 0
+    assert "ox=yes" in harness.sink.tables[row.id].rendering.text
+    await tables.add_bot(ALICE, CHANNEL)
+    await tables.start_game(ALICE, CHANNEL)
+    live = await tables.live_table(row.id)
+    assert live.game.view(live.state)["ox"] is True and live.game.view(live.state)["rounds"] == 2
+    late = await tables.set_options(ALICE, CHANNEL, ["rounds=5"])
+    assert not late.ok and "before the game starts" in late.text
+
+
+async def test_the_options_button_says_what_the_table_plays_with(harness):
+    from bot.render import encode_payload
+
+    await harness.tables.new_game(ALICE, CHANNEL, "michigan", ["chips=20"])
+    await harness.tables.settle()
+    row = await harness.tables.table_for_channel(CHANNEL)
+    actions = [b.action for line in harness.sink.tables[row.id].rendering.buttons for b in line]
+    assert "options" in actions
+    reply = await harness.tables.press(BOB, encode_payload(row.id, 0, "options"))
+    assert reply.ok and "chips=20, hands_per_player=1" in reply.text and "/options" in reply.text
