@@ -1,6 +1,7 @@
 """Reading `/newgame <game> key=value ...` as typed in chat, in English or French."""
 
 import json
+import re
 from typing import Any
 
 from engine import games
@@ -14,7 +15,6 @@ ALIASES = {
     "nix": "nix-fur-ungut", "nixfurungut": "nix-fur-ungut", "nixfuerungut": "nix-fur-ungut",
     "mi": "michigan",
 }
-TABLE_KEYS = {"deadline", "delai", "bot_delay", "botdelay"}  # the table's, not the game's
 # Numbers stay numbers (`rounds=1`); pydantic turns 0/1 into booleans where a flag is meant.
 _TRUE = {"yes", "true", "on", "oui", "vrai"}
 _FALSE = {"no", "false", "off", "non", "faux"}
@@ -54,7 +54,7 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
         if not key.isidentifier():
             raise OptionsError("bad_option_word", word=word)
         value = _value(raw.strip())
-        if key in TABLE_KEYS or key in {"deadline", "bot_delay"}:
+        if key in _LIMITS:
             table[key] = _table_value(key, value, raw)
         else:
             game_options[key] = value
@@ -79,16 +79,21 @@ def _value(raw: str) -> Any:
     return raw
 
 
+_DURATION = re.compile(r"(\d+(?:[.,]\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?")
+_LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
+
+
 def _table_value(key: str, value: Any, raw: str) -> float:
+    """Seconds for `deadline` / `bot_delay`: `90`, `90s`, `2m`, `1.5`; `off` ends deadlines."""
     if key == "deadline" and value is False:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        minutes = fold(raw).rstrip("m").rstrip("min")
-        if minutes.isdigit() and fold(raw).endswith(("m", "min")) and key == "deadline":
-            return int(minutes) * 60
+    match = _DURATION.fullmatch(fold(raw))
+    if match is None:
         raise OptionsError("bad_table_setting", key=key, value=raw)
-    if key == "deadline" and not (value == 0 or 30 <= value <= 86_400):
+    seconds = float(match.group(1).replace(",", "."))
+    if (match.group(2) or "s").startswith("m"):
+        seconds *= 60
+    low, high = _LIMITS[key]
+    if not (low <= seconds <= high or (key == "deadline" and seconds == 0)):
         raise OptionsError("bad_table_setting", key=key, value=raw)
-    if key == "bot_delay" and not 0 <= value <= 30:
-        raise OptionsError("bad_table_setting", key=key, value=raw)
-    return value
+    return int(seconds) if seconds.is_integer() else seconds
