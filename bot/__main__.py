@@ -7,7 +7,10 @@ import logging
 import signal
 import sys
 
+from pydantic import ValidationError
+
 from bot.settings import Settings
+from db.repository import StorageError
 
 DESCRIPTION = """\
 Tapis: card games (Ochs & Esel, The Game, Nix für Ungut, Michigan) for Discord and Telegram.
@@ -51,12 +54,22 @@ async def run(args: argparse.Namespace) -> int:
         overrides["default_lang"] = args.lang
     if args.bot_delay is not None:
         overrides["bot_delay"] = args.bot_delay
-    settings = Settings(**overrides)  # type: ignore[arg-type]
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
+                             for e in exc.errors())
+        print(f"tapis: bad settings: {problems}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         stream=sys.stderr)
-    repo = open_repository(settings.database_url)
-    await repo.open()
+    try:
+        repo = open_repository(settings.database_url)
+        await repo.open()
+    except (ValueError, NotImplementedError, StorageError) as exc:
+        print(f"tapis: cannot open the database ({exc})", file=sys.stderr)
+        return 2
     try:
         chat = (settings.discord_token or settings.telegram_token) and not args.console
         if not chat:

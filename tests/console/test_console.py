@@ -56,3 +56,18 @@ def test_choosing_a_game_interactively_and_typing_moves(tmp_path):
     assert "“99” is not a card of this game." in result.stdout
     assert "Nix für Ungut (2–5)" in result.stdout
     assert "/newgame" in result.stdout
+
+
+def test_a_bad_database_url_or_setting_is_one_clear_line_not_a_traceback(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": "mysql://somewhere"}
+    env.pop("DISCORD_TOKEN", None)
+    env.pop("TELEGRAM_TOKEN", None)
+    bad_db = subprocess.run([sys.executable, "-m", "bot"], input="", capture_output=True,
+                            text=True, cwd=tmp_path, env=env, timeout=60, check=False)
+    assert bad_db.returncode == 2 and "cannot open the database" in bad_db.stderr
+    assert "Traceback" not in bad_db.stderr
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'x.db'}", TURN_DEADLINE="-5")
+    bad_setting = subprocess.run([sys.executable, "-m", "bot"], input="", capture_output=True,
+                                 text=True, cwd=tmp_path, env=env, timeout=60, check=False)
+    assert bad_setting.returncode == 2 and "TURN_DEADLINE" in bad_setting.stderr
+    assert "Traceback" not in bad_setting.stderr
