@@ -118,6 +118,8 @@ class Lobby:
 
     async def _join(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
+        if actor.user_id in live.row.settings.get("kicked", []):
+            return await self._refuse(actor, channel, "kicked_out")
         async with self._lock(live.id):
             if live.row.status == PLAYING:
                 return await self._join_playing(live, actor)
@@ -173,8 +175,9 @@ class Lobby:
                 waiting = live.row.settings.get("takeovers", [])
                 if any(w[0] == actor.user_id for w in waiting):
                     rest = [w for w in waiting if w[0] != actor.user_id]
-                    await self._save_lobby(live, settings={**live.row.settings,
-                                                           "takeovers": rest})
+                    if not await self._save_lobby(live, settings={**live.row.settings,
+                                                                  "takeovers": rest}):
+                        return await self._refuse(actor, channel, "storage_failed")
                     return Reply(t(lang, "left"))
                 return await self._refuse(actor, channel, "not_seated")
             if live.row.status == LOBBY:
@@ -200,8 +203,9 @@ class Lobby:
         humans = [s for s in seats if not s.is_bot]
         if not humans:
             # The last human leaving closes the lobby: a table of bots alone is pointless.
-            if await self._set_status(live.id, CANCELLED):
-                await self._show_table(live)
+            if not await self._set_status(live.id, CANCELLED):
+                return Reply(t(lang, "storage_failed"), ok=False)
+            await self._show_table(live)
             return Reply(t(lang, "left_closed"))
         seats = [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
                  for i, s in enumerate(seats)]
@@ -237,9 +241,10 @@ class Lobby:
         return Reply(t(await self.lang_of(actor.user_id, channel), "bot_added"))
 
     async def remove_bot(self, actor: Actor, channel: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
+        return await self._with_table(actor, channel, self._remove_bot)
+
+    async def _remove_bot(self, live: Live, actor: Actor) -> Reply:
+        channel = live.row.channel
         async with self._lock(live.id):
             if live.row.status != LOBBY:
                 return await self._refuse(actor, channel, "not_in_lobby")
@@ -313,7 +318,11 @@ class Lobby:
                 return await self._refuse(actor, channel, "host_or_admin_only")
             if not await self._set_status(live.id, CANCELLED):
                 return await self._refuse(actor, channel, "storage_failed")
-            await self.repo.clear_deadline(live.id)
+            try:
+                await self.repo.clear_deadline(live.id)
+            except StorageError:
+                # The table is cancelled; a leftover deadline of a cancelled table is inert.
+                log.warning("table %s: deadline of the cancelled table not cleared", live.id)
         await self._show_table(live)
         await self._announce(live, "cancelled_by", name=actor.name)
         return Reply(t(await self.lang_of(actor.user_id, channel), "cancelled"))
@@ -330,19 +339,28 @@ class Lobby:
                 return await self._refuse(actor, channel, "no_such_player", name=target)
             if victim.user_id == actor.user_id:
                 return await self._refuse(actor, channel, "cannot_kick_self")
+            if live.row.status not in (LOBBY, PLAYING):
+                return await self._refuse(actor, channel, "no_table")
+            # A kicked player does not come back by /join, and does not keep hosting.
+            kicked = sorted({*live.row.settings.get("kicked", []), victim.user_id or ""})
+            heir = next((s for s in live.seats
+                         if not s.is_bot and s.seat != victim.seat), None)
+            host = heir.user_id if live.row.host == victim.user_id and heir else None
+            seats = None
             if live.row.status == LOBBY:
                 seats = [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
                          for i, s in enumerate(x for x in live.seats if x.seat != victim.seat)]
-                if not await self._save_lobby(live, seats=seats):
-                    return await self._refuse(actor, channel, "storage_failed")
-            elif live.row.status == PLAYING:
+            if not await self._save_lobby(live, seats=seats, host=host,
+                                          settings={**live.row.settings, "kicked": kicked}):
+                return await self._refuse(actor, channel, "storage_failed")
+            if live.row.status == PLAYING:
                 bot = SeatRow(seat=victim.seat, user_id=None,
                               name=self._bot_name(live, victim.seat), is_bot=True)
                 if not await self._save_seat(live, bot):
                     return await self._refuse(actor, channel, "storage_failed")
-            else:
-                return await self._refuse(actor, channel, "no_table")
         await self._announce(live, "kicked", name=victim.name)
+        if host is not None and heir is not None:
+            await self._announce(live, "host_moved", name=heir.name)
         if live.row.status == PLAYING:
             await self._after_change(live, [])
         else:
@@ -397,29 +415,26 @@ class Lobby:
         return True
 
     async def _rematch(self, live: Live, actor: Actor) -> Reply:
+        """Same options, same seats: the people still seated play again, bots the rest.
+
+        Someone who left or whose seat a bot kept is not pulled back into a new game; they
+        can take a bot's seat between rounds with /join like anyone else.
+        """
         channel = live.row.channel
         if live.row.status != FINISHED:
             return await self._refuse(actor, channel, "out_of_date")
-        if live.seat_of(actor.user_id) is None and not any(
-                s.former_user_id == actor.user_id for s in live.seats):
+        if live.seat_of(actor.user_id) is None:
             return await self._refuse(actor, channel, "not_seated")
-        seats = []
-        for s in live.seats:
-            owner = s.user_id if not s.is_bot else s.former_user_id
-            if owner:
-                seats.append(SeatRow(seat=s.seat, user_id=owner,
-                                     name=s.name if not s.is_bot else owner))
-            else:
-                seats.append(SeatRow(seat=s.seat, user_id=None, name=s.name, is_bot=True))
-        for s in seats:
-            if s.user_id and s.name == s.user_id:
-                s.name = next((r.name for r in await self.repo.results(live.id)
-                               if r.user_id == s.user_id and not r.is_bot), s.user_id)
+        seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name) if not s.is_bot
+                 else SeatRow(seat=s.seat, user_id=None, name=self._bot_name(live, s.seat),
+                              is_bot=True)
+                 for s in live.seats]
+        per_game = {"takeovers", "kicked", "unreachable"}  # bookkeeping of the last game
         try:
             row = await self.repo.create_table(
                 platform=self.platform, channel=channel, game=live.row.game,
                 options=live.row.options,
-                settings={k: v for k, v in live.row.settings.items() if k != "takeovers"},
+                settings={k: v for k, v in live.row.settings.items() if k not in per_game},
                 seed=self._seeds(), host=actor.user_id, seats=seats)
         except TableExists:
             return await self._refuse(actor, channel, "table_exists_short")

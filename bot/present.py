@@ -61,6 +61,8 @@ def lobby(live: "Live", lang: str) -> Rendering:
                Button(t(lang, "btn_leave"), "leave"),
                Button(t(lang, "btn_addbot"), "addbot"),
                Button(t(lang, "btn_options"), "options")]
+    if any(seat.is_bot for seat in live.seats):
+        buttons.append(Button(t(lang, "btn_removebot"), "removebot"))
     if len(live.seats) in game.SEATS:
         buttons.append(Button(t(lang, "btn_start"), "start", "primary"))
     return Rendering(t(lang, "lobby_title", game=game.NAME), lines, rows(buttons),
@@ -215,9 +217,9 @@ def options_line(live: "Live", lang: str) -> str:
         if value is PydanticUndefined:
             continue
         if isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = t(lang, "opt_yes" if value else "opt_no")
         elif isinstance(value, dict | list):
-            value = "custom" if name in live.row.options else "default"
+            value = t(lang, "opt_custom" if name in live.row.options else "opt_default")
         parts.append(f"{name}={value}")
     deadline = live.row.settings.get("deadline")
     if deadline is not None:

@@ -67,6 +67,7 @@ class Tables(Lobby, Turns):
         self._locales: dict[str, str] = {}  # user -> their app's language, when we speak it
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
+        self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
 
     # --- life cycle -----------------------------------------------------------------------
@@ -88,6 +89,7 @@ class Tables(Lobby, Turns):
             deadline = deadlines.get(row.id)
             if deadline is not None and deadline.version == row.version:
                 await self._resume_deadline(row, deadline)
+                self._deadline_resumed.add(row.id)
         if run_scheduler:
             self.scheduler.start()
 
@@ -262,7 +264,7 @@ class Tables(Lobby, Turns):
             return await self._play(live, actor, action[2:], expected_version=version)
         handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
                     "start": self._start, "rematch": self._rematch, "hand": self._hand_for,
-                    "options": self._options_text}
+                    "options": self._options_text, "removebot": self._remove_bot}
         handler = handlers.get(action)
         if handler is None:
             return Reply(t(lang, "bad_button"), ok=False)

@@ -25,6 +25,7 @@ from engine.core.rng import rng_for
 log = logging.getLogger(__name__)
 
 MAX_AFK_MOVES = 200  # an expired turn is finished by the bot; a turn is never longer
+RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 
 
 class Turns:
@@ -118,14 +119,25 @@ class Turns:
     async def _run_job(self, job: Job) -> None:
         try:
             live = await self._load(job.table_id)
+        except StorageError:
+            # A passing storage fault: try again shortly, the game must not end over it.
+            log.warning("table %s could not be loaded; trying again", job.table_id)
+            self.scheduler.at(self.clock.now() + RETRY_SECONDS, job.kind, job.table_id,
+                              job.version)
+            return
         except Exception:
-            # A table that cannot even be loaded is closed, its rows kept for a developer.
+            # Data that cannot be read back (unknown game, a log that does not replay):
+            # the table is closed, its rows kept for a developer to look at.
             log.exception("table %s could not be loaded; closing it", job.table_id)
             await self._set_status(job.table_id, CLOSED)
             return
         if live is None or live.row.status != PLAYING or live.row.version != job.version:
             return  # the table moved on: this job is stale
         if job.kind == "resume":
+            if job.table_id not in self._deadline_resumed:
+                # No deadline survived for this turn (never stored, or the bot stopped
+                # between the move and its deadline): a human's turn gets a fresh one.
+                await self._set_deadline(live, live.game.to_act(live.state))
             self._schedule_bot(live)
         elif job.kind == "ping":
             await self._call(live, live.game.to_act(live.state))
@@ -147,12 +159,12 @@ class Turns:
             try:
                 events = await self._bot_commit(live, seat, "bot")
             except VersionConflict:
+                # Another process moved the table on: take its state, arrange what is next.
                 await self._reload(live)
-                self._schedule_bot(live)
-                return
+                events = []
             except StorageError:
                 # Try again shortly: a game must never stall on a passing storage fault.
-                self.scheduler.at(self.clock.now() + 5, "bot", live.id, version)
+                self.scheduler.at(self.clock.now() + RETRY_SECONDS, "bot", live.id, version)
                 return
         await self._after_change(live, events, mover=seat)
 
@@ -208,6 +220,7 @@ class Turns:
                 return
             seat_no = humans[0]
             seat = live.seats[seat_no]
+            stopped = False
             for _ in range(MAX_AFK_MOVES):
                 if live.game.outcome(live.state) is not None:
                     break
@@ -217,18 +230,29 @@ class Turns:
                     events += await self._bot_commit(live, seat_no, "afk")
                 except VersionConflict:
                     await self._reload(live)
-                    return
+                    stopped = True
+                    break
                 except StorageError:
-                    self.scheduler.at(self.clock.now() + 5, "expire", live.id, live.row.version)
-                    return
-            strikes = seat.afk_strikes + 1
-            if strikes >= self.settings.afk_strikes:
-                new = SeatRow(seat=seat_no, user_id=None, name=self._bot_name(live, seat_no),
-                              is_bot=True, former_user_id=seat.user_id)
-            else:
-                new = SeatRow(seat=seat_no, user_id=seat.user_id, name=seat.name,
-                              afk_strikes=strikes)
-            await self._save_seat(live, new)
+                    self.scheduler.at(self.clock.now() + RETRY_SECONDS, "expire", live.id,
+                                      live.row.version)
+                    stopped = True
+                    break
+            new: SeatRow | None = None
+            if not stopped:
+                strikes = seat.afk_strikes + 1
+                if strikes >= self.settings.afk_strikes:
+                    new = SeatRow(seat=seat_no, user_id=None,
+                                  name=self._bot_name(live, seat_no), is_bot=True,
+                                  former_user_id=seat.user_id)
+                else:
+                    new = SeatRow(seat=seat_no, user_id=seat.user_id, name=seat.name,
+                                  afk_strikes=strikes)
+                await self._save_seat(live, new)
+        if new is None:
+            # Interrupted: what was played is still shown and the next turn arranged
+            # (the retry just scheduled, or a deadline for what is left to play).
+            await self._after_change(live, events, mover=seat_no)
+            return
         lang = await self.channel_lang(live.row.channel)
         if new.is_bot:
             await self._announce(live, "seat_to_bot_afk", name=seat.name, bot=new.name)

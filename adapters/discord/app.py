@@ -295,6 +295,8 @@ def _add_commands(app: TapisDiscord) -> None:
     simple("leave", "Leave this channel's table (a bot plays your seat in a game)", "leave")
     simple("start", "Start the game (host or channel admin)", "start_game")
     simple("addbot", "Add a bot player to the lobby (host or channel admin)", "add_bot")
+    simple("removebot", "Remove a bot player from the lobby (host or channel admin)",
+           "remove_bot")
     simple("cancel", "Cancel this channel's table (host or channel admin)", "cancel")
     simple("table", "Post the table again at the bottom of the channel", "show")
     simple("scores", "The scores of the game in this channel", "scores")

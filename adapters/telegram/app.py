@@ -56,12 +56,14 @@ ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 ADMIN_TTL = 60.0  # seconds an admin check is trusted; promotions are rare, checks cost a call
 FLOOD_RETRIES = 3  # AIORateLimiter's default of 0 would raise RetryAfter at once
 JOIN_PREFIX = "j"  # deep-link payload "j<table id>": seat me at that table
-MANAGING = {"start", "addbot"}  # lobby buttons for which being a group admin matters
+# Lobby buttons for which being a group admin matters.
+MANAGING = {"start", "addbot", "removebot", "options"}
 
 # Command menus: (command, catalogue key of its description), per chat kind.
 GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
-    "newgame", "join", "leave", "addbot", "start", "play", "pass", "hand", "table", "rules",
-    "scores", "stats", "cancel", "kick", "lang", "mentions", "options", "help")]
+    "newgame", "join", "leave", "addbot", "removebot", "start", "play", "pass", "hand",
+    "table", "rules", "scores", "stats", "cancel", "kick", "lang", "mentions", "options",
+    "help")]
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
     (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions")]
 
@@ -159,7 +161,8 @@ class TelegramBot:
     def _register(self) -> None:
         commands: dict[str, Handler] = {
             "newgame": self._newgame, "join": self._join_command, "leave": self._leave,
-            "addbot": self._addbot, "start": self._start, "play": self._play,
+            "addbot": self._addbot, "removebot": self._removebot,
+            "start": self._start, "play": self._play,
             "pass": self._pass, "hand": self._hand, "table": self._table,
             "rules": self._rules, "scores": self._scores, "stats": self._stats,
             "cancel": self._cancel, "kick": self._kick, "lang": self._lang, "help": self._help,
@@ -328,6 +331,10 @@ class TelegramBot:
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
         await self._answer(update, await self.tables.add_bot(actor, place.key))
+
+    async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, place = await self._actor(update, admin=True)
+        await self._answer(update, await self.tables.remove_bot(actor, place.key))
 
     async def _play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)

@@ -139,24 +139,34 @@ async def test_a_human_takes_over_a_bot_seat_when_the_next_round_starts(harness)
 
 
 async def test_finished_game_offers_a_rematch_and_counts_in_stats(harness):
-    live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
-    await harness.tables.leave(ALICE, CHANNEL)
-    for _ in range(500):
+    import random
+
+    live = await _start(harness, "ochs-esel", [ALICE, CAROL], 1, ["rounds=1"])
+    await harness.tables.leave(CAROL, CHANNEL)  # a bot finishes Carol's game
+    for _ in range(800):
         await harness.tables.settle()
         if live.row.status == FINISHED:
             break
+        seat = live.game.to_act(live.state)[0]
+        if live.seats[seat].user_id == ALICE.user_id:
+            move = live.game.choose(live.state, seat, random.Random(live.row.version))
+            await harness.tables.play(ALICE, CHANNEL, str(move))
+    assert live.row.status == FINISHED
     final = next(a for a in harness.sink.announcements if "Final ranking" in a.text)
     assert final.buttons[0][0].action == "rematch"
     stats = await harness.tables.stats(ALICE, CHANNEL)
     assert "Ochs & Esel: 1 played" in stats.text
-    reply = await harness.tables.press(ALICE, encode_payload(live.id, final.version, "rematch"))
+    payload = encode_payload(live.id, final.version, "rematch")
+    assert not (await harness.tables.press(CAROL, payload)).ok  # she left: not a player now
+    assert not (await harness.tables.press(BOB, payload)).ok
+    reply = await harness.tables.press(ALICE, payload)
     assert reply.ok, reply.text
     new = await harness.tables.table_for_channel(CHANNEL)
     assert new.id != live.id and new.status == "playing" and new.options == live.row.options
     new_live = await harness.tables.live_table(new.id)
-    assert new_live.seats[0].user_id == ALICE.user_id and not new_live.seats[0].is_bot
-    assert not (await harness.tables.press(BOB, encode_payload(live.id, final.version,
-                                                               "rematch"))).ok
+    assert [(s.user_id, s.is_bot) for s in new_live.seats] == [
+        (ALICE.user_id, False), (None, True), (None, True)]
+    assert all(s.name.startswith("🤖") for s in new_live.seats[1:])
 
 
 async def test_a_vanished_channel_closes_the_table_without_retrying(harness):
