@@ -239,11 +239,13 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     hand = view.get("hand", [])
     lines = [t(lang, "hand_cards", cards=hand_text(hand, lang)) if hand
              else t(lang, "hand_empty")]
+    seat = view.get("seat")
+    if seat not in view["to_act"]:
+        return lines  # chips and pay piles move on others' turns: the table shows them
     pay = {card: chips for card, chips in view["pay_cards"]}
     held = [f"{card_text(c, lang)} ({pay[c]})" for c in hand if c in pay]
     if held:
         lines.append(t(lang, "mi.hand_pay", cards=", ".join(held)))
-    seat = view.get("seat")
     if seat is not None:
         lines.append(t(lang, "mi.hand_chips", chips=view["chips"][seat]))
     if seat in view["to_act"]:

@@ -147,11 +147,12 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
 
 def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     hand = view.get("hand", [])
-    lines = [t(lang, "hand_cards", cards=cards_text(hand)) if hand else t(lang, "hand_empty"),
-             t(lang, "nix.hand_turn", round=view["round"], rounds=view["rounds"],
-               turn=view["turn"], turns=TURNS)]
+    lines = [t(lang, "hand_cards", cards=cards_text(hand)) if hand else t(lang, "hand_empty")]
     seat = view.get("seat")
-    if seat is not None and not view["over"]:
+    # Turn and super chip only on one's turn: the message is not edited on others' turns.
+    if seat is not None and not view["over"] and seat in view.get("to_act", []):
+        lines.append(t(lang, "nix.hand_turn", round=view["round"], rounds=view["rounds"],
+                       turn=view["turn"], turns=TURNS))
         ready = not view["super_used"][seat] and view["turn"] <= SUPER_LAST_TURN
         lines.append(t(lang, "nix.hand_super_ready" if ready else "nix.hand_super_used"))
     return lines

@@ -85,12 +85,18 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
 
 
 def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
-    """The hand, and the piles again: the player decides from this message alone."""
+    """The hand, and on one's turn the piles again: the player decides from this message.
+
+    The piles only while it is this seat's turn: the message is edited on its turns and
+    when its hand changes, so piles shown at other times would go stale.
+    """
     hand = sorted(view.get("hand", []), key=int)
-    lines = [t(lang, "hand_cards", cards=" ".join(hand)) if hand else t(lang, "hand_empty"),
-             piles_text(view["piles"])]
-    if view.get("seat") in view.get("to_act", []) and view.get("minimum") is not None:
-        lines.append(t(lang, "tg.your_turn", played=view["played"], minimum=view["minimum"]))
+    lines = [t(lang, "hand_cards", cards=" ".join(hand)) if hand else t(lang, "hand_empty")]
+    if view.get("seat") in view.get("to_act", []):
+        lines.append(piles_text(view["piles"]))
+        if view.get("minimum") is not None:
+            lines.append(t(lang, "tg.your_turn", played=view["played"],
+                           minimum=view["minimum"]))
     return lines
 
 

@@ -180,6 +180,11 @@ def test_nix_hand_lists_the_players_cards_and_super_chip_only():
     assert "super chip ★ is ready" in hand
     assert "1 1 1 1" not in hand
     state, _ = apply_all("nix-fur-ungut", state, (0, "pair 7 7 super"))
+    # Not this seat's turn: nothing in its hand message can go stale until its next turn.
+    waiting = hand_text("nix-fur-ungut", state, 0, "fr")
+    assert "super" not in waiting and "Manche" not in waiting
+    game = games.get("nix-fur-ungut")
+    state, _ = game.apply(state, 1, game.legal_moves(state, 1)[0])
     assert "super jeton est déjà joué" in hand_text("nix-fur-ungut", state, 0, "fr")
 
 
@@ -276,7 +281,9 @@ def test_michigan_hand_shows_own_cards_by_suit_with_symbols_and_no_one_elses():
     state = michigan()
     hand = hand_text("michigan", state, 0, "en")
     assert "Your hand: 4♠ J♠ · 2♥ 3♥ · 9♣ K♣" in hand
-    assert "Pay cards in your hand: J♠ (4), K♣ (4)" in hand
+    assert "Pay cards" not in hand  # not this seat's turn: chips move on others' turns
+    led, _ = apply_all("michigan", state, (2, "keep"))  # the dealer keeps: seat 0 leads
+    assert "Pay cards in your hand: J♠ (4), K♣ (4)" in hand_text("michigan", led, 0, "en")
     for card in ("5♥", "Q♦", "7♥", "9♥"):  # Bob's, Carol's and the extra hand's
         assert card not in hand
     assert "Votre main : 4♠ V♠ · 2♥ 3♥ · 9♣ R♣" in hand_text("michigan", state, 0, "fr")
