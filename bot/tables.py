@@ -505,13 +505,14 @@ class Tables(Lobby, Turns):
         live = await self._load(table_id)
         if live is None:
             return
-        seat = live.seat_of(user_id)
-        warned = set(live.row.settings.get("unreachable", []))
-        if seat is None or user_id in warned:
-            return
-        warned.add(user_id)
-        await self._save_lobby(live, settings={**live.row.settings,
-                                               "unreachable": sorted(warned)})
+        async with self._lock(table_id):  # settings change only under the table lock
+            seat = live.seat_of(user_id)
+            warned = set(live.row.settings.get("unreachable", []))
+            if seat is None or user_id in warned:
+                return
+            warned.add(user_id)
+            await self._save_lobby(live, settings={**live.row.settings,
+                                                   "unreachable": sorted(warned)})
         await self._announce(live, "cannot_reach", name=seat.name)
 
     async def chat_closed(self, chat: str) -> None:

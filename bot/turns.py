@@ -57,17 +57,29 @@ class Turns:
                 mentions=[seat.user_id], version=live.row.version, kind="turn"))
 
     async def _apply_takeovers(self, live: Live) -> None:
-        """'A human may take over a bot seat between rounds': queued joins sit down now."""
-        waiting = list(live.row.settings.get("takeovers", []))
-        if not waiting:
-            return
-        for seat in list(live.seats):
-            if not waiting or not seat.is_bot:
-                continue
-            user_id, name = waiting.pop(0)
-            if await self._save_seat(live, SeatRow(seat=seat.seat, user_id=user_id, name=name)):
-                await self._announce(live, "took_over", name=name, bot=seat.name)
-        await self._save_lobby(live, settings={**live.row.settings, "takeovers": waiting})
+        """'A human may take over a bot seat between rounds': queued joins sit down now.
+
+        Under the table lock, like every other change of its settings, so a /join queued
+        at this moment is not lost; a join whose seat could not be saved stays queued.
+        """
+        taken: list[tuple[str, str]] = []
+        async with self._lock(live.id):
+            waiting = list(live.row.settings.get("takeovers", []))
+            if not waiting:
+                return
+            for seat in list(live.seats):
+                if not waiting:
+                    break
+                if not seat.is_bot:
+                    continue
+                user_id, name = waiting[0]
+                if await self._save_seat(live, SeatRow(seat=seat.seat, user_id=user_id,
+                                                       name=name)):
+                    waiting.pop(0)
+                    taken.append((name, seat.name))
+            await self._save_lobby(live, settings={**live.row.settings, "takeovers": waiting})
+        for name, bot in taken:
+            await self._announce(live, "took_over", name=name, bot=bot)
 
     # --- deadlines and bots ---------------------------------------------------------------
 
