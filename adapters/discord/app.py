@@ -220,7 +220,13 @@ class TapisDiscord(discord.Client):
     async def show_hand(self, interaction: discord.Interaction, actor: Actor, table_id: int,
                         payload: str) -> None:
         """"My hand" and /hand: in DMs when they work, else here, ephemeral, with buttons."""
-        live = await self.tables.live_table(table_id)
+        # Loading a table (first touch after a restart replays its log) may be slow:
+        # past two seconds the answer is deferred, so Discord's 3 s window is never missed.
+        loading = asyncio.ensure_future(self.tables.live_table(table_id))
+        done, _ = await asyncio.wait({loading}, timeout=ANSWER_WITHIN)
+        if not done:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        live = await loading
         seat = None
         if live is not None and live.row.status == PLAYING and live.row.platform == "discord":
             seat = live.seat_of(actor.user_id)
@@ -236,11 +242,16 @@ class TapisDiscord(discord.Client):
             return
         content = content_of(rendering)
         view = view_of(table_id, rendering.version, rendering.buttons)
-        sent = await interaction.response.send_message(
-            content, view=view or discord.utils.MISSING, ephemeral=True)
-        message_id = sent.message_id if sent is not None else None
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
+        if interaction.response.is_done():
+            # Deferred: the "thinking" answer becomes the hand, still editable as @original.
+            message_id = (await interaction.edit_original_response(
+                content=content, view=view)).id
+        else:
+            sent = await interaction.response.send_message(
+                content, view=view or discord.utils.MISSING, ephemeral=True)
+            message_id = sent.message_id if sent is not None else None
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
         self.sink.adopt(table_id, actor.user_id, self.sink.ephemeral_ref(
             interaction.channel_id or 0, message_id, interaction.token),
             fingerprint(content, view))

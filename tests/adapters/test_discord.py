@@ -542,3 +542,25 @@ async def test_the_host_changes_options_with_the_options_command(h, fake):
     assert "rounds=2" in lobby.content and "ox=yes" in lobby.content
     await h.slash("options", "bob", options="rounds=9")
     assert "Only the host" in h.said_to("bob")[-1]
+
+
+async def test_a_slow_my_hand_is_deferred_and_the_hand_still_arrives_editable(
+        h, fake, monkeypatch):
+    monkeypatch.setattr("adapters.discord.app.ANSWER_WITHIN", 0.05)
+    players = ["alice", "bob", "dave"]  # dave's DMs are closed: his hand is ephemeral
+    table_id = await open_table(h, players)
+    live_table = h.tables.live_table
+
+    async def slow_live_table(*args: Any) -> Any:
+        await asyncio.sleep(0.3)  # e.g. the first load after a restart replays the log
+        return await live_table(*args)
+
+    monkeypatch.setattr(h.tables, "live_table", slow_live_table)
+    [table] = table_messages(fake, fake.channel)
+    press = await h.click(table, button(table, "hand"), "dave")
+    assert press.response_type == 5  # deferred within Discord's window
+    hand = hand_of(h, "dave")
+    assert hand is not None and "Your hand:" in hand.content and not hand.loading
+    monkeypatch.setattr(h.tables, "live_table", live_table)
+    await play_until(h, table_id, players)  # and he plays through it to the end
+    assert (await h.tables.live_table(table_id)).row.status == "finished"
