@@ -84,10 +84,9 @@ class Lobby:
         if not words:
             return await self._options_text(live, actor)
         async with self._lock(live.id):
-            if live.row.status != LOBBY:
-                return await self._refuse(actor, channel, "not_in_lobby")
-            if not self._may_manage(live, actor):
-                return await self._refuse(actor, channel, "host_only")
+            refused = await self._lobby_refusal(live, actor)
+            if refused is not None:
+                return refused
             try:
                 game_opts, table_settings = table_options.parse(words)
                 merged = {**live.row.options, **game_opts}
@@ -207,8 +206,7 @@ class Lobby:
                 return Reply(t(lang, "storage_failed"), ok=False)
             await self._show_table(live)
             return Reply(t(lang, "left_closed"))
-        seats = [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
-                 for i, s in enumerate(seats)]
+        seats = _without(live.seats, seat.seat)
         was_host = live.row.host == actor.user_id
         # The host left: the longest-seated human hosts from now on.
         host = (humans[0].user_id or live.row.host) if was_host else live.row.host
@@ -225,10 +223,9 @@ class Lobby:
     async def _add_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
-            if live.row.status != LOBBY:
-                return await self._refuse(actor, channel, "not_in_lobby")
-            if not self._may_manage(live, actor):
-                return await self._refuse(actor, channel, "host_only")
+            refused = await self._lobby_refusal(live, actor)
+            if refused is not None:
+                return refused
             if len(live.seats) >= live.game.SEATS.stop - 1:
                 return await self._refuse(actor, channel, "table_full",
                                           max=live.game.SEATS.stop - 1)
@@ -246,16 +243,13 @@ class Lobby:
     async def _remove_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
-            if live.row.status != LOBBY:
-                return await self._refuse(actor, channel, "not_in_lobby")
-            if not self._may_manage(live, actor):
-                return await self._refuse(actor, channel, "host_only")
+            refused = await self._lobby_refusal(live, actor)
+            if refused is not None:
+                return refused
             bots = [s for s in live.seats if s.is_bot]
             if not bots:
                 return await self._refuse(actor, channel, "no_bot")
-            seats = [s for s in live.seats if s.seat != bots[-1].seat]
-            seats = [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
-                     for i, s in enumerate(seats)]
+            seats = _without(live.seats, bots[-1].seat)
             if not await self._save_lobby(live, seats=seats):
                 return await self._refuse(actor, channel, "storage_failed")
         await self._show_table(live)
@@ -271,6 +265,14 @@ class Lobby:
 
     def _may_manage(self, live: Live, actor: Actor) -> bool:
         return actor.is_admin or live.row.host == actor.user_id
+
+    async def _lobby_refusal(self, live: Live, actor: Actor) -> Reply | None:
+        """Seats and options change only in the lobby, and only by the host or an admin."""
+        if live.row.status != LOBBY:
+            return await self._refuse(actor, live.row.channel, "not_in_lobby")
+        if not self._may_manage(live, actor):
+            return await self._refuse(actor, live.row.channel, "host_only")
+        return None
 
     async def start_game(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._start)
@@ -348,8 +350,7 @@ class Lobby:
             host = heir.user_id if live.row.host == victim.user_id and heir else None
             seats = None
             if live.row.status == LOBBY:
-                seats = [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
-                         for i, s in enumerate(x for x in live.seats if x.seat != victim.seat)]
+                seats = _without(live.seats, victim.seat)
             if not await self._save_lobby(live, seats=seats, host=host,
                                           settings={**live.row.settings, "kicked": kicked}):
                 return await self._refuse(actor, channel, "storage_failed")
@@ -451,3 +452,9 @@ class Lobby:
                 LOBBY, PLAYING):
             return await self._refuse(actor, None, "no_table")
         return await self._join(live, actor)
+
+
+def _without(seats: list[SeatRow], seat_no: int) -> list[SeatRow]:
+    """The lobby's seats less one, renumbered: seat numbers are places at the table."""
+    return [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
+            for i, s in enumerate(x for x in seats if x.seat != seat_no)]
