@@ -12,6 +12,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot import present
@@ -64,7 +65,9 @@ class Tables(Lobby, Turns):
         self._locks: dict[int, asyncio.Lock] = {}
         self._channel_langs: dict[str, str | None] = {}
         self._users: dict[str, UserSettings] = {}
-        self._locales: dict[str, str] = {}  # user -> their app's language, when we speak it
+        # user -> their app's language as last seen (None: one we don't speak); stored too
+        self._locales: dict[str, str | None] = {}
+        self._background: set[asyncio.Task[None]] = set()
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
         self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
@@ -95,6 +98,7 @@ class Tables(Lobby, Turns):
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        await self._background_done()
         await self.outbox.close()
 
     async def settle(self) -> None:
@@ -102,8 +106,13 @@ class Tables(Lobby, Turns):
         while True:
             ran = await self.scheduler.run_due()
             await self.outbox.flush()
+            await self._background_done()
             if not ran:
                 return
+
+    async def _background_done(self) -> None:
+        if self._background:
+            await asyncio.gather(*self._background)
 
     # --- loading --------------------------------------------------------------------------
 
@@ -192,17 +201,36 @@ class Tables(Lobby, Turns):
         return self._users[user_id]
 
     def remember_locale(self, user_id: str, locale: str | None) -> None:
-        """The language the user's app runs in (`fr-FR`, `en-US`), as the platform says."""
+        """The language the user's app runs in (`fr-FR`, `en-US`), as the platform says.
+
+        Adapters call this on every event, from code that cannot wait: a change is
+        stored in the background, so hands sent after a restart (before the person
+        does anything) still come in their language.
+        """
         code = (locale or "").split("-")[0].split("_")[0].lower()
-        if code in LANGS:
-            self._locales[user_id] = code
-        else:
+        known = code if code in LANGS else None
+        if user_id in self._locales and self._locales[user_id] == known:
+            return
+        self._locales[user_id] = known
+        task = asyncio.get_running_loop().create_task(self._store_locale(user_id, known))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _store_locale(self, user_id: str, locale: str | None) -> None:
+        try:
+            stored = await self.user_settings(user_id)
+            if stored.locale != locale:
+                await self.repo.set_user_locale(self.platform, user_id, locale)
+                self._users[user_id] = replace(self._users.get(user_id, stored), locale=locale)
+        except StorageError as exc:  # only a preference: the next event tries again
             self._locales.pop(user_id, None)
+            log.warning("could not store the app language of %s: %s", user_id, exc)
 
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
         """What a person reads privately: their /lang, else their app's language, else the
         channel's (public messages always follow the channel)."""
-        own = (await self.user_settings(user_id)).lang or self._locales.get(user_id)
+        stored = await self.user_settings(user_id)
+        own = stored.lang or (self._locales.get(user_id, stored.locale))
         if own:
             return own
         return await self.channel_lang(channel) if channel else self.settings.default_lang
@@ -213,7 +241,7 @@ class Tables(Lobby, Turns):
             return await self._refuse(actor, channel, "lang_unknown", langs=", ".join(LANGS))
         if personal:
             current = await self.user_settings(actor.user_id)
-            new = UserSettings(lang=lang, mentions=current.mentions)
+            new = replace(current, lang=lang)
             await self.repo.set_user_settings(self.platform, actor.user_id, new)
             self._users[actor.user_id] = new
             return Reply(t(lang, "lang_set_personal"))
@@ -228,7 +256,7 @@ class Tables(Lobby, Turns):
 
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:
         current = await self.user_settings(actor.user_id)
-        new = UserSettings(lang=current.lang, mentions=on)
+        new = replace(current, mentions=on)
         await self.repo.set_user_settings(self.platform, actor.user_id, new)
         self._users[actor.user_id] = new
         lang = await self.lang_of(actor.user_id)

@@ -591,10 +591,11 @@ class PostgresRepository(Repository):
     async def user_settings(self, platform: str, user_id: str) -> UserSettings:
         async def body(db: Connection) -> UserSettings:
             row = await db.fetchrow(
-                "SELECT lang, mentions FROM user_settings WHERE platform = $1 AND user_id = $2",
+                "SELECT lang, mentions, locale FROM user_settings"
+                " WHERE platform = $1 AND user_id = $2",
                 platform, user_id,
             )
-            return UserSettings() if row is None else UserSettings(row[0], row[1])
+            return UserSettings() if row is None else UserSettings(row[0], row[1], row[2])
 
         return await self._run(body)
 
@@ -607,6 +608,16 @@ class PostgresRepository(Repository):
                 " VALUES ($1, $2, $3, $4) ON CONFLICT (platform, user_id) DO UPDATE SET"
                 " lang = excluded.lang, mentions = excluded.mentions",
                 platform, user_id, settings.lang, bool(settings.mentions),
+            )
+
+        await self._run(body)
+
+    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "INSERT INTO user_settings (platform, user_id, locale) VALUES ($1, $2, $3)"
+                " ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale",
+                platform, user_id, locale,
             )
 
         await self._run(body)

@@ -97,6 +97,7 @@ class Deadline:
 class UserSettings:
     lang: str | None = None  # None: follow the channel
     mentions: bool = True
+    locale: str | None = None  # the app's language as the platform last said, if we speak it
 
 
 @dataclass
@@ -229,6 +230,11 @@ class Repository(ABC):
     async def set_user_settings(
         self, platform: str, user_id: str, settings: UserSettings
     ) -> None: ...
+
+    @abstractmethod
+    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
+        """Apart from `set_user_settings`, so a locale noticed in passing never overwrites a
+        /lang or /mentions choice made at the same moment."""
 
     @abstractmethod
     async def channel_lang(self, platform: str, channel: str) -> str | None: ...

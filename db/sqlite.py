@@ -682,10 +682,11 @@ class SqliteRepository(Repository):
     async def user_settings(self, platform: str, user_id: str) -> UserSettings:
         def body(db: Connection) -> UserSettings:
             row = db.execute(
-                "SELECT lang, mentions FROM user_settings WHERE platform = ? AND user_id = ?",
+                "SELECT lang, mentions, locale FROM user_settings"
+                " WHERE platform = ? AND user_id = ?",
                 (platform, user_id),
             ).fetchone()
-            return UserSettings() if row is None else UserSettings(row[0], bool(row[1]))
+            return UserSettings() if row is None else UserSettings(row[0], bool(row[1]), row[2])
 
         return await self._run(body)
 
@@ -698,6 +699,16 @@ class SqliteRepository(Repository):
                 " VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET"
                 " lang = excluded.lang, mentions = excluded.mentions",
                 (platform, user_id, settings.lang, settings.mentions),
+            )
+
+        await self._write(body)
+
+    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
+        def body(db: Connection) -> None:
+            db.execute(
+                "INSERT INTO user_settings (platform, user_id, locale) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale",
+                (platform, user_id, locale),
             )
 
         await self._write(body)

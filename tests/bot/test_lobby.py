@@ -177,6 +177,26 @@ async def test_private_answers_follow_the_users_app_language_until_they_choose(h
     assert (await tables.leave(BOB, CHANNEL)).text == "You left the table."
 
 
+async def test_the_app_language_survives_a_restart_until_the_app_says_otherwise(harness):
+    harness.tables.remember_locale(BOB.user_id, "fr-FR")
+    await harness.tables.settle()
+    tables = await harness.restart()
+    assert await tables.lang_of(BOB.user_id) == "fr"  # before Bob does anything
+    tables.remember_locale(BOB.user_id, "de-DE")  # his app now runs in a language we lack
+    await tables.settle()
+    tables = await harness.restart()
+    assert await tables.lang_of(BOB.user_id) == "en"
+    await tables.set_mentions(BOB, False)  # other settings keep the stored language
+    tables.remember_locale(BOB.user_id, "fr")
+    await tables.set_lang(BOB, CHANNEL, "en", personal=True)
+    await tables.settle()
+    tables = await harness.restart()
+    assert (await tables.user_settings(BOB.user_id)).mentions is False
+    assert await tables.lang_of(BOB.user_id) == "en"  # the /lang choice beats the app
+    await tables.set_lang(BOB, CHANNEL, "fr", personal=True)
+    assert await tables.lang_of(BOB.user_id) == "fr"
+
+
 async def test_the_host_changes_options_in_the_lobby_and_the_engine_checks_them(harness):
     tables = harness.tables
     await tables.new_game(ALICE, CHANNEL, "ochs", ["rounds=2"])

@@ -103,6 +103,16 @@ async def test_user_settings_are_per_platform_and_replace_each_other(repo):
     assert await repo.user_settings("discord", "42") == UserSettings()
 
 
+async def test_the_app_language_is_stored_beside_the_choices_without_touching_them(repo):
+    await repo.set_user_locale("telegram", "7", "fr")  # first seen: a row of its own
+    assert await repo.user_settings("telegram", "7") == UserSettings(locale="fr")
+    await repo.set_user_settings("telegram", "7", UserSettings(lang="en", mentions=False))
+    assert await repo.user_settings("telegram", "7") == UserSettings("en", False, "fr")
+    await repo.set_user_locale("telegram", "7", None)
+    assert await repo.user_settings("telegram", "7") == UserSettings("en", False, None)
+    assert await repo.user_settings("discord", "7") == UserSettings()
+
+
 async def test_channel_language_is_per_platform_and_can_change(repo):
     await repo.set_channel_lang("discord", "general", "fr")
     await repo.set_channel_lang("discord", "general", "en")
