@@ -401,14 +401,15 @@ class Lobby:
         live.seats[seat.seat] = seat
         return True
 
-    async def _set_status(self, table_id: int, status: str) -> bool:
+    async def _set_status(self, table_id: int, status: str, *,
+                          settings: dict[str, Any] | None = None) -> bool:
         live = self._live.get(table_id)
         row = live.row if live else await self.repo.get_table(table_id)
         if row is None:
             return False
         try:
             new = await self.repo.update_table(table_id, expected_version=row.version,
-                                               status=status)
+                                               status=status, settings=settings)
         except StorageError:
             return False
         if live is not None:

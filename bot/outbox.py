@@ -74,6 +74,10 @@ class Outbox:
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._drain(key))
 
+    def revive(self, table_id: int) -> None:
+        """A table whose channel was gone is back: deliver to it again."""
+        self._gone.discard(table_id)
+
     def forget(self, table_id: int) -> None:
         """A finished or closed table's message ids need not stay in memory."""
         self._refs.pop(table_id, None)

@@ -29,6 +29,7 @@ from bot.turns import Turns
 from db.repository import (
     CLOSED,
     FINISHED,
+    LOBBY,
     PLAYING,
     Repository,
     ResultRow,
@@ -488,6 +489,12 @@ class Tables(Lobby, Turns):
     async def show(self, actor: Actor, channel: str) -> Reply:
         """`/table`: post the table again (a new message) and remember it as the one to edit."""
         live = await self._in_channel(channel)
+        if live is None and await self.channel_back(channel):
+            # A table closed when the bot lost this channel: asking for it shows it works.
+            live = await self._in_channel(channel)
+            if live is not None:
+                return Reply(present.table(live, await self.lang_of(actor.user_id, channel)
+                                           ).text, table_id=live.id)
         if live is None:
             return await self._refuse(actor, channel, "no_table")
         with contextlib.suppress(StorageError):
@@ -519,10 +526,23 @@ class Tables(Lobby, Turns):
     # --- platform events ------------------------------------------------------------------
 
     async def _channel_gone(self, table_id: int) -> None:
-        """The channel vanished or the bot lost access: close the table, keep its state."""
+        """The channel vanished or the bot lost access: close the table, keep its state.
+
+        Often the loss is not for good (a topic closed, rights taken, the bot removed by
+        mistake), so the table notes what it was (`lost`) and `channel_back` resumes it.
+        """
         log.warning("table %s: channel unreachable; closing it", table_id)
         async with self._lock(table_id):
-            await self._set_status(table_id, CLOSED)
+            live = self._live.get(table_id)
+            try:
+                row = live.row if live else await self.repo.get_table(table_id)
+            except StorageError:
+                row = None
+            if row is not None and row.status in (LOBBY, PLAYING):
+                await self._set_status(table_id, CLOSED,
+                                       settings={**row.settings, "lost": row.status})
+            else:
+                await self._set_status(table_id, CLOSED)
             try:
                 await self.repo.clear_deadline(table_id)
             except StorageError:
@@ -568,6 +588,48 @@ class Tables(Lobby, Turns):
             live = await self._load(table_id)
             if live is not None:
                 await self._show_table(live)
+
+    async def channel_back(self, channel: str, *, with_topics: bool = False) -> list[int]:
+        """The bot can write in `channel` again (a topic reopened, the bot added back or
+        given its rights): the newest table closed there for losing it carries on, with a
+        fresh deadline, unless another table opened there meanwhile. Returns their ids."""
+        try:
+            rows = await self.repo.closed_tables_in(self.platform, channel,
+                                                    with_topics=with_topics)
+        except StorageError:
+            log.exception("tables closed in %s could not be read", channel)
+            return []
+        back: list[int] = []
+        seen: set[str] = set()
+        for row in rows:
+            if row.channel in seen or row.settings.get("lost") not in (LOBBY, PLAYING):
+                continue
+            seen.add(row.channel)
+            try:
+                if await self.repo.open_table_in(self.platform, row.channel) is not None:
+                    continue
+                async with self._lock(row.id):
+                    settings = {k: v for k, v in row.settings.items() if k != "lost"}
+                    await self.repo.update_table(row.id, expected_version=row.version,
+                                                 status=row.settings["lost"], settings=settings)
+            except StorageError:  # TableExists, VersionConflict, a fault: it stays closed
+                log.exception("table %s could not come back", row.id)
+                continue
+            log.info("table %s: channel %s is back; resuming", row.id, row.channel)
+            self._live.pop(row.id, None)
+            self._deadline_resumed.discard(row.id)  # its deadline was cleared on closing
+            self.outbox.revive(row.id)
+            live = await self._load(row.id)
+            if live is None:
+                continue
+            back.append(row.id)
+            await self._show_table(live)
+            if live.row.status == PLAYING:
+                for seat in live.seats:  # hands queued when the channel went were dropped
+                    if not seat.is_bot:
+                        await self._show_hand(live, seat.seat)
+                self.scheduler.at(self.clock.now(), "resume", row.id, row.version)
+        return back
 
     async def channel_closed(self, channel: str) -> None:
         """An adapter learnt that a channel is gone (e.g. the bot was removed from a group)."""

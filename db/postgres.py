@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from db.repository import (
+    CLOSED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -345,6 +346,20 @@ class PostgresRepository(Repository):
                 platform, channel,
             )
             return None if row is None else _table(row)
+
+        return await self._run(body)
+
+    async def closed_tables_in(self, platform: str, channel: str, *,
+                               with_topics: bool = False) -> list[TableRow]:
+        prefix = f"{channel}:"
+
+        async def body(db: Connection) -> list[TableRow]:
+            rows = await db.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE platform = $1 AND status = $2"
+                " AND (channel = $3 OR ($6 AND substr(channel, 1, $4) = $5)) ORDER BY id DESC",
+                platform, CLOSED, channel, len(prefix), prefix, with_topics,
+            )
+            return [_table(row) for row in rows]
 
         return await self._run(body)
 

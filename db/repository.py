@@ -173,6 +173,12 @@ class Repository(ABC):
         message refers to the old chat and is forgotten. Returns the moved tables' ids."""
 
     @abstractmethod
+    async def closed_tables_in(self, platform: str, channel: str, *,
+                               with_topics: bool = False) -> list[TableRow]:
+        """Closed tables of a channel (and, `with_topics`, of its `<channel>:<topic>`s),
+        newest first: those closed for losing the channel may come back."""
+
+    @abstractmethod
     async def unfinished_tables(self) -> list[TableRow]:
         """Every table in the lobby or playing, oldest first, for resuming at start-up."""
 

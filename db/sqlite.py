@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from db.repository import (
+    CLOSED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -404,6 +405,20 @@ class SqliteRepository(Repository):
                 (platform, channel),
             ).fetchone()
             return None if row is None else _table(row)
+
+        return await self._run(body)
+
+    async def closed_tables_in(self, platform: str, channel: str, *,
+                               with_topics: bool = False) -> list[TableRow]:
+        prefix = f"{channel}:"
+
+        def body(db: Connection) -> list[TableRow]:
+            rows = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE platform = ? AND status = ?"
+                " AND (channel = ? OR (? AND substr(channel, 1, ?) = ?)) ORDER BY id DESC",
+                (platform, CLOSED, channel, with_topics, len(prefix), prefix),
+            ).fetchall()
+            return [_table(row) for row in rows]
 
         return await self._run(body)
 

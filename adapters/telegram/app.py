@@ -173,6 +173,8 @@ class TelegramBot:
         for name, handler in commands.items():
             self.app.add_handler(CommandHandler(name, handler, filters=only_new))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrated))
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED,
+                                            self._topic_reopened))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(ChatMemberHandler(self._my_membership,
                                                ChatMemberHandler.MY_CHAT_MEMBER))
@@ -446,10 +448,20 @@ class TelegramBot:
         changed = update.my_chat_member
         if changed is None:
             return
-        status = changed.new_chat_member.status
-        if status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-            return
-        await self.tables.chat_closed(str(changed.chat.id))
+        member = changed.new_chat_member
+        if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+            await self.tables.chat_closed(str(changed.chat.id))
+        elif member.status != ChatMemberStatus.RESTRICTED or getattr(
+                member, "can_send_messages", False):
+            # Added back, or given rights: tables closed for losing the chat carry on.
+            await self.tables.channel_back(str(changed.chat.id), with_topics=True)
+
+    async def _topic_reopened(self, update: Update, context: ContextTypes.DEFAULT_TYPE
+                              ) -> None:
+        """A closed topic's table was closed on its first refused message: it resumes."""
+        message = update.effective_message
+        if message is not None:
+            await self.tables.channel_back(place_of(message).key)
 
     async def _migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group became a supergroup (made public, topics on): its tables follow it."""

@@ -7,9 +7,10 @@ import pytest
 from adapters.telegram.app import run_telegram
 from bot.deliveries import Announcement
 from bot.settings import Settings
-from db.repository import CANCELLED, CLOSED
+from db.repository import CANCELLED, CLOSED, LOBBY, PLAYING
 from db.sqlite import SqliteRepository
 from tests.adapters.telegram_rig import (
+    FORUM,
     GROUP,
     hand_messages,
     open_table,
@@ -77,6 +78,50 @@ async def test_a_group_that_refuses_the_bot_closes_the_table_on_the_next_deliver
     await play_moves(rig, table_id, players, limit=1)
     await rig.tables.outbox.flush()
     assert (await rig.tables.live_table(table_id)).row.status == CLOSED
+
+
+async def wait_status(rig, table_id: int, status: str) -> None:
+    for _ in range(100):
+        if (await rig.tables.live_table(table_id)).row.status == status:
+            return
+        await asyncio.sleep(0.02)
+    assert (await rig.tables.live_table(table_id)).row.status == status
+
+
+async def test_the_bot_added_back_to_the_group_resumes_its_table(rig, fake, players):
+    table_id = await start_game(rig, players)
+    fake.remove_bot(GROUP, by=players[0])
+    await wait_status(rig, table_id, CLOSED)
+    fake.add_bot(GROUP, by=players[0])
+    await wait_status(rig, table_id, PLAYING)
+    assert await play_moves(rig, table_id, players, limit=2) == 2  # the game goes on
+    await rig.tables.outbox.flush()
+    (table,) = table_messages(fake, GROUP)  # the same message, edited again
+    live = await rig.tables.live_table(table_id)
+    assert live.seats[live.game.to_act(live.state)[0]].name in table.text.split("To play:")[1]
+
+
+async def test_a_closed_topic_pauses_its_table_and_reopening_it_resumes_the_game(
+        rig, fake, players):
+    alice, bob, carol = players
+    table_id = await open_table(rig, FORUM, alice, [bob, carol], thread=11)
+    fake.send_command(FORUM, alice, "/start", thread_id=11)
+    await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
+    other = await open_table(rig, FORUM, bob, [alice, carol], thread=22)
+    fake.close_topic(FORUM, 11, by=alice)
+    await play_moves(rig, table_id, players, limit=1)  # the table message is refused
+    await wait_status(rig, table_id, CLOSED)
+    version = (await rig.tables.live_table(table_id)).row.version
+    assert (await rig.tables.live_table(other)).row.status == LOBBY  # other topics go on
+
+    fake.close_topic(FORUM, 11, by=alice, closed=False)
+    await wait_status(rig, table_id, PLAYING)
+    await rig.tables.outbox.flush()
+    (table,) = table_messages(fake, FORUM, thread=11)
+    live = await rig.tables.live_table(table_id)
+    assert live.row.version == version and live.seats[
+        live.game.to_act(live.state)[0]].name in table.text.split("To play:")[1]
+    assert await play_moves(rig, table_id, players, limit=1) == 1
 
 
 async def test_a_player_who_blocks_the_bot_is_named_once_in_the_group_and_play_goes_on(

@@ -184,6 +184,60 @@ async def test_a_vanished_channel_closes_the_table_without_retrying(harness):
     assert (await harness.repo.get_table(live.id)).snapshot  # the state is kept
 
 
+async def _lose_the_channel_mid_game(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1"])  # 300 s deadlines
+    for friend in (BOB, CAROL):
+        await tables.join(friend, CHANNEL)
+    live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+    await tables.settle()
+    harness.sink.gone_channels.add(CHANNEL)
+    seat = live.seats[live.game.to_act(live.state)[0]]
+    actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
+    await tables.play(actor, CHANNEL, str(live.game.legal_moves(live.state, seat.seat)[0]))
+    await tables.settle()
+    assert live.row.status == CLOSED and await harness.repo.deadlines() == []
+    return live.id, live.row.version
+
+
+async def test_a_table_closed_for_losing_its_channel_carries_on_when_the_channel_is_back(
+        harness):
+    table_id, version = await _lose_the_channel_mid_game(harness)
+    await harness.advance(3600)  # no deadline runs while the channel is away
+    harness.sink.gone_channels.discard(CHANNEL)
+    tables = await harness.restart()
+
+    assert await tables.channel_back(CHANNEL) == [table_id]
+    await tables.settle()
+    live = await tables.live_table(table_id)
+    assert live.row.status == "playing" and live.row.version == version
+    assert "lost" not in live.row.settings
+    assert "To play:" in harness.sink.tables[table_id].rendering.text
+    to_act = live.seats[live.game.to_act(live.state)[0]]
+    assert harness.sink.hands[(table_id, to_act.user_id)].rendering.buttons  # can play
+    (deadline,) = await harness.repo.deadlines()  # the turn's deadline runs again
+    assert deadline.version == version
+    await harness.advance(301)  # and the AFK policy plays on for the absent player
+    assert live.row.version > version
+    assert await tables.channel_back(CHANNEL) == []  # nothing more to bring back
+
+
+async def test_asking_for_the_table_brings_it_back_unless_a_new_one_opened_there(harness):
+    table_id, _ = await _lose_the_channel_mid_game(harness)
+    harness.sink.gone_channels.discard(CHANNEL)
+    reply = await harness.tables.show(BOB, CHANNEL)
+    assert reply.ok and reply.table_id == table_id
+
+    harness.sink.gone_channels.add(CHANNEL)
+    await harness.tables.show(BOB, CHANNEL)  # the channel fails again: closed again
+    await harness.tables.settle()
+    assert (await harness.repo.get_table(table_id)).status == CLOSED
+    harness.sink.gone_channels.discard(CHANNEL)
+    assert (await harness.tables.new_game(DAVE, CHANNEL, "michigan")).ok
+    assert await harness.tables.channel_back(CHANNEL) == []
+    assert (await harness.repo.get_table(table_id)).status == CLOSED
+
+
 async def test_a_player_the_bot_cannot_reach_is_named_in_the_channel_once(harness):
     harness.sink.unreachable.add(BOB.user_id)
     await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)

@@ -196,6 +196,7 @@ class FakeChat:
     user: FakeUser | None = None  # the other side of a private chat
     messages: list[FakeMessage] = field(default_factory=list)
     topics: set[int] = field(default_factory=set)
+    closed_topics: set[int] = field(default_factory=set)
 
     def to_api(self) -> JSON:
         chat: JSON = {"id": self.id, "type": self.type}
@@ -596,6 +597,38 @@ class FakeTelegram:
                 "new_chat_member": new,
             },
         )
+
+    def add_bot(self, chat_id: int, by: FakeUser, status: str = "member") -> None:
+        """The bot is added (back) to a group, or given rights there ("administrator"):
+        calls into it work again and the bot gets the `my_chat_member` update."""
+        chat = self.add_chat(chat_id)
+        self._kicked.discard(chat_id)
+        self._push_update("my_chat_member", {
+            "chat": chat.to_api(), "from": by.to_api(), "date": int(time.time()),
+            "old_chat_member": {"status": "left", "user": self._bot_api()},
+            "new_chat_member": {"status": status, "user": self._bot_api()}
+            | ({"can_be_edited": False, "can_manage_chat": True, "can_change_info": True,
+                "can_delete_messages": True, "can_invite_users": True,
+                "can_restrict_members": True, "can_pin_messages": True,
+                "can_promote_members": False, "can_manage_video_chats": True,
+                "is_anonymous": False, "can_post_stories": False, "can_edit_stories": False,
+                "can_delete_stories": False} if status == "administrator" else {}),
+        })
+
+    def close_topic(self, chat_id: int, thread_id: int, by: FakeUser, *,
+                    closed: bool = True) -> None:
+        """An admin closes (or reopens) a forum topic: while closed, the bot (no topic
+        rights) may neither post nor edit there ("TOPIC_CLOSED"); members see the service
+        message."""
+        chat = self.add_chat(chat_id, "supergroup", is_forum=True)
+        chat.topics.add(thread_id)
+        (chat.closed_topics.add if closed else chat.closed_topics.discard)(thread_id)
+        self._push_update("message", {
+            "message_id": next(self._message_ids[chat.id]), "from": by.to_api(),
+            "chat": chat.to_api(), "date": int(time.time()), "message_thread_id": thread_id,
+            "is_topic_message": True,
+            "forum_topic_closed" if closed else "forum_topic_reopened": {},
+        })
 
     def migrate(self, chat_id: int, new_chat_id: int, by: FakeUser) -> None:
         """The group becomes a supergroup with a new id, as Telegram does when a group is
@@ -1046,6 +1079,8 @@ class FakeTelegram:
             raise bad_request("message to edit not found")
         if not message.from_bot:
             raise bad_request("message can't be edited")
+        if message.thread_id is not None and message.thread_id in chat.closed_topics:
+            raise bad_request("TOPIC_CLOSED")
         return chat, message
 
     @staticmethod
@@ -1132,6 +1167,8 @@ class FakeTelegram:
         thread_id = params.get("message_thread_id")
         if chat.is_forum and thread_id is not None and thread_id not in chat.topics:
             raise bad_request("message thread not found")
+        if chat.is_forum and thread_id in chat.closed_topics:
+            raise bad_request("TOPIC_CLOSED")
         self._check_group_limit("sendMessage", chat.id)
         reply = params.get("reply_parameters") or {}
         message = FakeMessage(
