@@ -399,6 +399,9 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     if not isinstance(move, Play) or not move.cards:
         return IllegalMove("bad_notation", text=str(move))
     cards = list(move.cards)
+    unknown = [c for c in cards if c not in NUMBERS and c not in (JOKER, *ANIMALS)]
+    if unknown:
+        return IllegalMove("unknown_card", text=str(unknown[0]))
     animals = [c for c in cards if c in ANIMALS]
     if not leading and trick.kind == NORMAL and len(cards) != trick.count:
         return IllegalMove("must_match_count", count=trick.count, played=len(cards))

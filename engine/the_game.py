@@ -333,10 +333,12 @@ _END_WORDS = {"end", "fin", "finir", "termine", "terminer"}
 
 
 def _card(word: str) -> int | None:
-    word = word.strip()
-    if not word.isdigit():
+    # ASCII digits, at most two after leading zeros: `int` raises on some Unicode digits
+    # (`str.isdigit` accepts them) and on numbers thousands of digits long.
+    digits = word.strip().lstrip("0")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
         return None
-    value = int(word)
+    value = int(digits)
     return value if LOWEST <= value <= HIGHEST else None
 
 

@@ -583,3 +583,12 @@ def test_notation_accepts_french_words_any_case_and_pasted_commands():
         assert oe.parse_move(state, 0, word) == oe.Play(("O",))
     # Cards may come in any order; the canonical text lists them in hand order.
     assert str(oe.parse_move(state, 0, "J 5 5")) == "play 5 5 J"
+
+
+def test_apply_refuses_a_move_with_codes_that_are_no_card_as_unknown_card():
+    # DESIGN.md: illegal input raises IllegalMove, also when a Move is built by hand.
+    state = game([["D", "5"], ["7"], ["8"]])
+    for cards in (("X",), ("J", "X"), ("14",)):
+        with pytest.raises(IllegalMove) as info:
+            oe.apply(state, 0, oe.Play(cards))
+        assert info.value.code == "unknown_card"

@@ -411,6 +411,7 @@ def test_playing_a_card_not_in_hand_is_refused() -> None:
     ("23 A1 77", "bad_notation"), ("A1 23", "bad_notation"), ("23 A3", "unknown_pile"),
     ("23 up", "unknown_pile"), ("1 A1", "unknown_card"), ("100 D1", "unknown_card"),
     ("x A1", "unknown_card"), ("end now", "bad_notation"),
+    ("\u19da A1", "unknown_card"), ("1" * 5000 + " A1", "unknown_card"),
 ])
 def test_text_that_is_not_a_move_is_refused(text: str, code: str) -> None:
     state = game.new_game(2, seed=0)
