@@ -304,8 +304,16 @@ _SUIT_WORDS = {
 }
 
 
+# More digits than any bid can have: read as this, refused as too high. (int() itself
+# refuses strings of over 4,300 digits, which a chat message can hold.)
+_HUGE_BID = 10**9
+
+
 def _number(word: str) -> int | None:
-    return int(word) if word.isascii() and word.isdigit() else None
+    if not (word.isascii() and word.isdigit()):
+        return None
+    digits = word.lstrip("0") or "0"
+    return int(digits) if len(digits) < 10 else _HUGE_BID
 
 
 def parse_move(state: State, seat: int, text: str) -> Move:
@@ -320,10 +328,13 @@ def parse_move(state: State, seat: int, text: str) -> Move:
             return Auction()
         if word in _PASS_WORDS:
             return Pass()
-        if _number(word) is not None:
-            return Bid(int(word))
-    if len(words) == 2 and words[0] in _BID_WORDS and _number(words[1]) is not None:
-        return Bid(int(words[1]))
+        amount = _number(word)
+        if amount is not None:
+            return Bid(amount)
+    if len(words) == 2 and words[0] in _BID_WORDS:
+        amount = _number(words[1])
+        if amount is not None:
+            return Bid(amount)
     words = strip_verb(words, _LEAD_WORDS)
     if len(words) == 1 and words[0] in _SUIT_WORDS:
         return Lead(_SUIT_WORDS[words[0]])

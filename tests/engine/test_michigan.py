@@ -207,6 +207,8 @@ def test_a_bid_may_exceed_the_bidders_chips_but_not_the_chips_option():
     state, _ = play(state, (3, "auction"))
     error = refusal(state, 0, "bid 51")
     assert error.code == "bid_too_high" and error.params["max"] == 50
+    for text in ("bid " + "9" * 5000, "9" * 12, "bid 0000051"):  # never a crash
+        assert refusal(state, 0, text).code == "bid_too_high"
     # Seat 0 holds 46 chips after the ante; bidding 50 puts it in debt.
     state, events = play(state, (0, "bid 50"))
     assert view(state)["chips"][0] == -4
