@@ -132,6 +132,8 @@ EN: dict[str, str] = {
     "stats_line": "{game}: {played} played, {wins} won, average place {rank}",
     # refusals (engine codes)
     "refusal.not_your_turn": "It's not your turn.",
+    "refusal.not_your_turn.turn_ended": "Your hand ran out before the end of that message, "
+                                        "which ended your turn: nothing was played.",
     "refusal.game_over": "The game is over.",
     "refusal.bad_notation": "I can't read “{text}” as a move.",
     "refusal.unknown_card": "“{text}” is not a card of this game.",
@@ -363,6 +365,8 @@ FR: dict[str, str] = {
     "stats_title": "Statistiques de {name} :",
     "stats_line": "{game} : {played} jouées, {wins} gagnées, place moyenne {rank}",
     "refusal.not_your_turn": "Ce n'est pas votre tour.",
+    "refusal.not_your_turn.turn_ended": "Votre main s'est vidée avant la fin de ce message, "
+                                        "ce qui a fini votre tour : rien n'a été joué.",
     "refusal.game_over": "La partie est terminée.",
     "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.",
     "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.",

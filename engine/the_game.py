@@ -430,7 +430,14 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     # previous play leaves; the first refusal cancels them all (the copy is dropped).
     state = _copy(state)
     events = []
+    turns = state.turns
     for card, pile in move.plays:
+        if state.turns != turns:
+            # The hand ran out mid-message, so the turn ended and the player drew: plays
+            # chosen before seeing those cards are refused (else, alone at the table, a
+            # player could probe the draw pile's order with a message that fails).
+            raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state),
+                              reason="turn_ended")
         refusal = _refuse_play(state, seat, card, pile)
         if refusal is not None:
             raise refusal

@@ -297,6 +297,17 @@ def test_one_illegal_play_in_a_message_cancels_the_whole_message() -> None:
     assert refusal(state, "23 A1, 23 A2").code == "card_not_in_hand"
 
 
+def test_plays_after_the_hand_ran_out_in_a_message_are_refused_even_alone() -> None:
+    # Playing the drawn 30 and 40 would prove the draw pile's order to a solo player.
+    for seats, hands in ((1, [[10, 20]]), (2, [[10, 20], [5, 6]])):
+        state = start(seats, hands, draw=[30, 40, 50, 60])
+        for text in ("10 A1, 20 A1, 40 A1, 30 A1", "10 A1, 20 A1, 55 D1"):
+            error = refusal(state, text)
+            assert (error.code, error.params.get("reason")) == ("not_your_turn", "turn_ended")
+    state, _ = play(start(1, [[10, 20]], draw=[30, 40, 50]), "10 A1, 20 A1")
+    assert state.hands[0] == [30, 40]  # the same plays alone end the turn as before
+
+
 def test_plays_after_the_game_is_lost_in_the_same_message_cancel_the_message() -> None:
     # D2 still open, need 3 (expert): 60, 40, 3 downwards works, but 40 first strands 60.
     state = blocked_solo([3, 40, 60], [50], min_play=3)
