@@ -85,8 +85,8 @@ def _bot_pair(state: State, seat: int, rng: random.Random) -> Move:
     if not isinstance(move, Plays):
         return move
     after, _ = game.apply(state, seat, move)
-    if seat not in game.to_act(after):
-        return move
+    if seat not in game.to_act(after) or after.turns != state.turns:
+        return move  # the turn ended: a message cannot reach into the next one
     second = game.choose(after, seat, rng)
     if not isinstance(second, Plays):
         return move
