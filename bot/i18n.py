@@ -140,6 +140,7 @@ EN: dict[str, str] = {
     "refusal.card_not_in_hand": "You don't have {cards} in your hand.",
     "refusal.must_match_count": "You must play exactly {count} cards, like the leader.",
     "refusal.too_low": "Too low: you need at least {needed} to beat the table.",
+    "refusal.too_low.unbeatable": "Nothing beats jokers alone: you can only pass.",
     "refusal.leader_cannot_pass": "You lead this trick: you must play, not pass.",
     "refusal.animal_alone": "The {animal} must be played alone.",
     "refusal.animal_only_leads": "The {animal} can only be played to lead a trick.",
@@ -374,6 +375,7 @@ FR: dict[str, str] = {
     "refusal.must_match_count": "Vous devez jouer exactement {count} cartes, comme le premier "
                                 "joueur.",
     "refusal.too_low": "Trop faible : il faut au moins {needed} pour surenchérir.",
+    "refusal.too_low.unbeatable": "Rien ne bat des jokers seuls : vous ne pouvez que passer.",
     "refusal.leader_cannot_pass": "Vous menez ce tour : vous devez jouer, pas passer.",
     "refusal.animal_alone": "L'{animal} doit être joué seul.",
     "refusal.animal_only_leads": "L'{animal} ne peut être joué que pour ouvrir un tour.",

@@ -407,6 +407,9 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
         return IllegalMove("must_match_count", count=trick.count, played=len(cards))
     value = set_value(cards)
     if not leading and trick.kind == NORMAL and value is not None and value <= trick.best_value:
+        if trick.best_value >= LONE_JOKER_VALUE:  # only jokers reach 14, nothing passes it
+            return IllegalMove("too_low", needed=trick.best_value + 1, value=value,
+                               reason="unbeatable")
         return IllegalMove("too_low", needed=trick.best_value + 1, value=value)
     missing = Counter(cards) - Counter(hand)
     if missing:
