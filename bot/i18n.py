@@ -74,6 +74,7 @@ EN: dict[str, str] = {
     "seat_taken_by_bot": "A bot plays your seat now; /join to take it back.",
     "move_done": "Done.",
     "your_turn": "{name}, it's your turn ({game}).",
+    "your_turn_goes_on": "{name}, it's still your turn ({game}).",
     "reminder": "{name}, your turn ends in {seconds} s.",
     "afk_move": "{name} ran out of time; I played for them.",
     "seat_to_bot_afk": "{name} ran out of time again; {bot} plays their seat. /join to return.",
@@ -309,6 +310,7 @@ FR: dict[str, str] = {
     "seat_taken_by_bot": "Un bot joue à votre place ; /join pour la reprendre.",
     "move_done": "C'est fait.",
     "your_turn": "{name}, c'est à vous ({game}).",
+    "your_turn_goes_on": "{name}, c'est toujours à vous ({game}).",
     "reminder": "{name}, votre tour se termine dans {seconds} s.",
     "afk_move": "{name} a dépassé le temps ; j'ai joué à sa place.",
     "seat_to_bot_afk": "{name} a de nouveau dépassé le temps ; {bot} joue à sa place. "

@@ -418,9 +418,10 @@ class Tables(Lobby, Turns):
                                        buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                         "primary")]], kind="result")
             return
-        # A turn that goes on (The Game's several plays) is not a new turn: no second ping.
         if to_act != live.last_to_act or (notify_turn and mover is None):
             await self._ping(live, to_act)
+        elif mover in to_act and not live.seats[mover].is_bot:  # a turn that goes on
+            await self._ping(live, to_act, goes_on=True)
         live.last_to_act = list(to_act)
 
     # --- showing --------------------------------------------------------------------------

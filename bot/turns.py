@@ -31,19 +31,23 @@ RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 class Turns:
     """Timed behaviour of `Tables` (see there for the attributes it uses)."""
 
-    async def _ping(self, live: Live, to_act: list[int]) -> None:
+    async def _ping(self, live: Live, to_act: list[int], *, goes_on: bool = False) -> None:
         """Call the players whose turn starts, after `ping_delay` if they have not played.
 
         Someone watching the table plays within seconds and needs no call; a group channel
         allows only ~20 messages a minute, so calls go to those who are not watching.
+        A turn that goes on after a play (The Game: play on, or end the turn) gets the
+        same delayed call, so a player who forgot to end it hears of it before the
+        deadline; with no delay that would be a message per play, so there is none.
         """
         delay = float(self.settings.ping_delay)
         if delay > 0:
-            self.scheduler.at(self.clock.now() + delay, "ping", live.id, live.row.version)
-            return
-        await self._call(live, to_act)
+            self.scheduler.at(self.clock.now() + delay, "nudge" if goes_on else "ping",
+                              live.id, live.row.version)
+        elif not goes_on:
+            await self._call(live, to_act)
 
-    async def _call(self, live: Live, to_act: list[int]) -> None:
+    async def _call(self, live: Live, to_act: list[int], key: str = "your_turn") -> None:
         for seat_no in to_act:
             seat = live.seats[seat_no]
             if seat.is_bot or seat.user_id is None:
@@ -53,7 +57,7 @@ class Turns:
             lang = await self.channel_lang(live.row.channel)
             self.outbox.put(Announcement(
                 table_id=live.id, channel=live.row.channel,
-                text=t(lang, "your_turn", name=seat.name, game=live.game.NAME),
+                text=t(lang, key, name=seat.name, game=live.game.NAME),
                 mentions=[seat.user_id], version=live.row.version, kind="turn"))
 
     async def _apply_takeovers(self, live: Live) -> None:
@@ -153,6 +157,8 @@ class Turns:
             self._schedule_bot(live)
         elif job.kind == "ping":
             await self._call(live, live.game.to_act(live.state))
+        elif job.kind == "nudge":
+            await self._call(live, live.game.to_act(live.state), "your_turn_goes_on")
         elif job.kind == "bot":
             await self._bot_move(live, job.version)
         elif job.kind == "remind":

@@ -100,3 +100,38 @@ async def test_a_player_who_plays_within_the_ping_delay_is_not_called(tmp_path):
         assert [a.mentions for a in calls()] == [[second]]
     finally:
         await h.close()
+
+
+async def test_a_player_who_stops_in_the_middle_of_a_turn_is_told_it_is_still_theirs(
+        tmp_path):
+    h = Harness(tmp_path / "t.db", Settings(_env_file=None, bot_delay=0, turn_deadline=0,
+                                            ping_delay=20))
+    await h.open()
+    try:
+        tables = h.tables
+        await tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"])
+        await tables.join(BOB, CHANNEL)
+        live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+        seat = live.game.to_act(live.state)[0]
+        actor = {ALICE.user_id: ALICE, BOB.user_id: BOB}[live.seats[seat].user_id]
+        calls = lambda: [a.text for a in h.sink.announcements if a.kind == "turn"]  # noqa: E731
+
+        def a_card():
+            return next(str(m) for m in live.game.legal_moves(live.state, seat)
+                        if str(m) != "end")
+
+        await h.advance(5)
+        assert (await tables.play(actor, CHANNEL, a_card())).ok
+        await h.advance(15)  # playing on within the delay: no call at all
+        assert (await tables.play(actor, CHANNEL, a_card())).ok
+        await h.advance(19)
+        assert calls() == []
+        await h.advance(2)  # then 21 s without a move (the turn could end): one call
+        assert calls() == [f"{actor.name}, it's still your turn (The Game)."]
+        await h.advance(60)
+        assert len(calls()) == 1
+        assert (await tables.play(actor, CHANNEL, "end")).ok
+        await h.advance(21)  # the next player's call is the usual one
+        assert calls()[1].endswith("it's your turn (The Game).")
+    finally:
+        await h.close()
