@@ -26,6 +26,11 @@ EN: dict[str, str] = {
     "bad_table_setting": "“{key}={value}” is not a valid table setting (deadline: off or "
                          "30–86400 seconds; bot_delay: 0–30 seconds).",
     "bad_options": "These options don't work: {message}",
+    "option.unknown_option": "{game} has no option “{key}” (options: {options}).",
+    "option.not_a_number": "“{key}” takes a whole number.",
+    "option.not_yes_no": "“{key}” takes yes or no.",
+    "option.out_of_range": "“{key}” goes from {low} to {high}.",
+    "option.invalid": "“{key}” cannot take that value.",
     "table_exists": "This channel already has a table ({game}, {status}). Finish or /cancel "
                     "it first.",
     "table_exists_short": "This channel already has another table.",
@@ -214,6 +219,7 @@ EN: dict[str, str] = {
     "console_options": "Options (e.g. rounds=3 ox=yes), Enter for the defaults:",
     "console_bots": "How many bot opponents ({low}–{high}, Enter for {default})?",
     "console_no_button": "There is no button with that number.",
+    "console_bad_bots": "Type a number from {low} to {high}, or Enter.",
     "console_help": "In this terminal: type a move, or #N to press button N; /quit to stop "
                     "(the game is saved).",
     "rules.ochs-esel": "Ochs & Esel (3–12 players): get rid of your cards. The leader plays "
@@ -262,6 +268,11 @@ FR: dict[str, str] = {
     "bad_table_setting": "« {key}={value} » n'est pas un réglage de table valide (deadline : "
                          "off ou 30–86400 secondes ; bot_delay : 0–30 secondes).",
     "bad_options": "Ces options ne conviennent pas : {message}",
+    "option.unknown_option": "{game} n'a pas d'option « {key} » (options : {options}).",
+    "option.not_a_number": "« {key} » demande un nombre entier.",
+    "option.not_yes_no": "« {key} » demande oui ou non.",
+    "option.out_of_range": "« {key} » va de {low} à {high}.",
+    "option.invalid": "« {key} » ne peut pas prendre cette valeur.",
     "table_exists": "Ce salon a déjà une table ({game}, {status}). Terminez-la ou /cancel "
                     "d'abord.",
     "table_exists_short": "Ce salon a déjà une autre table.",
@@ -455,6 +466,7 @@ FR: dict[str, str] = {
                        "défaut :",
     "console_bots": "Combien d'adversaires bots ({low}–{high}, Entrée pour {default}) ?",
     "console_no_button": "Aucun bouton ne porte ce numéro.",
+    "console_bad_bots": "Tapez un nombre de {low} à {high}, ou Entrée.",
     "console_help": "Dans ce terminal : tapez un coup, ou #N pour appuyer sur le bouton N ; "
                     "/quit pour arrêter (la partie est enregistrée).",
     "rules.ochs-esel": "Ochs & Esel (3 à 12 joueurs) : débarrassez-vous de vos cartes. Le "

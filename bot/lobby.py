@@ -22,6 +22,7 @@ from db.repository import (
 )
 from engine import BadOptions, games
 from engine.core.options import parse_options
+from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class Lobby:
         except table_options.OptionsError as exc:
             return await self._refuse(actor, channel, exc.code, **exc.params)
         except BadOptions as exc:
-            return await self._refuse(actor, channel, "bad_options", message=str(exc))
+            return await self._bad_options(actor, channel, exc, game)
         settings = {
             "deadline": table_settings.get("deadline", self.settings.turn_deadline),
             "bot_delay": table_settings.get("bot_delay", self.settings.bot_delay),
@@ -94,7 +95,7 @@ class Lobby:
             except table_options.OptionsError as exc:
                 return await self._refuse(actor, channel, exc.code, **exc.params)
             except BadOptions as exc:
-                return await self._refuse(actor, channel, "bad_options", message=str(exc))
+                return await self._bad_options(actor, channel, exc, live.game)
             try:
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, options=merged,
@@ -293,7 +294,7 @@ class Lobby:
             try:
                 state = live.game.new_game(count, live.row.options, live.row.seed)
             except BadOptions as exc:
-                return await self._refuse(actor, channel, "bad_options", message=str(exc))
+                return await self._bad_options(actor, channel, exc, live.game)
             try:
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, status=PLAYING,
@@ -400,6 +401,12 @@ class Lobby:
             return False
         live.seats[seat.seat] = seat
         return True
+
+    async def _bad_options(self, actor: Actor, channel: str, exc: BadOptions, game: Game
+                           ) -> Reply:
+        lang = await self.lang_of(actor.user_id, channel)
+        return Reply(t(lang, "bad_options", message=present.option_problems(exc, game, lang)),
+                     ok=False)
 
     async def _set_status(self, table_id: int, status: str, *,
                           settings: dict[str, Any] | None = None) -> bool:

@@ -6,7 +6,8 @@ from bot import renderers
 from bot.i18n import has, t
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
-from engine import IllegalMove, Outcome
+from engine import BadOptions, IllegalMove, Outcome
+from engine.core.protocol import Game
 
 if TYPE_CHECKING:
     from bot.tables import Live
@@ -205,6 +206,16 @@ def games_overview(lang: str) -> str:
                        high=game.SEATS.stop - 1, options=", ".join(options)))
     lines.append(t(lang, "newgame_table_options"))
     return "\n".join(lines)
+
+
+def option_problems(exc: BadOptions, game: Game, lang: str) -> str:
+    """Each refused option in the reader's language; the engine's own text only for a
+    refusal that lists no problem (a `setup`, which no player types)."""
+    if not exc.problems:
+        return str(exc)
+    known = ", ".join([*game.Options.model_fields, "deadline", "bot_delay"])
+    return " ".join(t(lang, f"option.{p['kind']}", **p, game=game.NAME, options=known)
+                    for p in exc.problems)
 
 
 def options_line(live: "Live", lang: str) -> str:

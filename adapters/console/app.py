@@ -118,31 +118,37 @@ class Console:
         return 0
 
     async def _new_table(self, game: str | None, bots: int | None, options: list[str]) -> bool:
-        if game is None:
-            ids = games.ids()
-            self.say(t(self.lang, "console_pick_game"))
-            for i, game_id in enumerate(ids, 1):
-                self.say(f"  {i}. {games.get(game_id).NAME} ({game_id})")
-            answer = await self.readline("> ")
-            if answer is None:
+        """Set up from the command line, or by questions that are asked again after a
+        refused answer: a typo at the terminal should not end the program."""
+        asking = game is None
+        while True:
+            if asking:
+                game, options = await self._ask_game(options)
+                if game is None:
+                    return False
+            reply = await self.tables.new_game(USER, CHANNEL, game or "", options,
+                                               title="console")
+            self.say(reply.text)
+            if reply.ok:
+                break
+            if not asking:
                 return False
-            game = ids[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(ids) \
-                else answer
-            if not options:
-                answer = await self.readline(t(self.lang, "console_options") + " ")
-                options = (answer or "").split()
-        reply = await self.tables.new_game(USER, CHANNEL, game, options, title="console")
-        self.say(reply.text)
-        if not reply.ok:
-            return False
+            options = []
         live = await self.tables.live_table(reply.table_id or 0)
         assert live is not None
-        low, high = live.game.SEATS.start, live.game.SEATS.stop - 1
-        if bots is None:
-            default = max(low - 1, min(3, high - 1))
-            answer = await self.readline(t(self.lang, "console_bots", low=max(0, low - 1),
-                                           high=high - 1, default=default) + " ")
-            bots = int(answer) if answer and answer.isdigit() else default
+        low, high = max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
+        while bots is None:
+            default = max(low, min(3, high))
+            answer = await self.readline(t(self.lang, "console_bots", low=low, high=high,
+                                           default=default) + " ")
+            if answer is None:
+                return False
+            if not answer:
+                bots = default
+            elif answer.isdigit() and low <= int(answer) <= high:
+                bots = int(answer)
+            else:
+                self.say(t(self.lang, "console_bad_bots", low=low, high=high))
         for _ in range(bots):
             reply = await self.tables.add_bot(USER, CHANNEL)
             if not reply.ok:
@@ -151,6 +157,23 @@ class Console:
         reply = await self.tables.start_game(USER, CHANNEL)
         self.say(reply.text)
         return reply.ok
+
+    async def _ask_game(self, options: list[str]) -> tuple[str | None, list[str]]:
+        ids = games.ids()
+        self.say(t(self.lang, "console_pick_game"))
+        for i, game_id in enumerate(ids, 1):
+            self.say(f"  {i}. {games.get(game_id).NAME} ({game_id})")
+        answer = await self.readline("> ")
+        if answer is None:
+            return None, options
+        game = ids[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(ids) \
+            else answer
+        if not options:
+            answer = await self.readline(t(self.lang, "console_options") + " ")
+            if answer is None:
+                return None, options
+            options = answer.split()
+        return game, options
 
     async def _loop(self) -> None:
         while True:

@@ -19,4 +19,17 @@ class IllegalMove(Exception):
 
 
 class BadOptions(ValueError):
-    """Options or a `setup` the game cannot start with; the message says which and why."""
+    """Options or a `setup` the game cannot start with; the message says which and why.
+
+    `problems` says it again as values, one per option, for `bot/` to translate: `key`,
+    `kind` (one of OPTION_PROBLEMS) and, for `out_of_range`, `low` and `high`. A `setup`
+    (tests, replays) is no player's input: its refusals have no problems listed.
+    """
+
+    def __init__(self, message: str, problems: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or []
+
+
+# What can be wrong with one option a player typed.
+OPTION_PROBLEMS = ("unknown_option", "not_a_number", "not_yes_no", "out_of_range", "invalid")

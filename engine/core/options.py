@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.core.errors import BadOptions
@@ -20,11 +21,35 @@ def parse_options(model: type[M], options: dict[str, Any] | None) -> M:
     try:
         return model.model_validate(options or {})
     except ValidationError as exc:
-        problems = "; ".join(
+        message = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or 'options'}: {err['msg']}"
             for err in exc.errors()
         )
-        raise BadOptions(problems) from exc
+        problems = [_problem(model, err) for err in exc.errors()]
+        raise BadOptions(message, problems) from exc
+
+
+_KINDS = {"extra_forbidden": "unknown_option", "bool_parsing": "not_yes_no",
+          "bool_type": "not_yes_no", "int_parsing": "not_a_number", "int_type": "not_a_number",
+          "int_from_float": "not_a_number", "int_parsing_size": "not_a_number",
+          "greater_than_equal": "out_of_range", "less_than_equal": "out_of_range"}
+
+
+def _problem(model: type[BaseModel], error: Any) -> dict[str, Any]:
+    """pydantic's error as values a player's sentence can be built from, in any language."""
+    key = str(error["loc"][0]) if error["loc"] else "options"
+    kind = _KINDS.get(error["type"], "invalid")
+    problem: dict[str, Any] = {"key": key, "kind": kind}
+    field = model.model_fields.get(key)
+    if kind == "out_of_range" and field is not None:
+        for bound in field.metadata:
+            if isinstance(bound, annotated_types.Ge):
+                problem["low"] = bound.ge
+            elif isinstance(bound, annotated_types.Le):
+                problem["high"] = bound.le
+    if kind == "out_of_range" and not {"low", "high"} <= problem.keys():
+        problem["kind"] = "invalid"  # a bound the sentence cannot name
+    return problem
 
 
 def check_seats(seats: int, low: int, high: int) -> None:

@@ -10,6 +10,7 @@ import pytest
 from bot import i18n
 from bot.renderers import for_game
 from engine import games
+from engine.core.errors import OPTION_PROBLEMS
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
@@ -34,6 +35,12 @@ def test_english_and_french_have_the_same_keys():
 def test_every_refusal_code_reads_as_a_sentence_in_both_languages(code):
     for lang in i18n.LANGS:
         assert i18n.has(lang, f"refusal.{code}"), (lang, code)
+
+
+@pytest.mark.parametrize("kind", OPTION_PROBLEMS)
+def test_every_kind_of_refused_option_reads_as_a_sentence_in_both_languages(kind):
+    for lang in i18n.LANGS:
+        assert i18n.has(lang, f"option.{kind}"), (lang, kind)
 
 
 def test_both_languages_use_the_same_placeholders():

@@ -26,10 +26,18 @@ async def test_a_second_newgame_in_the_channel_points_at_the_existing_table(harn
 async def test_unknown_game_and_bad_options_are_refused_with_reasons(harness):
     reply = await harness.tables.new_game(ALICE, CHANNEL, "poker")
     assert not reply.ok and "poker" in reply.text and "ochs-esel" in reply.text
-    reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["rounds=99"])
-    assert not reply.ok and "rounds" in reply.text
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["rounds=99", "ox=maybe"])
+    assert reply.text == ("These options don't work: “rounds” goes from 1 to 20. "
+                          "“ox” takes yes or no.")
     reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["colour=blue"])
-    assert not reply.ok and "colour" in reply.text
+    assert reply.text == ("These options don't work: Ochs & Esel has no option “colour” "
+                          "(options: rounds, ox, deadline, bot_delay).")
+    await harness.tables.set_lang(BOB, CHANNEL, "fr", personal=True)
+    reply = await harness.tables.new_game(BOB, CHANNEL, "michigan", ["jetons=beaucoup"])
+    assert reply.text == "Ces options ne conviennent pas : « chips » demande un nombre entier."
+    reply = await harness.tables.new_game(BOB, CHANNEL, "nix", ["board={\"pair\": [1]}"])
+    assert reply.text == ("Ces options ne conviennent pas : « board » ne peut pas prendre "
+                          "cette valeur.")
     reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["deadline=5"])
     assert not reply.ok and "deadline" in reply.text
     assert await harness.tables.table_for_channel(CHANNEL) is None

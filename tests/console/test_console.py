@@ -71,3 +71,15 @@ def test_a_bad_database_url_or_setting_is_one_clear_line_not_a_traceback(tmp_pat
                                  text=True, cwd=tmp_path, env=env, timeout=60, check=False)
     assert bad_setting.returncode == 2 and "TURN_DEADLINE" in bad_setting.stderr
     assert "Traceback" not in bad_setting.stderr
+
+
+def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
+    db = tmp_path / "console.db"
+    result = run_bot(db, ["help", "", "2", "rounds=banana", "michigan", "", "20", "x", "3",
+                          "/table", "/quit"])
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "I don't know the game “help”" in out
+    assert out.count("Which game?") == 3  # after the unknown game and the bad option
+    assert "Type a number from 2 to 7, or Enter." in out
+    assert "Michigan has started" in out and "Traceback" not in out + result.stderr

@@ -95,12 +95,18 @@ def test_setup_that_is_not_a_deal_of_this_deck_is_refused(setup: dict[str, Any])
         game.new_game(1, seed=0, setup=setup)
 
 
-@pytest.mark.parametrize("options", [
-    {"min_play": 0}, {"min_play": 6}, {"hand_minus_one": "maybe"}, {"rounds": 3},
+@pytest.mark.parametrize(("options", "problem"), [
+    ({"min_play": 0}, {"key": "min_play", "kind": "out_of_range", "low": 1, "high": 5}),
+    ({"min_play": 6}, {"key": "min_play", "kind": "out_of_range", "low": 1, "high": 5}),
+    ({"min_play": "two"}, {"key": "min_play", "kind": "not_a_number"}),
+    ({"hand_minus_one": "maybe"}, {"key": "hand_minus_one", "kind": "not_yes_no"}),
+    ({"rounds": 3}, {"key": "rounds", "kind": "unknown_option"}),
 ])
-def test_bad_options_are_refused(options: dict[str, Any]) -> None:
-    with pytest.raises(BadOptions):
+def test_bad_options_are_refused_naming_the_option_and_what_is_wrong(
+        options: dict[str, Any], problem: dict[str, Any]) -> None:
+    with pytest.raises(BadOptions) as refused:
         game.new_game(2, options=options, seed=0)
+    assert refused.value.problems == [problem]
 
 
 @pytest.mark.parametrize("seats", [0, 6])
