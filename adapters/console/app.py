@@ -13,6 +13,7 @@ from typing import TextIO
 from bot import present
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import t
+from bot.options import resolve_game
 from bot.render import Button, Rendering, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Tables
@@ -137,6 +138,7 @@ class Console:
         live = await self.tables.live_table(reply.table_id or 0)
         assert live is not None
         low, high = max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
+        await self.tables.settle()  # the lobby is shown before the question, not inside it
         while bots is None:
             default = max(low, min(3, high))
             answer = await self.readline(t(self.lang, "console_bots", low=low, high=high,
@@ -168,6 +170,8 @@ class Console:
             return None, options
         game = ids[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(ids) \
             else answer
+        if resolve_game(game) is None:
+            return game, options  # refused, with the list of games, before any option
         if not options:
             answer = await self.readline(t(self.lang, "console_options") + " ")
             if answer is None:
