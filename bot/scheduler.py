@@ -37,6 +37,14 @@ class Scheduler:
         heapq.heappush(self._heap, Job(due, next(self._count), kind, table_id, version))
         self._wake.set()
 
+    def drop(self, table_id: int) -> None:
+        """Forget a table's jobs: a table that closed and comes back keeps its version, so
+        its old reminders and expiries would otherwise look current again."""
+        kept = [job for job in self._heap if job.table_id != table_id]
+        if len(kept) != len(self._heap):
+            heapq.heapify(kept)
+            self._heap = kept
+
     def pending(self) -> int:
         return len(self._heap)
 

@@ -69,6 +69,7 @@ class Tables(Lobby, Turns):
         # user -> their app's language as last seen (None: one we don't speak); stored too
         self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._storing_locale: set[str] = set()  # users whose app language is being written
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
         self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
@@ -113,7 +114,9 @@ class Tables(Lobby, Turns):
 
     async def _background_done(self) -> None:
         if self._background:
-            await asyncio.gather(*self._background)
+            for result in await asyncio.gather(*self._background, return_exceptions=True):
+                if isinstance(result, Exception):
+                    log.error("a background write failed", exc_info=result)
 
     # --- loading --------------------------------------------------------------------------
 
@@ -206,32 +209,42 @@ class Tables(Lobby, Turns):
 
         Adapters call this on every event, from code that cannot wait: a change is
         stored in the background, so hands sent after a restart (before the person
-        does anything) still come in their language.
+        does anything) still come in their language. An event without a language says
+        nothing about it and changes nothing.
         """
-        code = (locale or "").split("-")[0].split("_")[0].lower()
+        if not locale:
+            return
+        code = locale.split("-")[0].split("_")[0].lower()
         known = code if code in LANGS else None
         if user_id in self._locales and self._locales[user_id] == known:
             return
         self._locales[user_id] = known
-        task = asyncio.get_running_loop().create_task(self._store_locale(user_id, known))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        if user_id not in self._storing_locale:  # that write takes the latest value
+            self._storing_locale.add(user_id)
+            task = asyncio.get_running_loop().create_task(self._store_locale(user_id))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
-    async def _store_locale(self, user_id: str, locale: str | None) -> None:
+    async def _store_locale(self, user_id: str) -> None:
         try:
-            stored = await self.user_settings(user_id)
-            if stored.locale != locale:
-                await self.repo.set_user_locale(self.platform, user_id, locale)
-                self._users[user_id] = replace(self._users.get(user_id, stored), locale=locale)
+            while True:
+                stored = await self.user_settings(user_id)
+                latest = self._locales.get(user_id, stored.locale)
+                if stored.locale == latest:
+                    return
+                await self.repo.set_user_locale(self.platform, user_id, latest)
+                self._users[user_id] = replace(self._users.get(user_id, stored), locale=latest)
         except StorageError as exc:  # only a preference: the next event tries again
             self._locales.pop(user_id, None)
             log.warning("could not store the app language of %s: %s", user_id, exc)
+        finally:
+            self._storing_locale.discard(user_id)
 
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
         """What a person reads privately: their /lang, else their app's language, else the
         channel's (public messages always follow the channel)."""
         stored = await self.user_settings(user_id)
-        own = stored.lang or (self._locales.get(user_id, stored.locale))
+        own = stored.lang or self._locales.get(user_id, stored.locale)
         if own:
             return own
         return await self.channel_lang(channel) if channel else self.settings.default_lang
@@ -493,9 +506,6 @@ class Tables(Lobby, Turns):
         if live is None and await self.channel_back(channel):
             # A table closed when the bot lost this channel: asking for it shows it works.
             live = await self._in_channel(channel)
-            if live is not None:
-                return Reply(present.table(live, await self.lang_of(actor.user_id, channel)
-                                           ).text, table_id=live.id)
         if live is None:
             return await self._refuse(actor, channel, "no_table")
         with contextlib.suppress(StorageError):
@@ -538,12 +548,12 @@ class Tables(Lobby, Turns):
             try:
                 row = live.row if live else await self.repo.get_table(table_id)
             except StorageError:
-                row = None
-            if row is not None and row.status in (LOBBY, PLAYING):
-                await self._set_status(table_id, CLOSED,
-                                       settings={**row.settings, "lost": row.status})
-            else:
-                await self._set_status(table_id, CLOSED)
+                log.exception("table %s: not closed", table_id)
+                return
+            if row is None or row.status not in (LOBBY, PLAYING):
+                return  # a finished table keeps its rematch button for when it is back
+            await self._set_status(table_id, CLOSED,
+                                   settings={**row.settings, "lost": row.status})
             try:
                 await self.repo.clear_deadline(table_id)
             except StorageError:
@@ -592,45 +602,54 @@ class Tables(Lobby, Turns):
 
     async def channel_back(self, channel: str, *, with_topics: bool = False) -> list[int]:
         """The bot can write in `channel` again (a topic reopened, the bot added back or
-        given its rights): the newest table closed there for losing it carries on, with a
-        fresh deadline, unless another table opened there meanwhile. Returns their ids."""
+        given its rights): a table closed there for losing it carries on, with a fresh
+        deadline, if it is still the channel's newest table. Returns their ids."""
         try:
-            rows = await self.repo.closed_tables_in(self.platform, channel,
+            rows = await self.repo.newest_tables_in(self.platform, channel,
                                                     with_topics=with_topics)
         except StorageError:
-            log.exception("tables closed in %s could not be read", channel)
+            log.exception("tables of %s could not be read", channel)
             return []
         back: list[int] = []
-        seen: set[str] = set()
         for row in rows:
-            if row.channel in seen or row.settings.get("lost") not in (LOBBY, PLAYING):
-                continue
-            seen.add(row.channel)
-            try:
-                if await self.repo.open_table_in(self.platform, row.channel) is not None:
-                    continue
-                async with self._lock(row.id):
-                    settings = {k: v for k, v in row.settings.items() if k != "lost"}
-                    await self.repo.update_table(row.id, expected_version=row.version,
-                                                 status=row.settings["lost"], settings=settings)
-            except StorageError:  # TableExists, VersionConflict, a fault: it stays closed
-                log.exception("table %s could not come back", row.id)
-                continue
-            log.info("table %s: channel %s is back; resuming", row.id, row.channel)
-            self._live.pop(row.id, None)
-            self._deadline_resumed.discard(row.id)  # its deadline was cleared on closing
-            self.outbox.revive(row.id)
-            live = await self._load(row.id)
-            if live is None:
-                continue
-            back.append(row.id)
-            await self._show_table(live)
-            if live.row.status == PLAYING:
-                for seat in live.seats:  # hands queued when the channel went were dropped
-                    if not seat.is_bot:
-                        await self._show_hand(live, seat.seat)
-                self.scheduler.at(self.clock.now(), "resume", row.id, row.version)
+            if row.status == CLOSED and row.settings.get("lost") in (LOBBY, PLAYING):
+                live = await self._revive(row.id)
+                if live is not None:
+                    back.append(row.id)
         return back
+
+    async def _revive(self, table_id: int) -> Live | None:
+        async with self._lock(table_id):
+            try:
+                # Read again under the lock: two triggers at once bring a table back once.
+                row = await self.repo.get_table(table_id)
+                if row is None or row.status != CLOSED or "lost" not in row.settings:
+                    return None
+                settings = {k: v for k, v in row.settings.items() if k != "lost"}
+                await self.repo.update_table(table_id, expected_version=row.version,
+                                             status=row.settings["lost"], settings=settings)
+            except StorageError as exc:  # a table opened there meanwhile, or a fault
+                log.info("table %s could not come back: %s", table_id, exc)
+                return None
+            # Its version did not change: the jobs it had (a reminder, an expiry) would look
+            # current again, though its deadline was cleared on closing.
+            self.scheduler.drop(table_id)
+            self._live.pop(table_id, None)
+            self._deadline_resumed.discard(table_id)
+            self.outbox.revive(table_id)
+            live = await self._load(table_id)
+        if live is None:
+            return None
+        log.info("table %s: channel %s is back; resuming", table_id, live.row.channel)
+        await self._show_table(live)
+        if live.row.status == PLAYING:
+            await self._announce(live, "table_back")
+            for seat in live.seats:  # hands queued when the channel went were dropped
+                if not seat.is_bot:
+                    await self._show_hand(live, seat.seat)
+            self.scheduler.at(self.clock.now(), "resume", table_id, live.row.version)
+            await self._ping(live, live.game.to_act(live.state))
+        return live
 
     async def channel_closed(self, channel: str) -> None:
         """An adapter learnt that a channel is gone (e.g. the bot was removed from a group)."""

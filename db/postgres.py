@@ -29,7 +29,6 @@ from typing import Any, TypeVar
 import asyncpg
 
 from db.repository import (
-    CLOSED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -349,16 +348,23 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
-    async def closed_tables_in(self, platform: str, channel: str, *,
+    async def newest_tables_in(self, platform: str, channel: str, *,
                                with_topics: bool = False) -> list[TableRow]:
         prefix = f"{channel}:"
 
         async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE platform = $1 AND status = $2"
-                " AND (channel = $3 OR ($6 AND substr(channel, 1, $4) = $5)) ORDER BY id DESC",
-                platform, CLOSED, channel, len(prefix), prefix, with_topics,
-            )
+            rows = list(await db.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                " WHERE platform = $1 AND channel = $2 ORDER BY id DESC LIMIT 1",
+                platform, channel,
+            ))
+            if with_topics:  # rare (the bot added back): a scan of the platform's rows
+                rows += await db.fetch(
+                    f"SELECT {_TABLE_COLUMNS} FROM tables AS t"
+                    " WHERE platform = $1 AND substr(channel, 1, $2) = $3 AND id = (SELECT"
+                    " max(id) FROM tables WHERE platform = t.platform AND channel = t.channel)",
+                    platform, len(prefix), prefix,
+                )
             return [_table(row) for row in rows]
 
         return await self._run(body)

@@ -173,10 +173,11 @@ class Repository(ABC):
         message refers to the old chat and is forgotten. Returns the moved tables' ids."""
 
     @abstractmethod
-    async def closed_tables_in(self, platform: str, channel: str, *,
+    async def newest_tables_in(self, platform: str, channel: str, *,
                                with_topics: bool = False) -> list[TableRow]:
-        """Closed tables of a channel (and, `with_topics`, of its `<channel>:<topic>`s),
-        newest first: those closed for losing the channel may come back."""
+        """The newest table of a channel (and, `with_topics`, of each `<channel>:<topic>`),
+        whatever its status: one closed for losing its channel comes back only if no
+        table was opened there since."""
 
     @abstractmethod
     async def unfinished_tables(self) -> list[TableRow]:

@@ -26,7 +26,6 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from db.repository import (
-    CLOSED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -408,16 +407,23 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
-    async def closed_tables_in(self, platform: str, channel: str, *,
+    async def newest_tables_in(self, platform: str, channel: str, *,
                                with_topics: bool = False) -> list[TableRow]:
         prefix = f"{channel}:"
 
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE platform = ? AND status = ?"
-                " AND (channel = ? OR (? AND substr(channel, 1, ?) = ?)) ORDER BY id DESC",
-                (platform, CLOSED, channel, with_topics, len(prefix), prefix),
+                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                " WHERE platform = ? AND channel = ? ORDER BY id DESC LIMIT 1",
+                (platform, channel),
             ).fetchall()
+            if with_topics:  # rare (the bot added back): a scan of the platform's rows
+                rows += db.execute(
+                    f"SELECT {_TABLE_COLUMNS} FROM tables AS t"
+                    " WHERE platform = ? AND substr(channel, 1, ?) = ? AND id = (SELECT max(id)"
+                    " FROM tables WHERE platform = t.platform AND channel = t.channel)",
+                    (platform, len(prefix), prefix),
+                ).fetchall()
             return [_table(row) for row in rows]
 
         return await self._run(body)

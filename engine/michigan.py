@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
-from engine.core.notation import strip_verb, tokens
+from engine.core.notation import read_number, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
@@ -304,16 +304,11 @@ _SUIT_WORDS = {
 }
 
 
-# More digits than any bid can have: read as this, refused as too high. (int() itself
-# refuses strings of over 4,300 digits, which a chat message can hold.)
-_HUGE_BID = 10**9
+_HUGE_BID = 10**9  # any bigger number reads as this: refused as too high all the same
 
 
 def _number(word: str) -> int | None:
-    if not (word.isascii() and word.isdigit()):
-        return None
-    digits = word.lstrip("0") or "0"
-    return int(digits) if len(digits) < 10 else _HUGE_BID
+    return read_number(word, _HUGE_BID)
 
 
 def parse_move(state: State, seat: int, text: str) -> Move:

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
-from engine.core.notation import tokens
+from engine.core.notation import read_number, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
@@ -333,13 +333,8 @@ _END_WORDS = {"end", "fin", "finir", "termine", "terminer"}
 
 
 def _card(word: str) -> int | None:
-    # ASCII digits, at most two after leading zeros: `int` raises on some Unicode digits
-    # (`str.isdigit` accepts them) and on numbers thousands of digits long.
-    digits = word.strip().lstrip("0")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 2:
-        return None
-    value = int(digits)
-    return value if LOWEST <= value <= HIGHEST else None
+    value = read_number(word.strip(), HIGHEST + 1)
+    return value if value is not None and LOWEST <= value <= HIGHEST else None
 
 
 def parse_move(state: State, seat: int, text: str) -> Move:

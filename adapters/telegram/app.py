@@ -451,8 +451,9 @@ class TelegramBot:
         member = changed.new_chat_member
         if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
             await self.tables.chat_closed(str(changed.chat.id))
-        elif member.status != ChatMemberStatus.RESTRICTED or getattr(
-                member, "can_send_messages", False):
+        elif member.status != ChatMemberStatus.RESTRICTED or (
+                getattr(member, "is_member", False)
+                and getattr(member, "can_send_messages", False)):
             # Added back, or given rights: tables closed for losing the chat carry on.
             await self.tables.channel_back(str(changed.chat.id), with_topics=True)
 

@@ -30,3 +30,15 @@ def strip_verb(words: list[str], verbs: set[str]) -> list[str]:
 def sort_numbers_first(cards: list[str], order: dict[str, int]) -> list[str]:
     """The contract's hand order: numbers numerically, then the named cards in `order`."""
     return sorted(cards, key=lambda c: (0, int(c)) if c.isdigit() else (1, order.get(c, 99), c))
+
+
+def read_number(word: str, cap: int) -> int | None:
+    """A number typed in chat, or None; numbers above `cap` read as `cap`.
+
+    Only ASCII digits: `int` raises on some Unicode digits that `str.isdigit` accepts,
+    and on numbers of over 4,300 digits, which a chat message can hold.
+    """
+    if not (word.isascii() and word.isdigit()):
+        return None
+    digits = word.lstrip("0") or "0"
+    return cap if len(digits) > len(str(cap)) else min(int(digits), cap)

@@ -190,7 +190,17 @@ async def test_the_app_language_survives_a_restart_until_the_app_says_otherwise(
     await harness.tables.settle()
     tables = await harness.restart()
     assert await tables.lang_of(BOB.user_id) == "fr"  # before Bob does anything
-    tables.remember_locale(BOB.user_id, "de-DE")  # his app now runs in a language we lack
+    tables.remember_locale(BOB.user_id, "en-GB")
+    tables.remember_locale(BOB.user_id, "de-DE")  # at once: a language we lack, stored last
+    tables.remember_locale(BOB.user_id, None)  # an event that does not say: no change
+    await tables.settle()
+    assert (await harness.repo.user_settings("test", BOB.user_id)).locale is None
+    tables.remember_locale(BOB.user_id, "fr")
+    tables.remember_locale(BOB.user_id, "")
+    await tables.settle()
+    tables = await harness.restart()
+    assert await tables.lang_of(BOB.user_id) == "fr"
+    tables.remember_locale(BOB.user_id, "de-DE")
     await tables.settle()
     tables = await harness.restart()
     assert await tables.lang_of(BOB.user_id) == "en"

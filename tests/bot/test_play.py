@@ -222,6 +222,34 @@ async def test_a_table_closed_for_losing_its_channel_carries_on_when_the_channel
     assert await tables.channel_back(CHANNEL) == []  # nothing more to bring back
 
 
+async def test_a_table_back_in_the_same_run_keeps_none_of_its_old_timers(harness):
+    table_id, version = await _lose_the_channel_mid_game(harness)
+    await harness.advance(100)
+    harness.sink.gone_channels.discard(CHANNEL)
+    tables = harness.tables
+    backs = await asyncio.gather(tables.channel_back(CHANNEL), tables.channel_back(CHANNEL))
+    assert sorted(backs) == [[], [table_id]]  # two triggers at once: back once
+    await tables.settle()
+    assert [a.text for a in harness.sink.announcements].count(
+        "The table is back: the game goes on where it stopped.") == 1
+    live = await tables.live_table(table_id)
+    await harness.advance(205)  # the old deadline (due at 300 s) must not act
+    assert live.row.version == version
+    assert not harness.sink.said("ends in")  # nor its reminder
+    await harness.advance(100)  # the fresh one, 300 s after coming back, does
+    assert live.row.version > version
+
+
+async def test_a_newer_table_that_ended_keeps_the_lost_one_closed(harness):
+    table_id, _ = await _lose_the_channel_mid_game(harness)
+    harness.sink.gone_channels.discard(CHANNEL)
+    assert (await harness.tables.new_game(DAVE, CHANNEL, "michigan")).ok
+    assert (await harness.tables.cancel(DAVE, CHANNEL)).ok
+    assert not (await harness.tables.show(BOB, CHANNEL)).ok  # "no table here"
+    assert await harness.tables.channel_back(CHANNEL) == []
+    assert (await harness.repo.get_table(table_id)).status == CLOSED
+
+
 async def test_asking_for_the_table_brings_it_back_unless_a_new_one_opened_there(harness):
     table_id, _ = await _lose_the_channel_mid_game(harness)
     harness.sink.gone_channels.discard(CHANNEL)

@@ -233,21 +233,18 @@ async def test_a_chat_that_gets_a_new_id_takes_its_open_tables_and_topics_along(
     assert set(await repo.messages(group.id)) == {"hand:0"}
 
 
-async def test_closed_tables_of_a_channel_newest_first_with_its_topics_on_request(repo):
+async def test_the_newest_table_of_a_channel_and_of_each_topic_on_request(repo):
     old = await new_table(repo, channel="-100", platform="telegram")
     await repo.update_table(old.id, expected_version=0, status=CLOSED)
     new = await new_table(repo, channel="-100", platform="telegram")
-    await repo.update_table(new.id, expected_version=0, status=CLOSED)
+    await repo.update_table(new.id, expected_version=0, status=CANCELLED)
     topic = await new_table(repo, channel="-100:7", platform="telegram")
     await repo.update_table(topic.id, expected_version=0, status=CLOSED)
-    cancelled = await new_table(repo, channel="-100", platform="telegram")
-    await repo.update_table(cancelled.id, expected_version=0, status=CANCELLED)
     for channel, platform in (("-1000", "telegram"), ("-100", "discord")):
-        other = await new_table(repo, channel=channel, platform=platform)
-        await repo.update_table(other.id, expected_version=0, status=CLOSED)
-    await new_table(repo, channel="-100", platform="telegram")  # open: not closed
+        await new_table(repo, channel=channel, platform=platform)
 
-    assert [t.id for t in await repo.closed_tables_in("telegram", "-100")] == [new.id, old.id]
-    assert [t.id for t in await repo.closed_tables_in("telegram", "-100", with_topics=True)
-            ] == [topic.id, new.id, old.id]
-    assert [t.id for t in await repo.closed_tables_in("telegram", "-100:7")] == [topic.id]
+    assert [t.id for t in await repo.newest_tables_in("telegram", "-100")] == [new.id]
+    assert [(t.id, t.status) for t in await repo.newest_tables_in(
+        "telegram", "-100", with_topics=True)] == [(new.id, CANCELLED), (topic.id, CLOSED)]
+    assert [t.id for t in await repo.newest_tables_in("telegram", "-100:7")] == [topic.id]
+    assert await repo.newest_tables_in("telegram", "-5") == []
