@@ -6,6 +6,7 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -91,7 +92,7 @@ async def run(args: argparse.Namespace) -> int:
         await repo.close()
 
 
-async def _until_signal(work: "asyncio.Future[object]") -> int:
+async def _until_signal(work: "asyncio.Future[Any]") -> int:
     """Run the platforms until SIGINT/SIGTERM, then cancel them so each stops cleanly."""
     loop = asyncio.get_running_loop()
     installed = []

@@ -11,6 +11,7 @@ from bot import options as table_options
 from bot import present
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
+from bot.tables_base import TablesBase
 from db.repository import (
     CANCELLED,
     FINISHED,
@@ -30,8 +31,8 @@ BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "H
              "Ising", "Jacobi", "Knuth", "Lovelace"]
 
 
-class Lobby:
-    """Lobby commands of `Tables` (see there for the attributes they use)."""
+class Lobby(TablesBase):
+    """Lobby commands of `Tables`; `TablesBase` declares what they use of it."""
 
     async def new_game(self, actor: Actor, channel: str, game_text: str,
                        option_words: list[str] | None = None, *, title: str = "") -> Reply:

@@ -7,6 +7,7 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.clock import Clock
 
@@ -96,7 +97,7 @@ class Scheduler:
             await self.run_due()
             self._wake.clear()
             due = self.next_due()
-            waiters = [asyncio.ensure_future(self._wake.wait())]
+            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._wake.wait())]
             if due is not None:
                 waiters.append(asyncio.ensure_future(self._clock.sleep(due - self._clock.now())))
             try:

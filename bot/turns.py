@@ -11,6 +11,7 @@ from bot.deliveries import Announcement, Notice
 from bot.i18n import t
 from bot.live import Live
 from bot.scheduler import Job
+from bot.tables_base import TablesBase
 from db.repository import (
     CLOSED,
     PLAYING,
@@ -28,8 +29,8 @@ MAX_AFK_MOVES = 200  # an expired turn is finished by the bot; a turn is never l
 RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 
 
-class Turns:
-    """Timed behaviour of `Tables` (see there for the attributes it uses)."""
+class Turns(TablesBase):
+    """Timed behaviour of `Tables`; `TablesBase` declares what it uses of it."""
 
     async def _ping(self, live: Live, to_act: list[int], *, goes_on: bool = False) -> None:
         """Call the players whose turn starts, after `ping_delay` if they have not played.

@@ -50,7 +50,8 @@ from db.repository import (
 from db.sqlite import Migration, load_migrations
 
 T = TypeVar("T")
-Connection = asyncpg.Connection
+# What the pool lends is a proxy of a connection; `migrate` is also handed a plain one.
+Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations_pg")
 

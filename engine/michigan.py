@@ -486,8 +486,8 @@ def _lead(state: State, suit: str, events: list[Event], *, automatic: bool) -> N
         holder = None if following is None else _holder(state, following)
         if holder is None:
             break
+        assert following is not None
         seat, card = holder, following
-        assert card is not None
         events.append(event("played", seat=seat, card=card))
         if _play_card(state, seat, card, events):
             return

@@ -38,9 +38,9 @@ SUPER_LAST_TURN = TURNS - 1  # "Il ne peut pas non plus être utilisé au cours 
 PERSONNE_REVEALS = {1: 2, 2: 3, 3: 4, 4: 5, 5: 6}
 PERSONNE_SUPER_TURN = 4  # "Monsieur Personne joue toujours son super jeton au 4ème tour"
 
-# The board's rows from top to bottom: the order is also Monsieur Personne's "plus forte".
-ROWS = ("quad", "run4", "triple", "run3", "pair", "run2", "single", "none")
 Row = Literal["quad", "run4", "triple", "run3", "pair", "run2", "single", "none"]
+# The board's rows from top to bottom: the order is also Monsieur Personne's "plus forte".
+ROWS: tuple[Row, ...] = ("quad", "run4", "triple", "run3", "pair", "run2", "single", "none")
 KIND, RUN = "kind", "run"
 SHAPES: dict[str, tuple[str, int]] = {
     "quad": (KIND, 4), "run4": (RUN, 4), "triple": (KIND, 3), "run3": (RUN, 3),
@@ -186,9 +186,9 @@ def strongest(cards: list[str]) -> tuple[str, list[str]]:
             continue
         windows = [NUMBERS[a:a + size] for a in range(len(NUMBERS) - size + 1)]
         window = min(windows, key=lambda w: (sum(counts[n] == 0 for n in w), -int(w[0])))
-        have = [n for n in window if counts[n]]
-        if len(have) + jokers >= size:
-            return row, have + [JOKER] * (size - len(have))
+        held = [n for n in window if counts[n]]
+        if len(held) + jokers >= size:
+            return row, held + [JOKER] * (size - len(held))
     return "none", []
 
 
@@ -343,7 +343,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 # --- notation -------------------------------------------------------------------------------
 
-_ROW_WORDS = {
+_ROW_WORDS: dict[str, str] = {
     **{row: row for row in ROWS},
     "carre": "quad", "suite4": "run4", "brelan": "triple", "suite3": "run3",
     "paire": "pair", "suite2": "run2", "carte": "single", "rien": "none",

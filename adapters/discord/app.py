@@ -9,7 +9,7 @@ public state of a table is its one message, edited in place by the outbox.
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 import discord
 from discord import app_commands
@@ -29,6 +29,12 @@ log = logging.getLogger(__name__)
 # Leave a second of the 3 for the network: past this the answer is deferred.
 ANSWER_WITHIN = 2.0
 LANG_NAMES = {"en": "English", "fr": "Français"}
+
+
+def _data_of(interaction: discord.Interaction) -> Mapping[str, object]:
+    """discord.py types `data` as a union of every kind of interaction's payload, which
+    only agree on being str-keyed; a button's `custom_id` is read from that."""
+    return interaction.data or {}
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -148,11 +154,11 @@ class TapisDiscord(discord.Client):
         try:
             await self._press(interaction)
         except Exception:
-            log.exception("button press %r failed", (interaction.data or {}).get("custom_id"))
+            log.exception("button press %r failed", _data_of(interaction).get("custom_id"))
             await self._oops(interaction)
 
     async def _press(self, interaction: discord.Interaction) -> None:
-        payload = str((interaction.data or {}).get("custom_id", ""))
+        payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         decoded = decode_payload(payload)
         action = decoded[2] if decoded else ""
@@ -242,6 +248,7 @@ class TapisDiscord(discord.Client):
             return
         content = content_of(rendering)
         view = view_of(table_id, rendering.version, rendering.buttons)
+        message_id: int | None
         if interaction.response.is_done():
             # Deferred: the "thinking" answer becomes the hand, still editable as @original.
             message_id = (await interaction.edit_original_response(

@@ -12,8 +12,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from html import escape
+from typing import Any
 from urllib.parse import urlparse
 
 from telegram import (
@@ -67,7 +68,7 @@ GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
     (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions")]
 
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
 def place_of(message: Message) -> Place:

@@ -80,7 +80,7 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
         lines.append(t(lang, "oe.trick", number=trick["number"],
                        kind=t(lang, f"oe.kind.{trick['kind']}")))
     elif trick["plays"]:
-        best = next((p["cards"] for p in reversed(trick["plays"]) if p["cards"]), [])
+        best: list[str] = next((p["cards"] for p in reversed(trick["plays"]) if p["cards"]), [])
         lines.append(t(lang, "oe.trick", number=trick["number"],
                        kind=t(lang, "oe.trick_normal", count=trick["count"],
                               best=cards_text(best))))
