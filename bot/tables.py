@@ -433,7 +433,7 @@ class Tables(Lobby, Turns):
             return
         if to_act != live.last_to_act or (notify_turn and mover is None):
             await self._ping(live, to_act)
-        elif mover in to_act and not live.seats[mover].is_bot:  # a turn that goes on
+        elif mover is not None and mover in to_act and not live.seats[mover].is_bot:
             await self._ping(live, to_act, goes_on=True)
         live.last_to_act = list(to_act)
 
