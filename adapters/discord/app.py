@@ -102,6 +102,17 @@ class TapisDiscord(discord.Client):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.tables.channel_closed(str(payload.thread_id))
 
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        """Rights given back in a channel: a table closed for losing it carries on."""
+        if after.permissions_for(after.guild.me).send_messages:
+            await self.tables.channel_back(str(after.id))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """The bot added back to a server: the tables it lost there carry on."""
+        for channel in [*guild.text_channels, *guild.threads]:
+            await self.tables.channel_back(str(channel.id))
+
     # --- answering ------------------------------------------------------------------------
 
     async def answer(self, interaction: discord.Interaction,

@@ -435,6 +435,30 @@ async def test_a_deleted_or_forbidden_channel_closes_its_table(h, fake, status, 
     fake._failures.clear()
 
 
+async def test_rights_given_back_in_the_channel_resume_its_table(h, fake):
+    players = ["alice", "bob", "carol", "erin"]
+    table_id = await open_table(h, players)
+    fake.fail_next("PATCH /channels/*/messages/*", 403, code=50001, times=10)
+    fake.fail_next("POST /channels/*/messages", 403, code=50001, times=10)
+    await play_turn(h, table_id, players)
+    assert (await h.tables.live_table(table_id)).row.status == "closed"
+    version = (await h.tables.live_table(table_id)).row.version
+    fake._failures.clear()
+
+    await fake.dispatch("CHANNEL_UPDATE", fake.channel_payload(fake.channel), intent=1)
+    for _ in range(100):
+        if (await h.tables.live_table(table_id)).row.status == "playing":
+            break
+        await asyncio.sleep(0.02)
+    await h.quiet()
+    live = await h.tables.live_table(table_id)
+    assert live.row.status == "playing" and live.row.version == version
+    assert any("The table is back" in m.content
+               for m in fake.channel_messages(fake.channel))
+    await play_turn(h, table_id, players)  # and the game goes on
+    assert live.row.version > version
+
+
 async def test_play_suggests_only_the_players_legal_moves_and_refusals_stay_private(h, fake):
     players = ["alice", "bob", "carol", "erin"]
     table_id = await open_table(h, players)
