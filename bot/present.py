@@ -227,7 +227,9 @@ def options_line(live: "Live", lang: str) -> str:
         value = live.row.options.get(name, field.default)
         if value is PydanticUndefined:
             continue
-        if isinstance(value, bool):
+        if value is None:
+            value = t(lang, "opt_random")
+        elif isinstance(value, bool):
             value = t(lang, "opt_yes" if value else "opt_no")
         elif isinstance(value, dict | list):
             value = t(lang, "opt_custom" if name in live.row.options else "opt_default")

@@ -47,6 +47,10 @@ class Options(GameOptions):
         description="cards each player must play per turn while the draw pile lasts (expert: 3)",
     )
     hand_minus_one: bool = Field(False, description="expert: every hand holds one card fewer")
+    first: int | None = Field(
+        None, ge=1, le=5,
+        description="the seat (1 = first in the lobby list) that plays first; none: at random",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +192,13 @@ def new_game(
         piles=[[] for _ in PILES], hands=[[] for _ in range(seats)], draw=[], first=0,
         turn=0, played=0, turns=1,
     )
-    # "Les joueurs se concertent pour savoir qui est l'Oya": without a choice, a seeded seat.
+    # RULES.md: the table chooses who plays first (the `first` option); else a seeded seat.
     first = rng_for(seed, ID, "first").randrange(seats)
+    if opts.first is not None:
+        if opts.first > seats:
+            raise BadOptions(f"first: seat {opts.first} of {seats}", [
+                {"key": "first", "kind": "out_of_range", "low": 1, "high": seats}])
+        first = opts.first - 1
     if setup is None:
         deck = shuffled(DECK, seed, ID, "deal")
         state.hands = [sorted(deck[i * hand_size:(i + 1) * hand_size]) for i in range(seats)]

@@ -43,6 +43,18 @@ async def test_unknown_game_and_bad_options_are_refused_with_reasons(harness):
     assert await harness.tables.table_for_channel(CHANNEL) is None
 
 
+async def test_the_host_chooses_who_plays_first_in_the_game(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "the-game", ["first=3"])
+    await tables.join(BOB, CHANNEL)
+    assert "first=3" in (await tables.set_options(BOB, CHANNEL, [])).text
+    refused = await tables.start_game(ALICE, CHANNEL)  # two players: there is no seat 3
+    assert refused.text == "These options don't work: “first” goes from 1 to 2."
+    assert (await tables.set_options(ALICE, CHANNEL, ["first=2"])).ok
+    live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+    assert live.seats[live.game.to_act(live.state)[0]].name == "Bob"
+
+
 async def test_join_leave_and_seat_limits(harness):
     tables = harness.tables
     await tables.new_game(ALICE, CHANNEL, "ochs")

@@ -109,6 +109,18 @@ def test_bad_options_are_refused_naming_the_option_and_what_is_wrong(
     assert refused.value.problems == [problem]
 
 
+def test_the_table_may_choose_who_plays_first() -> None:
+    for first in (1, 2, 3):
+        state = game.new_game(3, options={"first": first}, seed=0)
+        assert game.to_act(state) == [first - 1]
+    with pytest.raises(BadOptions) as refused:
+        game.new_game(2, options={"first": 3}, seed=0)
+    assert refused.value.problems == [{"key": "first", "kind": "out_of_range", "low": 1,
+                                       "high": 2}]
+    chosen = {game.to_act(game.new_game(5, seed=seed))[0] for seed in range(40)}
+    assert chosen == set(range(5))  # without a choice: any seat, by the seed
+
+
 @pytest.mark.parametrize("seats", [0, 6])
 def test_one_to_five_players(seats: int) -> None:
     with pytest.raises(BadOptions):
