@@ -1,6 +1,9 @@
 """Bot players wait before moving, table edits coalesce, mentions follow the user's wish."""
 
 import asyncio
+import random
+
+import pytest
 
 from bot.settings import Settings
 from tests.bot.conftest import ALICE, BOB, CHANNEL, Harness
@@ -73,65 +76,67 @@ async def test_mentions_can_be_turned_off_per_user(harness):
     assert ALICE.user_id in mentioned and BOB.user_id not in mentioned
 
 
-async def test_a_player_who_plays_within_the_ping_delay_is_not_called(tmp_path):
+@pytest.fixture
+async def pinging(tmp_path):
+    """Alice and Bob start The Game on a table that calls players after 20 s."""
     h = Harness(tmp_path / "t.db", Settings(_env_file=None, bot_delay=0, turn_deadline=0,
                                             ping_delay=20))
     await h.open()
     try:
-        tables = h.tables
-        await tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"])
-        await tables.join(BOB, CHANNEL)
-        live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
-        await tables.settle()
-        first = live.game.to_act(live.state)[0]
-        actors = {ALICE.user_id: ALICE, BOB.user_id: BOB}
-        calls = lambda: [a for a in h.sink.announcements if a.kind == "turn"]  # noqa: E731
-        await h.advance(5)
-        assert calls() == []
-        for _ in range(20):  # the first player finishes their turn quickly
-            if live.game.to_act(live.state)[0] != first:
-                break
-            move = live.game.choose(live.state, first, __import__("random").Random(0))
-            await tables.play(actors[live.seats[first].user_id], CHANNEL, str(move))
-        await h.advance(16)  # the first call would have been due now: it is dropped
-        assert all(live.seats[first].user_id not in a.mentions for a in calls())
-        await h.advance(5)  # the second player has waited 21 s: called
-        second = live.seats[live.game.to_act(live.state)[0]].user_id
-        assert [a.mentions for a in calls()] == [[second]]
+        await h.tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"])
+        await h.tables.join(BOB, CHANNEL)
+        await h.tables.start_game(ALICE, CHANNEL)
+        yield h
     finally:
         await h.close()
+
+
+async def _started(h):
+    live = await h.tables.live_table((await h.tables.table_for_channel(CHANNEL)).id)
+    seat = live.game.to_act(live.state)[0]
+    actor = {ALICE.user_id: ALICE, BOB.user_id: BOB}[live.seats[seat].user_id]
+    return live, seat, actor
+
+
+async def test_a_player_who_plays_within_the_ping_delay_is_not_called(pinging):
+    h, tables = pinging, pinging.tables
+    live, first, actor = await _started(h)
+    calls = lambda: [a for a in h.sink.announcements if a.kind == "turn"]  # noqa: E731
+    await h.advance(5)
+    assert calls() == []
+    for _ in range(20):  # the first player finishes their turn quickly
+        if live.game.to_act(live.state)[0] != first:
+            break
+        move = live.game.choose(live.state, first, random.Random(0))
+        await tables.play(actor, CHANNEL, str(move))
+    await h.advance(16)  # the first call would have been due now: it is dropped
+    assert all(live.seats[first].user_id not in a.mentions for a in calls())
+    await h.advance(5)  # the second player has waited 21 s: called
+    second = live.seats[live.game.to_act(live.state)[0]].user_id
+    assert [a.mentions for a in calls()] == [[second]]
 
 
 async def test_a_player_who_stops_in_the_middle_of_a_turn_is_told_it_is_still_theirs(
-        tmp_path):
-    h = Harness(tmp_path / "t.db", Settings(_env_file=None, bot_delay=0, turn_deadline=0,
-                                            ping_delay=20))
-    await h.open()
-    try:
-        tables = h.tables
-        await tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"])
-        await tables.join(BOB, CHANNEL)
-        live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
-        seat = live.game.to_act(live.state)[0]
-        actor = {ALICE.user_id: ALICE, BOB.user_id: BOB}[live.seats[seat].user_id]
-        calls = lambda: [a.text for a in h.sink.announcements if a.kind == "turn"]  # noqa: E731
+        pinging):
+    h, tables = pinging, pinging.tables
+    live, seat, actor = await _started(h)
+    calls = lambda: [a.text for a in h.sink.announcements if a.kind == "turn"]  # noqa: E731
 
-        def a_card():
-            return next(str(m) for m in live.game.legal_moves(live.state, seat)
-                        if str(m) != "end")
+    def a_card():
+        return next(str(m) for m in live.game.legal_moves(live.state, seat)
+                    if str(m) != "end")
 
-        await h.advance(5)
-        assert (await tables.play(actor, CHANNEL, a_card())).ok
-        await h.advance(15)  # playing on within the delay: no call at all
-        assert (await tables.play(actor, CHANNEL, a_card())).ok
-        await h.advance(19)
-        assert calls() == []
-        await h.advance(2)  # then 21 s without a move (the turn could end): one call
-        assert calls() == [f"{actor.name}, it's still your turn (The Game)."]
-        await h.advance(60)
-        assert len(calls()) == 1
-        assert (await tables.play(actor, CHANNEL, "end")).ok
-        await h.advance(21)  # the next player's call is the usual one
-        assert calls()[1].endswith("it's your turn (The Game).")
-    finally:
-        await h.close()
+    await h.advance(5)
+    assert (await tables.play(actor, CHANNEL, a_card())).ok
+    await h.advance(15)  # playing on within the delay: no call at all
+    assert (await tables.play(actor, CHANNEL, a_card())).ok
+    await h.advance(19)
+    assert calls() == []
+    await h.advance(2)  # then 21 s without a move (the turn could end): one call
+    assert calls() == [f"{actor.name}, it's still your turn (The Game)."]
+    await h.advance(60)
+    assert len(calls()) == 1
+    assert (await tables.play(actor, CHANNEL, "end")).ok
+    await h.advance(21)  # the next player's call is the usual one
+    assert calls()[1].endswith("it's your turn (The Game).")
+
