@@ -149,10 +149,10 @@ EN: dict[str, str] = {
     "refusal.too_low": "Too low: you need at least {needed} to beat the table.",
     "refusal.too_low.unbeatable": "Nothing beats jokers alone: you can only pass.",
     "refusal.leader_cannot_pass": "You lead this trick: you must play, not pass.",
-    "refusal.animal_alone": "The {animal} must be played alone.",
-    "refusal.animal_only_leads": "The {animal} can only be played to lead a trick.",
-    "refusal.animal_just_received": "You just received the {animal}: you can lead it two "
-                                    "tricks after receiving it at the earliest.",
+    "refusal.animal_alone": "Play {animal} alone, with no other card.",
+    "refusal.animal_only_leads": "You can play {animal} only to lead a trick.",
+    "refusal.animal_just_received": "You just received {animal}: you can lead it two "
+                                    "tricks later at the earliest.",
     "refusal.must_play_one_card": "In this trick everyone plays exactly one card; no passing.",
     "refusal.not_a_set": "A set is cards of one value (jokers may join): {cards} is not.",
     "refusal.below_minimum": "You must play at least {needed} cards this turn before ending it.",
@@ -392,9 +392,9 @@ FR: dict[str, str] = {
     "refusal.too_low": "Trop faible : il faut au moins {needed} pour surenchérir.",
     "refusal.too_low.unbeatable": "Rien ne bat des jokers seuls : vous ne pouvez que passer.",
     "refusal.leader_cannot_pass": "Vous menez ce tour : vous devez jouer, pas passer.",
-    "refusal.animal_alone": "L'{animal} doit être joué seul.",
-    "refusal.animal_only_leads": "L'{animal} ne peut être joué que pour ouvrir un tour.",
-    "refusal.animal_just_received": "Vous venez de recevoir l'{animal} : vous pourrez le jouer "
+    "refusal.animal_alone": "Jouez {animal} seul, sans autre carte.",
+    "refusal.animal_only_leads": "Vous ne pouvez jouer {animal} que pour ouvrir un tour.",
+    "refusal.animal_just_received": "Vous venez de recevoir {animal} : vous pourrez le jouer "
                                     "au plus tôt deux tours plus tard.",
     "refusal.must_play_one_card": "Dans ce tour, chacun joue exactement une carte ; "
                                   "on ne passe pas.",
