@@ -13,6 +13,10 @@ log = logging.getLogger(__name__)
 LANGS = ("en", "fr")
 
 EN: dict[str, str] = {
+    # counts: "1 card", "3 cards" (see `count`)
+    "n.card": "{n} cards", "n.card.one": "{n} card",
+    "n.chip": "{n} chips", "n.chip.one": "{n} chip",
+    "n.move": "{n} moves", "n.move.one": "{n} move",
     # languages and settings
     "lang_unknown": "I speak these languages: {langs}.",
     "lang_set_personal": "I will talk to you in English.",
@@ -98,8 +102,8 @@ EN: dict[str, str] = {
     "table_turn": "To play: {names}",
     "table_round": "Round {round}/{rounds}",
     "table_round_open": "Round {round}",
-    "table_seat": "{marker}{name}: {cards} cards, {score} pts",
-    "table_seat_noscore": "{marker}{name}: {cards} cards",
+    "table_seat": "{marker}{name}: {cards}, {score} pts",
+    "table_seat_noscore": "{marker}{name}: {cards}",
     "table_last": "Last moves:",
     "table_over": "Game over.",
     "table_cancelled": "This table was cancelled.",
@@ -111,7 +115,7 @@ EN: dict[str, str] = {
     "hand_your_turn": "▶ Your turn. Tap a move or type /play …",
     "hand_not_your_turn": "Your moves appear here when it is your turn.",
     "hand_bot": "A bot plays your seat; /join in the channel to take it back.",
-    "hand_more": "…and {count} more moves: type /play with your cards.",
+    "hand_more": "Not shown: {count}; type /play followed by the move.",
     "btn_join": "Join",
     "btn_leave": "Leave",
     "btn_addbot": "Add bot",
@@ -145,7 +149,7 @@ EN: dict[str, str] = {
     "refusal.bad_notation": "I can't read “{text}” as a move.",
     "refusal.unknown_card": "“{text}” is not a card of this game.",
     "refusal.card_not_in_hand": "You don't have {cards} in your hand.",
-    "refusal.must_match_count": "You must play exactly {count} cards, like the leader.",
+    "refusal.must_match_count": "Play exactly {count}, as many as the leader.",
     "refusal.too_low": "Too low: you need at least {needed} to beat the table.",
     "refusal.too_low.unbeatable": "Nothing beats jokers alone: you can only pass.",
     "refusal.leader_cannot_pass": "You lead this trick: you must play, not pass.",
@@ -155,7 +159,7 @@ EN: dict[str, str] = {
                                     "tricks later at the earliest.",
     "refusal.must_play_one_card": "In this trick everyone plays exactly one card; no passing.",
     "refusal.not_a_set": "A set is cards of one value (jokers may join): {cards} is not.",
-    "refusal.below_minimum": "You must play at least {needed} cards this turn before ending it.",
+    "refusal.below_minimum": "Play at least {needed} this turn before ending it.",
     "refusal.not_playable": "{card} can't go on {pile} (top card {top}).",
     "refusal.unknown_pile": "“{text}” is not a pile: use A1, A2, D1 or D2.",
     "refusal.unknown_row": "“{text}” is not a row.",
@@ -167,7 +171,7 @@ EN: dict[str, str] = {
     "refusal.must_change_suit": "Lead a different suit than {previous}: you hold another one.",
     "refusal.no_card_of_suit": "You hold no card of that suit ({suit}).",
     "refusal.none_needs_empty_hand": "“Nothing” is only for an empty hand; you still hold "
-                                     "{hand_size} cards.",
+                                     "{hand_size}.",
     "refusal.not_a_combination": "{cards} is not a {row}.",
     "refusal.not_bidding_phase": "Nobody is bidding right now.",
     "refusal.not_dealer_decision": "That is the dealer's decision, and it is not being made now.",
@@ -257,6 +261,9 @@ EN: dict[str, str] = {
 }
 
 FR: dict[str, str] = {
+    "n.card": "{n} cartes", "n.card.one": "{n} carte",
+    "n.chip": "{n} jetons", "n.chip.one": "{n} jeton",
+    "n.move": "{n} coups", "n.move.one": "{n} coup",
     "lang_unknown": "Je parle ces langues : {langs}.",
     "lang_set_personal": "Je vous parlerai en français.",
     "lang_set_channel": "Ce salon joue désormais en français.",
@@ -341,8 +348,8 @@ FR: dict[str, str] = {
     "table_turn": "À jouer : {names}",
     "table_round": "Manche {round}/{rounds}",
     "table_round_open": "Manche {round}",
-    "table_seat": "{marker}{name} : {cards} cartes, {score} pts",
-    "table_seat_noscore": "{marker}{name} : {cards} cartes",
+    "table_seat": "{marker}{name} : {cards}, {score} pts",
+    "table_seat_noscore": "{marker}{name} : {cards}",
     "table_last": "Derniers coups :",
     "table_over": "Partie terminée.",
     "table_cancelled": "Cette table a été annulée.",
@@ -354,7 +361,7 @@ FR: dict[str, str] = {
     "hand_your_turn": "▶ À vous. Touchez un coup ou tapez /play …",
     "hand_not_your_turn": "Vos coups apparaîtront ici quand ce sera votre tour.",
     "hand_bot": "Un bot joue à votre place ; /join dans le salon pour la reprendre.",
-    "hand_more": "…et {count} autres coups : tapez /play avec vos cartes.",
+    "hand_more": "Non affichés : {count} ; tapez /play suivi du coup.",
     "btn_join": "Rejoindre",
     "btn_leave": "Quitter",
     "btn_addbot": "Ajouter un bot",
@@ -387,8 +394,7 @@ FR: dict[str, str] = {
     "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.",
     "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.",
     "refusal.card_not_in_hand": "Vous n'avez pas {cards} en main.",
-    "refusal.must_match_count": "Vous devez jouer exactement {count} cartes, comme le premier "
-                                "joueur.",
+    "refusal.must_match_count": "Jouez exactement {count}, autant que le premier joueur.",
     "refusal.too_low": "Trop faible : il faut au moins {needed} pour surenchérir.",
     "refusal.too_low.unbeatable": "Rien ne bat des jokers seuls : vous ne pouvez que passer.",
     "refusal.leader_cannot_pass": "Vous menez ce tour : vous devez jouer, pas passer.",
@@ -400,8 +406,7 @@ FR: dict[str, str] = {
                                   "on ne passe pas.",
     "refusal.not_a_set": "Un coup se compose de cartes d'une même valeur (les jokers "
                          "s'y joignent) : {cards} ne l'est pas.",
-    "refusal.below_minimum": "Vous devez jouer au moins {needed} cartes ce tour-ci avant de "
-                             "finir.",
+    "refusal.below_minimum": "Posez au moins {needed} ce tour-ci avant de le finir.",
     "refusal.not_playable": "{card} ne peut pas aller sur {pile} (carte du dessus {top}).",
     "refusal.unknown_pile": "« {text} » n'est pas une pile : A1, A2, D1 ou D2.",
     "refusal.unknown_row": "« {text} » n'est pas une ligne.",
@@ -414,7 +419,7 @@ FR: dict[str, str] = {
                                 "une autre.",
     "refusal.no_card_of_suit": "Vous n'avez aucune carte de cette couleur ({suit}).",
     "refusal.none_needs_empty_hand": "« Rien » n'est possible qu'avec une main vide ; il vous "
-                                     "reste {hand_size} cartes.",
+                                     "reste {hand_size}.",
     "refusal.not_a_combination": "{cards} ne forme pas la ligne {row}.",
     "refusal.not_bidding_phase": "Il n'y a pas d'enchères en cours.",
     "refusal.not_dealer_decision": "C'est la décision du donneur, et ce n'est pas le moment.",
@@ -523,6 +528,13 @@ def _show(value: Any) -> str:
 
 def has(lang: str, key: str) -> bool:
     return key in CATALOGUES.get(lang, EN)
+
+
+def count(lang: str, unit: str, n: int) -> str:
+    """`1 card`, `3 cards`: `n.<unit>.one` or `n.<unit>`; French takes the singular for 0
+    and 1 ("0 carte"), English for 1 only."""
+    one = abs(n) < 2 if lang == "fr" else abs(n) == 1
+    return t(lang, f"n.{unit}.one" if one else f"n.{unit}", n=n)
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:

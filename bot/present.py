@@ -3,7 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from bot import renderers
-from bot.i18n import has, t
+from bot.i18n import count, has, t
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
 from engine import BadOptions, IllegalMove, Outcome
@@ -89,7 +89,7 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         buttons = [b for b in shown if _fits(live, b)]
         left += len(shown) - len(buttons)
         if left > 0:
-            lines.append(t(lang, "hand_more", count=left))
+            lines.append(t(lang, "hand_more", count=count(lang, "move", left)))
     else:
         # Not "waiting for X": this message is edited only when this seat's hand changes,
         # so it must not say whose turn it is (the table message does).
@@ -110,6 +110,11 @@ def narrate(live: "Live", events: list[dict[str, Any]], lang: str) -> list[str]:
     return list(renderer.describe_events(live.row.game, events, names(live, lang), lang))
 
 
+# Refusal parameters that are a number of cards, said with their noun ("1 card").
+_COUNTED_CARDS = {"must_match_count": ("count",), "below_minimum": ("needed",),
+                  "none_needs_empty_hand": ("hand_size",)}
+
+
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
     params = dict(exc.params)
@@ -118,6 +123,9 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     reason = params.get("reason")
     if reason and (has(lang, f"{key}.{reason}") or has("en", f"{key}.{reason}")):
         key = f"{key}.{reason}"
+    for name in _COUNTED_CARDS.get(exc.code, ()):
+        if isinstance(params.get(name), int):
+            params[name] = count(lang, "card", params[name])
     for name in ("animal",):
         if name in params:
             params[name] = t(lang, f"animal.{params[name]}") if has(

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from bot.i18n import register, t
+from bot.i18n import count, register, t
 from bot.render import Button
 from bot.renderers.generic import MAX_MOVE_BUTTONS, cards_text, player_name
 from engine.core.types import Move
@@ -11,8 +11,8 @@ register({
     "en": {
         # With the article: French elides it before "âne" but not "bœuf".
         "animal.D": "the donkey", "animal.O": "the ox",
-        "oe.trick": "Trick {number}: {kind}",
-        "oe.trick_normal": "{count} card(s) each, to beat: {best}",
+        "oe.trick": "Trick {number} · {kind}",
+        "oe.trick_normal": "to beat: {best} ({count})",
         "oe.trick_lead": "waiting for the lead",
         "oe.kind.donkey": "🫏 donkey trick — everyone plays one card, the highest takes all",
         "oe.kind.ox": "🐂 ox trick — everyone plays one card, the highest takes the pile",
@@ -23,7 +23,7 @@ register({
         "oe.animal_middle": "In the middle: {animal}",
         "oe.animal_trick": "On the table: {animal}",
         "oe.animal_pile": "In {name}'s ox pile: {animal}",
-        "oe.seat": "{marker}{name}: {cards} cards · {score} penalty{pile}",
+        "oe.seat": "{marker}{name}: {cards} · {score} penalty pts{pile}",
         "oe.pile": " · ox pile {size}",
         "oe.holding": "You hold {animal}.",
         "oe.own_pile": "Your ox pile: {cards}",
@@ -40,8 +40,8 @@ register({
     },
     "fr": {
         "animal.D": "l'âne", "animal.O": "le bœuf",
-        "oe.trick": "Tour {number} : {kind}",
-        "oe.trick_normal": "{count} carte(s) chacun, à battre : {best}",
+        "oe.trick": "Tour {number} · {kind}",
+        "oe.trick_normal": "à battre : {best} ({count})",
         "oe.trick_lead": "en attente de l'ouverture",
         "oe.kind.donkey": "🫏 tour d'âne — chacun joue une carte, la plus forte prend tout",
         "oe.kind.ox": "🐂 tour de bœuf — chacun joue une carte, la plus forte prend le pli",
@@ -52,7 +52,7 @@ register({
         "oe.animal_middle": "Au centre : {animal}",
         "oe.animal_trick": "Sur la table : {animal}",
         "oe.animal_pile": "Dans le pli de bœuf de {name} : {animal}",
-        "oe.seat": "{marker}{name} : {cards} cartes · {score} pts de pénalité{pile}",
+        "oe.seat": "{marker}{name} : {cards} · {score} pts de pénalité{pile}",
         "oe.pile": " · pli de bœuf {size}",
         "oe.holding": "Vous avez {animal}.",
         "oe.own_pile": "Votre pli de bœuf : {cards}",
@@ -83,7 +83,7 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
     elif trick["plays"]:
         best: list[str] = next((p["cards"] for p in reversed(trick["plays"]) if p["cards"]), [])
         lines.append(t(lang, "oe.trick", number=trick["number"],
-                       kind=t(lang, "oe.trick_normal", count=trick["count"],
+                       kind=t(lang, "oe.trick_normal", count=count(lang, "card", trick["count"]),
                               best=cards_text(best))))
     else:
         lines.append(t(lang, "oe.trick", number=trick["number"], kind=t(lang, "oe.trick_lead")))
@@ -105,7 +105,8 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
     for seat, size in enumerate(view["hand_sizes"]):
         pile = view["ox_pile_sizes"][seat]
         lines.append(t(lang, "oe.seat", marker="▶ " if seat in to_act else "   ",
-                       name=player_name(seat, names), cards=size, score=view["scores"][seat],
+                       name=player_name(seat, names), cards=count(lang, "card", size),
+                       score=view["scores"][seat],
                        pile=t(lang, "oe.pile", size=pile) if pile else ""))
     return lines
 
