@@ -48,7 +48,7 @@ EN: dict[str, str] = {
     "no_table": "There is no open table in this channel. Start one with /newgame.",
     "already_seated": "You are already at this table.",
     "table_full": "The table is full ({max} players at most).",
-    "joined": "You joined the {game} table.",
+    "joined": "You joined the table for {game}.",
     "seat_reclaimed": "{name} is back and takes their seat again.",
     "reclaimed": "Welcome back: your seat is yours again.",
     "game_running": "A game is already running here and no seat is free.",
@@ -79,7 +79,8 @@ EN: dict[str, str] = {
     # moves
     "no_game": "No game is being played in this channel.",
     "bad_button": "That button isn't one of mine.",
-    "out_of_date": "This message is out of date: the table has moved on.",
+    "out_of_date": "This message is out of date: the table has moved on and nothing was "
+                   "played. Check the table and try again.",
     "seat_taken_by_bot": "A bot plays your seat now; /join to take it back.",
     "move_done": "Done.",
     "your_turn": "{name}, it's your turn ({game}).",
@@ -142,7 +143,7 @@ EN: dict[str, str] = {
     "stats_title": "Statistics for {name}:",
     "stats_line": "{game}: {played} played, {wins} won, average place {rank}",
     # refusals (engine codes)
-    "refusal.not_your_turn": "It's not your turn.",
+    "refusal.not_your_turn": "It's not your turn: waiting for {names}.",
     "refusal.not_your_turn.turn_ended": "Your hand ran out before the end of that message, "
                                         "which ended your turn: nothing was played.",
     "refusal.game_over": "The game is over.",
@@ -162,7 +163,8 @@ EN: dict[str, str] = {
     "refusal.below_minimum": "Play at least {needed} this turn before ending it.",
     "refusal.not_playable": "{card} can't go on {pile} (top card {top}).",
     "refusal.unknown_pile": "“{text}” is not a pile: use A1, A2, D1 or D2.",
-    "refusal.unknown_row": "“{text}” is not a row.",
+    "refusal.unknown_row": "“{text}” is not a row: quad, run4, triple, run3, pair, run2, "
+                           "single or none.",
     "refusal.bid_too_low": "Bid at least {min}.",
     "refusal.bid_too_high": "You can bid at most {max}.",
     "refusal.joker_limit": "A combination may hold one joker at most.",
@@ -183,6 +185,12 @@ EN: dict[str, str] = {
                                         "as a normal chip.",
     "refusal.super_used": "You already used your super chip this round.",
     "refusal.generic": "That move isn't allowed ({code}).",
+    # after a move that could not be read: how to write one in that game
+    "hint.ochs-esel": "Write the cards to play, e.g. 7 7 J, or pass; D leads the donkey.",
+    "hint.the-game": "Write a card and a pile, e.g. 23 A1 (several: 23 A1, 77 D2), or end.",
+    "hint.nix-fur-ungut": "Write the row, then the cards, e.g. pair 5 J, run3 2 3 4 super, "
+                          "or none.",
+    "hint.michigan": "Moves: lead H (suits S H D C), swap, keep, auction, bid 5, pass.",
     # help and rules
     "help": "Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · "
             "/pass · /hand · /table · /options · /scores · /stats · /rules [game] · /cancel · "
@@ -325,7 +333,8 @@ FR: dict[str, str] = {
     "took_over": "{name} prend la place de {bot}.",
     "no_game": "Aucune partie n'est en cours dans ce salon.",
     "bad_button": "Ce bouton ne vient pas de moi.",
-    "out_of_date": "Ce message n'est plus à jour : la table a avancé.",
+    "out_of_date": "Ce message n'est plus à jour : la table a avancé et rien n'a été joué. "
+                   "Regardez la table et réessayez.",
     "seat_taken_by_bot": "Un bot joue à votre place ; /join pour la reprendre.",
     "move_done": "C'est fait.",
     "your_turn": "{name}, c'est à vous ({game}).",
@@ -387,7 +396,7 @@ FR: dict[str, str] = {
     "stats_none": "Aucune partie terminée pour l'instant.",
     "stats_title": "Statistiques de {name} :",
     "stats_line": "{game} : {played} jouées, {wins} gagnées, place moyenne {rank}",
-    "refusal.not_your_turn": "Ce n'est pas votre tour.",
+    "refusal.not_your_turn": "Ce n'est pas votre tour : on attend {names}.",
     "refusal.not_your_turn.turn_ended": "Votre main s'est vidée avant la fin de ce message, "
                                         "ce qui a fini votre tour : rien n'a été joué.",
     "refusal.game_over": "La partie est terminée.",
@@ -409,7 +418,8 @@ FR: dict[str, str] = {
     "refusal.below_minimum": "Posez au moins {needed} ce tour-ci avant de le finir.",
     "refusal.not_playable": "{card} ne peut pas aller sur {pile} (carte du dessus {top}).",
     "refusal.unknown_pile": "« {text} » n'est pas une pile : A1, A2, D1 ou D2.",
-    "refusal.unknown_row": "« {text} » n'est pas une ligne.",
+    "refusal.unknown_row": "« {text} » n'est pas une ligne : carre, suite4, brelan, suite3, "
+                           "paire, suite2, carte ou rien.",
     "refusal.bid_too_low": "Enchérissez d'au moins {min}.",
     "refusal.bid_too_high": "Vous pouvez enchérir au plus {max}.",
     "refusal.joker_limit": "Une combinaison contient un joker au plus.",
@@ -431,6 +441,14 @@ FR: dict[str, str] = {
                                         "comme un jeton normal.",
     "refusal.super_used": "Vous avez déjà utilisé votre super jeton cette manche.",
     "refusal.generic": "Ce coup n'est pas permis ({code}).",
+    "hint.ochs-esel": "Écrivez les cartes à jouer, par ex. 7 7 J, ou passe ; âne pour jouer "
+                      "l'âne.",
+    "hint.the-game": "Écrivez une carte et une pile, par ex. 23 A1 (plusieurs : 23 A1, "
+                     "77 D2), ou fin.",
+    "hint.nix-fur-ungut": "Écrivez la ligne puis les cartes, par ex. paire 5 joker, suite3 "
+                          "2 3 4 super, ou rien.",
+    "hint.michigan": "Coups : entamer coeur (pique, coeur, carreau, trefle), echanger, "
+                     "garder, enchere, encherir 5, passe.",
     "help": "Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · "
             "/pass · /hand · /table · /options · /scores · /stats · /rules [jeu] · /cancel · "
             "/kick <joueur> · /lang <en|fr> · /mentions on|off · /help\nJeux : {games}",

@@ -115,6 +115,10 @@ _COUNTED_CARDS = {"must_match_count": ("count",), "below_minimum": ("needed",),
                   "none_needs_empty_hand": ("hand_size",)}
 
 
+# Input that could not be read as a move: the refusal goes on with how to write one.
+_UNREAD = {"bad_notation", "unknown_card"}
+
+
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
     params = dict(exc.params)
@@ -130,9 +134,16 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
         if name in params:
             params[name] = t(lang, f"animal.{params[name]}") if has(
                 lang, f"animal.{params[name]}") else params[name]
-    if has(lang, key) or has("en", key):
-        return t(lang, key, **params)
-    return t(lang, "refusal.generic", code=exc.code)
+    if exc.code == "not_your_turn" and live.state is not None:
+        params["names"] = ", ".join(live.seats[s].name for s in live.game.to_act(live.state)
+                                    if s < len(live.seats))
+    if not (has(lang, key) or has("en", key)):
+        return t(lang, "refusal.generic", code=exc.code)
+    text = t(lang, key, **params)
+    hint = f"hint.{live.row.game}"
+    if exc.code in _UNREAD and (has(lang, hint) or has("en", hint)):
+        text = f"{text} {t(lang, hint)}"
+    return text
 
 
 def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
