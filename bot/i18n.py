@@ -17,6 +17,11 @@ EN: dict[str, str] = {
     "n.card": "{n} cards", "n.card.one": "{n} card",
     "n.chip": "{n} chips", "n.chip.one": "{n} chip",
     "n.move": "{n} moves", "n.move.one": "{n} move",
+    # a final score in each game's own unit (final ranking, /scores)
+    "n.score.ochs-esel": "{n} penalty points", "n.score.ochs-esel.one": "{n} penalty point",
+    "n.score.the-game": "{n} cards left", "n.score.the-game.one": "{n} card left",
+    "n.score.nix-fur-ungut": "{n} points", "n.score.nix-fur-ungut.one": "{n} point",
+    "n.score.michigan": "{n} chips", "n.score.michigan.one": "{n} chip",
     # languages and settings
     "lang_unknown": "I speak these languages: {langs}.",
     "lang_set_personal": "I will talk to you in English.",
@@ -135,6 +140,7 @@ EN: dict[str, str] = {
     "round_over": "Round {round} is over. Points this round:",
     "round_line": "{name}: {points} (total {total})",
     "round_over.michigan": "Deal {round} is over. Chips won or paid this deal:",
+    "round_over.ochs-esel": "Round {round} is over. Penalty points (lowest total wins):",
     "final_title": "🏁 {game} is over. Final ranking:",
     "final_line": "{rank}. {name} — {score}",
     "scores_title": "Scores ({game}):",
@@ -147,8 +153,8 @@ EN: dict[str, str] = {
     "refusal.not_your_turn.turn_ended": "Your hand ran out before the end of that message, "
                                         "which ended your turn: nothing was played.",
     "refusal.game_over": "The game is over.",
-    "refusal.bad_notation": "I can't read “{text}” as a move.",
-    "refusal.unknown_card": "“{text}” is not a card of this game.",
+    "refusal.bad_notation": "I can't read “{text}” as a move.{hint}",
+    "refusal.unknown_card": "“{text}” is not a card of this game.{hint}",
     "refusal.card_not_in_hand": "You don't have {cards} in your hand.",
     "refusal.must_match_count": "Play exactly {count}, as many as the leader.",
     "refusal.too_low": "Too low: you need at least {needed} to beat the table.",
@@ -185,7 +191,8 @@ EN: dict[str, str] = {
                                         "as a normal chip.",
     "refusal.super_used": "You already used your super chip this round.",
     "refusal.generic": "That move isn't allowed ({code}).",
-    # after a move that could not be read: how to write one in that game
+    # after a move that could not be read ({hint} above, with its leading space): how to
+    # write one in that game
     "hint.ochs-esel": "Write the cards to play, e.g. 7 7 J, or pass; D leads the donkey.",
     "hint.the-game": "Write a card and a pile, e.g. 23 A1 (several: 23 A1, 77 D2), or end.",
     "hint.nix-fur-ungut": "Write the row, then the cards, e.g. pair 5 J, run3 2 3 4 super, "
@@ -272,6 +279,11 @@ FR: dict[str, str] = {
     "n.card": "{n} cartes", "n.card.one": "{n} carte",
     "n.chip": "{n} jetons", "n.chip.one": "{n} jeton",
     "n.move": "{n} coups", "n.move.one": "{n} coup",
+    "n.score.ochs-esel": "{n} points de pénalité",
+    "n.score.ochs-esel.one": "{n} point de pénalité",
+    "n.score.the-game": "{n} cartes restantes", "n.score.the-game.one": "{n} carte restante",
+    "n.score.nix-fur-ungut": "{n} points", "n.score.nix-fur-ungut.one": "{n} point",
+    "n.score.michigan": "{n} jetons", "n.score.michigan.one": "{n} jeton",
     "lang_unknown": "Je parle ces langues : {langs}.",
     "lang_set_personal": "Je vous parlerai en français.",
     "lang_set_channel": "Ce salon joue désormais en français.",
@@ -389,6 +401,8 @@ FR: dict[str, str] = {
     "round_over": "La manche {round} est terminée. Points de la manche :",
     "round_line": "{name} : {points} (total {total})",
     "round_over.michigan": "La donne {round} est finie. Jetons gagnés ou payés :",
+    "round_over.ochs-esel": "La manche {round} est terminée. Points de pénalité (le plus petit "
+                            "total gagne) :",
     "final_title": "🏁 La partie de {game} est terminée. Classement final :",
     "final_line": "{rank}. {name} — {score}",
     "scores_title": "Scores ({game}) :",
@@ -400,8 +414,8 @@ FR: dict[str, str] = {
     "refusal.not_your_turn.turn_ended": "Votre main s'est vidée avant la fin de ce message, "
                                         "ce qui a fini votre tour : rien n'a été joué.",
     "refusal.game_over": "La partie est terminée.",
-    "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.",
-    "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.",
+    "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.{hint}",
+    "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.{hint}",
     "refusal.card_not_in_hand": "Vous n'avez pas {cards} en main.",
     "refusal.must_match_count": "Jouez exactement {count}, autant que le premier joueur.",
     "refusal.too_low": "Trop faible : il faut au moins {needed} pour surenchérir.",

@@ -115,7 +115,8 @@ _COUNTED_CARDS = {"must_match_count": ("count",), "below_minimum": ("needed",),
                   "none_needs_empty_hand": ("hand_size",)}
 
 
-# Input that could not be read as a move: the refusal goes on with how to write one.
+# Input that could not be read as a move: the refusal goes on with how to write one
+# (`{hint}`, empty for a game without one).
 _UNREAD = {"bad_notation", "unknown_card"}
 
 
@@ -137,13 +138,12 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     if exc.code == "not_your_turn" and live.state is not None:
         params["names"] = ", ".join(live.seats[s].name for s in live.game.to_act(live.state)
                                     if s < len(live.seats))
-    if not (has(lang, key) or has("en", key)):
-        return t(lang, "refusal.generic", code=exc.code)
-    text = t(lang, key, **params)
-    hint = f"hint.{live.row.game}"
-    if exc.code in _UNREAD and (has(lang, hint) or has("en", hint)):
-        text = f"{text} {t(lang, hint)}"
-    return text
+    if exc.code in _UNREAD:
+        hint = f"hint.{live.row.game}"
+        params["hint"] = f" {t(lang, hint)}" if has(lang, hint) or has("en", hint) else ""
+    if has(lang, key) or has("en", key):
+        return t(lang, key, **params)
+    return t(lang, "refusal.generic", code=exc.code)
 
 
 def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
@@ -162,6 +162,14 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def score_text(live: "Live", score: Any, lang: str) -> str:
+    """A score in its game's unit, `12 penalty points`, `3 chips`; a bare number otherwise."""
+    unit = f"score.{live.row.game}"
+    if isinstance(score, int) and (has(lang, f"n.{unit}") or has("en", f"n.{unit}")):
+        return count(lang, unit, score)
+    return str(score)
+
+
 def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
     seat_names = names(live, lang)
     order = sorted(range(len(result.scores)), key=lambda s: (result.ranking[s], s))
@@ -169,7 +177,7 @@ def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
     for seat in order:
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
         lines.append(t(lang, "final_line", rank=result.ranking[seat], name=name,
-                       score=result.scores[seat]))
+                       score=score_text(live, result.scores[seat], lang)))
     return lines
 
 
@@ -179,7 +187,7 @@ def score_lines(live: "Live", lang: str) -> list[str]:
     lines = [t(lang, "scores_title", game=live.game.NAME)]
     for seat, score in enumerate(view.get("scores", [])):
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
-        lines.append(t(lang, "scores_line", name=name, score=score))
+        lines.append(t(lang, "scores_line", name=name, score=score_text(live, score, lang)))
     return lines
 
 

@@ -27,6 +27,10 @@ register({
         "oe.pile": " · ox pile {size}",
         "oe.holding": "You hold {animal}.",
         "oe.own_pile": "Your ox pile: {cards}",
+        "oe.hand_lead": "You lead: one or more cards of one value (a joker may join).",
+        "oe.hand_beat": "To beat: {best} — play {count} of higher value, or pass.",
+        "oe.hand_animal": "{kind}: play any one card.",
+        "oe.hand_kind.donkey": "Donkey trick", "oe.hand_kind.ox": "Ox trick",
         "event.ochs-esel.led": "{seat} leads {cards}",
         "event.ochs-esel.led_animal": "{seat} leads {animal}!",
         "event.ochs-esel.beat": "{seat} beats with {cards}",
@@ -56,6 +60,11 @@ register({
         "oe.pile": " · pli de bœuf {size}",
         "oe.holding": "Vous avez {animal}.",
         "oe.own_pile": "Votre pli de bœuf : {cards}",
+        "oe.hand_lead": "À vous d'ouvrir : une ou plusieurs cartes d'une même valeur (un joker "
+                        "peut s'y joindre).",
+        "oe.hand_beat": "À battre : {best} — jouez {count} de plus haute valeur, ou passez.",
+        "oe.hand_animal": "{kind} : jouez une carte, n'importe laquelle.",
+        "oe.hand_kind.donkey": "Tour d'âne", "oe.hand_kind.ox": "Tour de bœuf",
         "event.ochs-esel.led": "{seat} ouvre avec {cards}",
         "event.ochs-esel.led_animal": "{seat} joue {animal} !",
         "event.ochs-esel.beat": "{seat} surenchérit avec {cards}",
@@ -119,7 +128,20 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
             lines.append(t(lang, "oe.holding", animal=_animal(code, lang)))
     if view.get("ox_pile"):
         lines.append(t(lang, "oe.own_pile", cards=cards_text(view["ox_pile"])))
+    if view.get("seat") in view.get("to_act", []) and hand:
+        # Edited on this seat's turns: what to beat is decided from this message.
+        lines.append(_task(view["trick"], lang))
     return lines
+
+
+def _task(trick: dict[str, Any], lang: str) -> str:
+    if trick["kind"] != "normal":
+        return t(lang, "oe.hand_animal", kind=t(lang, f"oe.hand_kind.{trick['kind']}"))
+    best: list[str] = next((p["cards"] for p in reversed(trick["plays"]) if p["cards"]), [])
+    if not best:
+        return t(lang, "oe.hand_lead")
+    return t(lang, "oe.hand_beat", best=cards_text(best),
+             count=count(lang, "card", trick["count"]))
 
 
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
