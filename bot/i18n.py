@@ -13,6 +13,15 @@ log = logging.getLogger(__name__)
 LANGS = ("en", "fr")
 
 EN: dict[str, str] = {
+    # counts: "1 card", "3 cards" (see `count`)
+    "n.card": "{n} cards", "n.card.one": "{n} card",
+    "n.chip": "{n} chips", "n.chip.one": "{n} chip",
+    "n.move": "{n} moves", "n.move.one": "{n} move",
+    # a final score in each game's own unit (final ranking, /scores)
+    "n.score.ochs-esel": "{n} penalty points", "n.score.ochs-esel.one": "{n} penalty point",
+    "n.score.the-game": "{n} cards left", "n.score.the-game.one": "{n} card left",
+    "n.score.nix-fur-ungut": "{n} points", "n.score.nix-fur-ungut.one": "{n} point",
+    "n.score.michigan": "{n} chips", "n.score.michigan.one": "{n} chip",
     # languages and settings
     "lang_unknown": "I speak these languages: {langs}.",
     "lang_set_personal": "I will talk to you in English.",
@@ -44,7 +53,7 @@ EN: dict[str, str] = {
     "no_table": "There is no open table in this channel. Start one with /newgame.",
     "already_seated": "You are already at this table.",
     "table_full": "The table is full ({max} players at most).",
-    "joined": "You joined the {game} table.",
+    "joined": "You joined the table for {game}.",
     "seat_reclaimed": "{name} is back and takes their seat again.",
     "reclaimed": "Welcome back: your seat is yours again.",
     "game_running": "A game is already running here and no seat is free.",
@@ -75,7 +84,8 @@ EN: dict[str, str] = {
     # moves
     "no_game": "No game is being played in this channel.",
     "bad_button": "That button isn't one of mine.",
-    "out_of_date": "This message is out of date: the table has moved on.",
+    "out_of_date": "This message is out of date: the table has moved on and nothing was "
+                   "played. Check the table and try again.",
     "seat_taken_by_bot": "A bot plays your seat now; /join to take it back.",
     "move_done": "Done.",
     "your_turn": "{name}, it's your turn ({game}).",
@@ -98,8 +108,8 @@ EN: dict[str, str] = {
     "table_turn": "To play: {names}",
     "table_round": "Round {round}/{rounds}",
     "table_round_open": "Round {round}",
-    "table_seat": "{marker}{name}: {cards} cards, {score} pts",
-    "table_seat_noscore": "{marker}{name}: {cards} cards",
+    "table_seat": "{marker}{name}: {cards}, {score} pts",
+    "table_seat_noscore": "{marker}{name}: {cards}",
     "table_last": "Last moves:",
     "table_over": "Game over.",
     "table_cancelled": "This table was cancelled.",
@@ -111,7 +121,7 @@ EN: dict[str, str] = {
     "hand_your_turn": "▶ Your turn. Tap a move or type /play …",
     "hand_not_your_turn": "Your moves appear here when it is your turn.",
     "hand_bot": "A bot plays your seat; /join in the channel to take it back.",
-    "hand_more": "…and {count} more moves: type /play with your cards.",
+    "hand_more": "Not shown: {count}; type /play followed by the move.",
     "btn_join": "Join",
     "btn_leave": "Leave",
     "btn_addbot": "Add bot",
@@ -131,6 +141,7 @@ EN: dict[str, str] = {
     "round_over": "Round {round} is over. Points this round:",
     "round_line": "{name}: {points} (total {total})",
     "round_over.michigan": "Deal {round} is over. Chips won or paid this deal:",
+    "round_over.ochs-esel": "Round {round} is over. Penalty points (lowest total wins):",
     "final_title": "🏁 {game} is over. Final ranking:",
     "final_line": "{rank}. {name} — {score}",
     "scores_title": "Scores ({game}):",
@@ -139,27 +150,28 @@ EN: dict[str, str] = {
     "stats_title": "Statistics for {name}:",
     "stats_line": "{game}: {played} played, {wins} won, average place {rank}",
     # refusals (engine codes)
-    "refusal.not_your_turn": "It's not your turn.",
+    "refusal.not_your_turn": "It's not your turn: waiting for {names}.",
     "refusal.not_your_turn.turn_ended": "Your hand ran out before the end of that message, "
                                         "which ended your turn: nothing was played.",
     "refusal.game_over": "The game is over.",
-    "refusal.bad_notation": "I can't read “{text}” as a move.",
-    "refusal.unknown_card": "“{text}” is not a card of this game.",
+    "refusal.bad_notation": "I can't read “{text}” as a move.{hint}",
+    "refusal.unknown_card": "“{text}” is not a card of this game.{hint}",
     "refusal.card_not_in_hand": "You don't have {cards} in your hand.",
-    "refusal.must_match_count": "You must play exactly {count} cards, like the leader.",
+    "refusal.must_match_count": "Play exactly {count}, as many as the leader.",
     "refusal.too_low": "Too low: you need at least {needed} to beat the table.",
     "refusal.too_low.unbeatable": "Nothing beats jokers alone: you can only pass.",
     "refusal.leader_cannot_pass": "You lead this trick: you must play, not pass.",
-    "refusal.animal_alone": "The {animal} must be played alone.",
-    "refusal.animal_only_leads": "The {animal} can only be played to lead a trick.",
-    "refusal.animal_just_received": "You just received the {animal}: you can lead it two "
-                                    "tricks after receiving it at the earliest.",
+    "refusal.animal_alone": "Play {animal} alone, with no other card.",
+    "refusal.animal_only_leads": "You can play {animal} only to lead a trick.",
+    "refusal.animal_just_received": "You just received {animal}: you can lead it two "
+                                    "tricks later at the earliest.",
     "refusal.must_play_one_card": "In this trick everyone plays exactly one card; no passing.",
     "refusal.not_a_set": "A set is cards of one value (jokers may join): {cards} is not.",
-    "refusal.below_minimum": "You must play at least {needed} cards this turn before ending it.",
+    "refusal.below_minimum": "Play at least {needed} this turn before ending it.",
     "refusal.not_playable": "{card} can't go on {pile} (top card {top}).",
     "refusal.unknown_pile": "“{text}” is not a pile: use A1, A2, D1 or D2.",
-    "refusal.unknown_row": "“{text}” is not a row.",
+    "refusal.unknown_row": "“{text}” is not a row: quad, run4, triple, run3, pair, run2, "
+                           "single or none.",
     "refusal.bid_too_low": "Bid at least {min}.",
     "refusal.bid_too_high": "You can bid at most {max}.",
     "refusal.joker_limit": "A combination may hold one joker at most.",
@@ -168,7 +180,7 @@ EN: dict[str, str] = {
     "refusal.must_change_suit": "Lead a different suit than {previous}: you hold another one.",
     "refusal.no_card_of_suit": "You hold no card of that suit ({suit}).",
     "refusal.none_needs_empty_hand": "“Nothing” is only for an empty hand; you still hold "
-                                     "{hand_size} cards.",
+                                     "{hand_size}.",
     "refusal.not_a_combination": "{cards} is not a {row}.",
     "refusal.not_bidding_phase": "Nobody is bidding right now.",
     "refusal.not_dealer_decision": "That is the dealer's decision, and it is not being made now.",
@@ -180,6 +192,13 @@ EN: dict[str, str] = {
                                         "as a normal chip.",
     "refusal.super_used": "You already used your super chip this round.",
     "refusal.generic": "That move isn't allowed ({code}).",
+    # after a move that could not be read ({hint} above, with its leading space): how to
+    # write one in that game
+    "hint.ochs-esel": "Write the cards to play, e.g. 7 7 J, or pass; D leads the donkey.",
+    "hint.the-game": "Write a card and a pile, e.g. 23 A1 (several: 23 A1, 77 D2), or end.",
+    "hint.nix-fur-ungut": "Write the row, then the cards, e.g. pair 5 J, run3 2 3 4 super, "
+                          "or none.",
+    "hint.michigan": "Moves: lead H (suits S H D C), swap, keep, auction, bid 5, pass.",
     # help and rules
     "help": "Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · "
             "/pass · /hand · /table · /options · /scores · /stats · /rules [game] · /cancel · "
@@ -258,6 +277,14 @@ EN: dict[str, str] = {
 }
 
 FR: dict[str, str] = {
+    "n.card": "{n} cartes", "n.card.one": "{n} carte",
+    "n.chip": "{n} jetons", "n.chip.one": "{n} jeton",
+    "n.move": "{n} coups", "n.move.one": "{n} coup",
+    "n.score.ochs-esel": "{n} points de pénalité",
+    "n.score.ochs-esel.one": "{n} point de pénalité",
+    "n.score.the-game": "{n} cartes restantes", "n.score.the-game.one": "{n} carte restante",
+    "n.score.nix-fur-ungut": "{n} points", "n.score.nix-fur-ungut.one": "{n} point",
+    "n.score.michigan": "{n} jetons", "n.score.michigan.one": "{n} jeton",
     "lang_unknown": "Je parle ces langues : {langs}.",
     "lang_set_personal": "Je vous parlerai en français.",
     "lang_set_channel": "Ce salon joue désormais en français.",
@@ -319,7 +346,8 @@ FR: dict[str, str] = {
     "took_over": "{name} prend la place de {bot}.",
     "no_game": "Aucune partie n'est en cours dans ce salon.",
     "bad_button": "Ce bouton ne vient pas de moi.",
-    "out_of_date": "Ce message n'est plus à jour : la table a avancé.",
+    "out_of_date": "Ce message n'est plus à jour : la table a avancé et rien n'a été joué. "
+                   "Regardez la table et réessayez.",
     "seat_taken_by_bot": "Un bot joue à votre place ; /join pour la reprendre.",
     "move_done": "C'est fait.",
     "your_turn": "{name}, c'est à vous ({game}).",
@@ -342,8 +370,8 @@ FR: dict[str, str] = {
     "table_turn": "À jouer : {names}",
     "table_round": "Manche {round}/{rounds}",
     "table_round_open": "Manche {round}",
-    "table_seat": "{marker}{name} : {cards} cartes, {score} pts",
-    "table_seat_noscore": "{marker}{name} : {cards} cartes",
+    "table_seat": "{marker}{name} : {cards}, {score} pts",
+    "table_seat_noscore": "{marker}{name} : {cards}",
     "table_last": "Derniers coups :",
     "table_over": "Partie terminée.",
     "table_cancelled": "Cette table a été annulée.",
@@ -355,7 +383,7 @@ FR: dict[str, str] = {
     "hand_your_turn": "▶ À vous. Touchez un coup ou tapez /play …",
     "hand_not_your_turn": "Vos coups apparaîtront ici quand ce sera votre tour.",
     "hand_bot": "Un bot joue à votre place ; /join dans le salon pour la reprendre.",
-    "hand_more": "…et {count} autres coups : tapez /play avec vos cartes.",
+    "hand_more": "Non affichés : {count} ; tapez /play suivi du coup.",
     "btn_join": "Rejoindre",
     "btn_leave": "Quitter",
     "btn_addbot": "Ajouter un bot",
@@ -375,6 +403,8 @@ FR: dict[str, str] = {
     "round_over": "La manche {round} est terminée. Points de la manche :",
     "round_line": "{name} : {points} (total {total})",
     "round_over.michigan": "La donne {round} est finie. Jetons gagnés ou payés :",
+    "round_over.ochs-esel": "La manche {round} est terminée. Points de pénalité (le plus petit "
+                            "total gagne) :",
     "final_title": "🏁 La partie de {game} est terminée. Classement final :",
     "final_line": "{rank}. {name} — {score}",
     "scores_title": "Scores ({game}) :",
@@ -382,31 +412,30 @@ FR: dict[str, str] = {
     "stats_none": "Aucune partie terminée pour l'instant.",
     "stats_title": "Statistiques de {name} :",
     "stats_line": "{game} : {played} jouées, {wins} gagnées, place moyenne {rank}",
-    "refusal.not_your_turn": "Ce n'est pas votre tour.",
+    "refusal.not_your_turn": "Ce n'est pas votre tour : on attend {names}.",
     "refusal.not_your_turn.turn_ended": "Votre main s'est vidée avant la fin de ce message, "
                                         "ce qui a fini votre tour : rien n'a été joué.",
     "refusal.game_over": "La partie est terminée.",
-    "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.",
-    "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.",
+    "refusal.bad_notation": "Je ne comprends pas « {text} » comme un coup.{hint}",
+    "refusal.unknown_card": "« {text} » n'est pas une carte de ce jeu.{hint}",
     "refusal.card_not_in_hand": "Vous n'avez pas {cards} en main.",
-    "refusal.must_match_count": "Vous devez jouer exactement {count} cartes, comme le premier "
-                                "joueur.",
+    "refusal.must_match_count": "Jouez exactement {count}, autant que le premier joueur.",
     "refusal.too_low": "Trop faible : il faut au moins {needed} pour surenchérir.",
     "refusal.too_low.unbeatable": "Rien ne bat des jokers seuls : vous ne pouvez que passer.",
     "refusal.leader_cannot_pass": "Vous menez ce tour : vous devez jouer, pas passer.",
-    "refusal.animal_alone": "L'{animal} doit être joué seul.",
-    "refusal.animal_only_leads": "L'{animal} ne peut être joué que pour ouvrir un tour.",
-    "refusal.animal_just_received": "Vous venez de recevoir l'{animal} : vous pourrez le jouer "
+    "refusal.animal_alone": "Jouez {animal} seul, sans autre carte.",
+    "refusal.animal_only_leads": "Vous ne pouvez jouer {animal} que pour ouvrir un tour.",
+    "refusal.animal_just_received": "Vous venez de recevoir {animal} : vous pourrez le jouer "
                                     "au plus tôt deux tours plus tard.",
     "refusal.must_play_one_card": "Dans ce tour, chacun joue exactement une carte ; "
                                   "on ne passe pas.",
     "refusal.not_a_set": "Un coup se compose de cartes d'une même valeur (les jokers "
                          "s'y joignent) : {cards} ne l'est pas.",
-    "refusal.below_minimum": "Vous devez jouer au moins {needed} cartes ce tour-ci avant de "
-                             "finir.",
+    "refusal.below_minimum": "Posez au moins {needed} ce tour-ci avant de le finir.",
     "refusal.not_playable": "{card} ne peut pas aller sur {pile} (carte du dessus {top}).",
     "refusal.unknown_pile": "« {text} » n'est pas une pile : A1, A2, D1 ou D2.",
-    "refusal.unknown_row": "« {text} » n'est pas une ligne.",
+    "refusal.unknown_row": "« {text} » n'est pas une ligne : carre, suite4, brelan, suite3, "
+                           "paire, suite2, carte ou rien.",
     "refusal.bid_too_low": "Enchérissez d'au moins {min}.",
     "refusal.bid_too_high": "Vous pouvez enchérir au plus {max}.",
     "refusal.joker_limit": "Une combinaison contient un joker au plus.",
@@ -416,7 +445,7 @@ FR: dict[str, str] = {
                                 "une autre.",
     "refusal.no_card_of_suit": "Vous n'avez aucune carte de cette couleur ({suit}).",
     "refusal.none_needs_empty_hand": "« Rien » n'est possible qu'avec une main vide ; il vous "
-                                     "reste {hand_size} cartes.",
+                                     "reste {hand_size}.",
     "refusal.not_a_combination": "{cards} ne forme pas la ligne {row}.",
     "refusal.not_bidding_phase": "Il n'y a pas d'enchères en cours.",
     "refusal.not_dealer_decision": "C'est la décision du donneur, et ce n'est pas le moment.",
@@ -428,6 +457,14 @@ FR: dict[str, str] = {
                                         "comme un jeton normal.",
     "refusal.super_used": "Vous avez déjà utilisé votre super jeton cette manche.",
     "refusal.generic": "Ce coup n'est pas permis ({code}).",
+    "hint.ochs-esel": "Écrivez les cartes à jouer, par ex. 7 7 J, ou passe ; âne pour jouer "
+                      "l'âne.",
+    "hint.the-game": "Écrivez une carte et une pile, par ex. 23 A1 (plusieurs : 23 A1, "
+                     "77 D2), ou fin.",
+    "hint.nix-fur-ungut": "Écrivez la ligne puis les cartes, par ex. paire 5 joker, suite3 "
+                          "2 3 4 super, ou rien.",
+    "hint.michigan": "Coups : entamer coeur (pique, coeur, carreau, trefle), echanger, "
+                     "garder, enchere, encherir 5, passe.",
     "help": "Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · "
             "/pass · /hand · /table · /options · /scores · /stats · /rules [jeu] · /cancel · "
             "/kick <joueur> · /lang <en|fr> · /mentions on|off · /help\nJeux : {games}",
@@ -525,6 +562,13 @@ def _show(value: Any) -> str:
 
 def has(lang: str, key: str) -> bool:
     return key in CATALOGUES.get(lang, EN)
+
+
+def count(lang: str, unit: str, n: int) -> str:
+    """`1 card`, `3 cards`: `n.<unit>.one` or `n.<unit>`; French takes the singular for 0
+    and 1 ("0 carte"), English for 1 only."""
+    one = abs(n) < 2 if lang == "fr" else abs(n) == 1
+    return t(lang, f"n.{unit}.one" if one else f"n.{unit}", n=n)
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:

@@ -3,7 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from bot import renderers
-from bot.i18n import has, t
+from bot.i18n import count, has, t
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
 from engine import BadOptions, IllegalMove, Outcome
@@ -89,7 +89,7 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         buttons = [b for b in shown if _fits(live, b)]
         left += len(shown) - len(buttons)
         if left > 0:
-            lines.append(t(lang, "hand_more", count=left))
+            lines.append(t(lang, "hand_more", count=count(lang, "move", left)))
     else:
         # Not "waiting for X": this message is edited only when this seat's hand changes,
         # so it must not say whose turn it is (the table message does).
@@ -110,6 +110,16 @@ def narrate(live: "Live", events: list[dict[str, Any]], lang: str) -> list[str]:
     return list(renderer.describe_events(live.row.game, events, names(live, lang), lang))
 
 
+# Refusal parameters that are a number of cards, said with their noun ("1 card").
+_COUNTED_CARDS = {"must_match_count": ("count",), "below_minimum": ("needed",),
+                  "none_needs_empty_hand": ("hand_size",)}
+
+
+# Input that could not be read as a move: the refusal goes on with how to write one
+# (`{hint}`, empty for a game without one).
+_UNREAD = {"bad_notation", "unknown_card"}
+
+
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
     params = dict(exc.params)
@@ -118,10 +128,19 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     reason = params.get("reason")
     if reason and (has(lang, f"{key}.{reason}") or has("en", f"{key}.{reason}")):
         key = f"{key}.{reason}"
+    for name in _COUNTED_CARDS.get(exc.code, ()):
+        if isinstance(params.get(name), int):
+            params[name] = count(lang, "card", params[name])
     for name in ("animal",):
         if name in params:
             params[name] = t(lang, f"animal.{params[name]}") if has(
                 lang, f"animal.{params[name]}") else params[name]
+    if exc.code == "not_your_turn" and live.state is not None:
+        params["names"] = ", ".join(live.seats[s].name for s in live.game.to_act(live.state)
+                                    if s < len(live.seats))
+    if exc.code in _UNREAD:
+        hint = f"hint.{live.row.game}"
+        params["hint"] = f" {t(lang, hint)}" if has(lang, hint) or has("en", hint) else ""
     if has(lang, key) or has("en", key):
         return t(lang, key, **params)
     return t(lang, "refusal.generic", code=exc.code)
@@ -143,6 +162,14 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def score_text(live: "Live", score: Any, lang: str) -> str:
+    """A score in its game's unit, `12 penalty points`, `3 chips`; a bare number otherwise."""
+    unit = f"score.{live.row.game}"
+    if isinstance(score, int) and (has(lang, f"n.{unit}") or has("en", f"n.{unit}")):
+        return count(lang, unit, score)
+    return str(score)
+
+
 def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
     seat_names = names(live, lang)
     order = sorted(range(len(result.scores)), key=lambda s: (result.ranking[s], s))
@@ -150,7 +177,7 @@ def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
     for seat in order:
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
         lines.append(t(lang, "final_line", rank=result.ranking[seat], name=name,
-                       score=result.scores[seat]))
+                       score=score_text(live, result.scores[seat], lang)))
     return lines
 
 
@@ -160,7 +187,7 @@ def score_lines(live: "Live", lang: str) -> list[str]:
     lines = [t(lang, "scores_title", game=live.game.NAME)]
     for seat, score in enumerate(view.get("scores", [])):
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
-        lines.append(t(lang, "scores_line", name=name, score=score))
+        lines.append(t(lang, "scores_line", name=name, score=score_text(live, score, lang)))
     return lines
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from bot.i18n import has, t
+from bot.i18n import count, has, t
 from bot.render import Button
 from engine.core.types import Move
 
@@ -26,10 +26,12 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
         marker = "▶ " if seat in to_act else "   "
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
         if seat < len(scores):
-            lines.append(t(lang, "table_seat", marker=marker, name=name, cards=size,
+            lines.append(t(lang, "table_seat", marker=marker, name=name,
+                           cards=count(lang, "card", size),
                            score=scores[seat]))
         else:
-            lines.append(t(lang, "table_seat_noscore", marker=marker, name=name, cards=size))
+            lines.append(t(lang, "table_seat_noscore", marker=marker, name=name,
+                           cards=count(lang, "card", size)))
     return lines
 
 

@@ -10,7 +10,7 @@ forced plays: the table's sequence line shows them.
 
 from typing import Any
 
-from bot.i18n import register, t
+from bot.i18n import count, register, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import player_name
@@ -35,15 +35,15 @@ register({
         "mi.auction_high": "Auction: high bid {bid} by {name} (at most {max})",
         "mi.auction_none": "Auction: no bid yet (at most {max})",
         "mi.auction_passed": "Passed: {names}",
-        "mi.auction_sold": "The extra hand went to {name} for {bid} chips.",
+        "mi.auction_sold": "The extra hand went to {name} for {bid}.",
         "mi.auction_unsold": "Nobody bought the extra hand: it is out.",
         "mi.sequence": "{suit} run: {plays}",
         "mi.no_sequence": "Waiting for {name} to lead.",
-        "mi.seat": "{marker}{name}: {cards} cards · {chips} chips{dealer}{played}",
+        "mi.seat": "{marker}{name}: {cards} · {chips}{dealer}{played}",
         "mi.seat_dealer": " · dealer",
         "mi.seat_played": " · played {cards}",
         "mi.hand_pay": "Pay cards in your hand: {cards}",
-        "mi.hand_chips": "You have {chips} chips.",
+        "mi.hand_chips": "You have {chips}.",
         "mi.hand_decide": "You deal: swap your hand for the extra hand (unseen), keep it, or "
                           "auction the extra hand.",
         "mi.hand_bid": "Bid {min}–{max} for the extra hand, or pass (a pass is final).",
@@ -63,15 +63,15 @@ register({
         "event.michigan.passed": "{seat} passes",
         "event.michigan.passed_many": "{names} pass",
         "event.michigan.auction_no_bid": "Nobody bids: the extra hand stays out of play",
-        "event.michigan.auction_won": "{seat} buys the extra hand for {amount} chips, paid "
+        "event.michigan.auction_won": "{seat} buys the extra hand for {amount}, paid "
                                       "to {dealer}",
         "event.michigan.led": "{seat} leads {card}",
         "event.michigan.led_forced": "{seat} must lead {card}",
         "event.michigan.played": "{seat} plays {card}",
-        "event.michigan.pay_card_won": "💰 {seat} plays {card} and wins its {chips} chips",
+        "event.michigan.pay_card_won": "💰 {seat} plays {card} and wins its {chips}",
         "event.michigan.sequence_stopped": "{suit} stops at {card}: {stop}",
         "event.michigan.deal_over": "Deal {deal} is over: {seat} went out and collects "
-                                    "{total} chips ({payments})",
+                                    "{total} ({payments})",
         "event.michigan.deal_over_alone": "Deal {deal} is over: {seat} went out",
         "event.michigan.deal_started": "Deal {deal}: {dealer} deals · pay cards {piles}",
     },
@@ -89,15 +89,15 @@ register({
         "mi.auction_high": "Enchères : {bid} par {name} (au plus {max})",
         "mi.auction_none": "Enchères : aucune mise pour l'instant (au plus {max})",
         "mi.auction_passed": "Ont passé : {names}",
-        "mi.auction_sold": "La main supplémentaire est allée à {name} pour {bid} jetons.",
+        "mi.auction_sold": "La main supplémentaire est allée à {name} pour {bid}.",
         "mi.auction_unsold": "Personne n'a acheté la main supplémentaire : elle est écartée.",
         "mi.sequence": "Suite à {suit} : {plays}",
         "mi.no_sequence": "On attend que {name} entame.",
-        "mi.seat": "{marker}{name} : {cards} cartes · {chips} jetons{dealer}{played}",
+        "mi.seat": "{marker}{name} : {cards} · {chips}{dealer}{played}",
         "mi.seat_dealer": " · donneur",
         "mi.seat_played": " · a joué {cards}",
         "mi.hand_pay": "Cartes payantes dans votre main : {cards}",
-        "mi.hand_chips": "Vous avez {chips} jetons.",
+        "mi.hand_chips": "Vous avez {chips}.",
         "mi.hand_decide": "Vous donnez : échangez votre main contre la main supplémentaire "
                           "(sans la voir), gardez-la, ou mettez la main supplémentaire aux "
                           "enchères.",
@@ -121,15 +121,15 @@ register({
         "event.michigan.passed_many": "{names} passent",
         "event.michigan.auction_no_bid": "Personne ne mise : la main supplémentaire reste "
                                          "hors jeu",
-        "event.michigan.auction_won": "{seat} achète la main supplémentaire {amount} jetons, "
+        "event.michigan.auction_won": "{seat} achète la main supplémentaire pour {amount}, "
                                       "payés à {dealer}",
         "event.michigan.led": "{seat} entame avec {card}",
         "event.michigan.led_forced": "{seat} doit entamer avec {card}",
         "event.michigan.played": "{seat} joue {card}",
-        "event.michigan.pay_card_won": "💰 {seat} joue {card} et gagne ses {chips} jetons",
+        "event.michigan.pay_card_won": "💰 {seat} joue {card} et gagne ses {chips}",
         "event.michigan.sequence_stopped": "{suit} s'arrête à {card} : {stop}",
         "event.michigan.deal_over": "La donne {deal} est finie : {seat} est sorti et reçoit "
-                                    "{total} jetons ({payments})",
+                                    "{total} ({payments})",
         "event.michigan.deal_over_alone": "La donne {deal} est finie : {seat} est sorti",
         "event.michigan.deal_started": "Donne {deal} : {dealer} donne · cartes payantes "
                                        "{piles}",
@@ -213,7 +213,8 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
             if auction["high_bidder"] is None:
                 lines.append(t(lang, "mi.auction_unsold"))
             else:
-                lines.append(t(lang, "mi.auction_sold", bid=auction["high_bid"],
+                lines.append(t(lang, "mi.auction_sold",
+                               bid=count(lang, "chip", auction["high_bid"]),
                                name=player_name(auction["high_bidder"], names)))
     elif view["phase"] == "play" and view.get("decision") in ("swap", "keep"):
         lines.append(t(lang, f"mi.decided.{view['decision']}"))
@@ -228,7 +229,8 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
     for seat, size in enumerate(view["hand_sizes"]):
         played = view["played"][seat]
         lines.append(t(lang, "mi.seat", marker="▶ " if seat in to_act else "   ",
-                       name=player_name(seat, names), cards=size, chips=view["chips"][seat],
+                       name=player_name(seat, names), cards=count(lang, "card", size),
+                       chips=count(lang, "chip", view["chips"][seat]),
                        dealer=t(lang, "mi.seat_dealer") if seat == view["dealer"] else "",
                        played=t(lang, "mi.seat_played", cards=cards_text(played, lang))
                        if played else ""))
@@ -247,7 +249,7 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     if held:
         lines.append(t(lang, "mi.hand_pay", cards=", ".join(held)))
     if seat is not None:
-        lines.append(t(lang, "mi.hand_chips", chips=view["chips"][seat]))
+        lines.append(t(lang, "mi.hand_chips", chips=count(lang, "chip", view["chips"][seat])))
     if seat in view["to_act"]:
         auction = view.get("auction")
         if view["phase"] == "decision":
@@ -319,6 +321,10 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
         key = "led_forced"
     elif kind == "sequence_stopped":
         params["stop"] = _stop(ev, names, lang)
+    elif kind in ("auction_won", "pay_card_won"):
+        unit = "amount" if kind == "auction_won" else "chips"
+        if isinstance(ev.get(unit), int):
+            params[unit] = count(lang, "chip", ev[unit])
     elif kind == "deal_over":
         payments = ev.get("payments", [])
         winner = ev.get("seat")
@@ -326,7 +332,8 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
                 for s, p in enumerate(payments) if s != winner and p]
         if not paid or not isinstance(winner, int):
             key = "deal_over_alone"
-        params["total"] = payments[winner] if isinstance(winner, int) and payments else 0
+        params["total"] = count(lang, "chip", payments[winner]
+                                if isinstance(winner, int) and payments else 0)
         params["payments"] = " · ".join(paid)
     return t(lang, f"event.{game_id}.{key}", **params)
 

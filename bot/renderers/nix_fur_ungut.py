@@ -4,7 +4,7 @@ cards laid "ne sont pas remplacées" and everyone counts them."""
 
 from typing import Any
 
-from bot.i18n import register, t
+from bot.i18n import count, register, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import cards_text
@@ -28,7 +28,7 @@ register({
         "nix.header": "Round {round}/{rounds} · turn {turn}/{turns}",
         "nix.board_row": "{row}: {cells}",
         "nix.turn_placed": "Turn {turn}: {plays}",
-        "nix.seat": "{marker}{name}: {cards} cards · {score} pts (+{board} on the board){super}",
+        "nix.seat": "{marker}{name}: {cards} · {score} pts (+{board} on the board){super}",
         "nix.seat_super": " · super chip ★ ready",
         "nix.personne": "   {name}: {score} pts (+{board} on the board){revealed}",
         "nix.personne_revealed": " · revealed {cards}",
@@ -61,7 +61,7 @@ register({
         "nix.header": "Manche {round}/{rounds} · tour {turn}/{turns}",
         "nix.board_row": "{row} : {cells}",
         "nix.turn_placed": "Tour {turn} : {plays}",
-        "nix.seat": "{marker}{name} : {cards} cartes · {score} pts (+{board} sur le plateau)"
+        "nix.seat": "{marker}{name} : {cards} · {score} pts (+{board} sur le plateau)"
                     "{super}",
         "nix.seat_super": " · super jeton ★ disponible",
         "nix.personne": "   {name} : {score} pts (+{board} sur le plateau){revealed}",
@@ -132,7 +132,8 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
     for seat, size in enumerate(view["hand_sizes"]):
         ready = super_open and not view["super_used"][seat]
         lines.append(t(lang, "nix.seat", marker="▶ " if seat in to_act else "   ",
-                       name=_name(seat, names, seats), cards=size, score=view["scores"][seat],
+                       name=_name(seat, names, seats),
+                       cards=count(lang, "card", size), score=view["scores"][seat],
                        board=view["board_points"][seat],
                        super=t(lang, "nix.seat_super") if ready else ""))
     if view.get("personne"):

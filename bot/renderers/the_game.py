@@ -4,7 +4,7 @@ inférieure de 10"), then the turn's minimum and the draw pile that sets it."""
 
 from typing import Any
 
-from bot.i18n import register, t
+from bot.i18n import count, register, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import player_name
@@ -15,13 +15,13 @@ MAX_BUTTONS = 24  # 5 rows of 5 on Discord, one place kept free
 
 register({
     "en": {
-        "tg.draw": "Draw pile: {size} cards · turn {turn}",
+        "tg.draw": "Draw pile: {size} · turn {turn}",
         "tg.draw_empty": "Draw pile empty: 1 card a turn is enough · turn {turn}",
-        "tg.need": "This turn: play at least {minimum}, {played} played so far",
-        "tg.seat": "{marker}{name}: {cards} cards",
+        "tg.need": "This turn: at least {minimum} to play · played so far: {played}",
+        "tg.seat": "{marker}{name}: {cards}",
         "tg.won": "🎉 Every card played: the team beat The Game!",
-        "tg.lost": "The Game won: {score} cards were left (hands and draw pile).",
-        "tg.your_turn": "You have played {played} of your minimum {minimum} this turn.",
+        "tg.lost": "The Game won: {score} left (hands and draw pile).",
+        "tg.your_turn": "Played this turn: {played} of at least {minimum}.",
         "tg.btn_end": "End turn",
         "event.the-game.played": "{seat} plays {card} on {pile} ({previous} → {card})",
         "event.the-game.played_jump": "{seat} jumps back 10: {card} on {pile} "
@@ -29,19 +29,18 @@ register({
         "event.the-game.turn_ended": "{seat} ends the turn and draws {drawn} ({draw_size} "
                                      "left in the draw pile)",
         "event.the-game.game_won": "🎉 All 98 cards are on the piles: the team wins!",
-        "event.the-game.game_lost": "{seat} can't play {needed} more card(s): the game is "
-                                    "lost with {score} cards left.",
-        "event.the-game.game_lost_end": "The game is over with {score} cards left.",
+        "event.the-game.game_lost": "{seat} can't reach the minimum ({needed} still to play): "
+                                    "the game is lost with {score} left.",
+        "event.the-game.game_lost_end": "The game is over with {score} left.",
     },
     "fr": {
-        "tg.draw": "Pioche : {size} cartes · tour {turn}",
+        "tg.draw": "Pioche : {size} · tour {turn}",
         "tg.draw_empty": "Pioche vide : 1 carte par tour suffit · tour {turn}",
-        "tg.need": "Ce tour : poser au moins {minimum}, {played} posée(s) pour l'instant",
-        "tg.seat": "{marker}{name} : {cards} cartes",
+        "tg.need": "Ce tour : au moins {minimum} à poser · déjà posées : {played}",
+        "tg.seat": "{marker}{name} : {cards}",
         "tg.won": "🎉 Toutes les cartes sont posées : l'équipe a battu The Game !",
-        "tg.lost": "The Game a gagné : il restait {score} cartes (mains et pioche).",
-        "tg.your_turn": "Vous avez posé {played} carte(s) sur votre minimum de {minimum} ce "
-                        "tour-ci.",
+        "tg.lost": "The Game a gagné : il restait {score} (mains et pioche).",
+        "tg.your_turn": "Posées ce tour-ci : {played} sur {minimum} au minimum.",
         "tg.btn_end": "Finir le tour",
         "event.the-game.played": "{seat} pose {card} sur {pile} ({previous} → {card})",
         "event.the-game.played_jump": "{seat} recule de 10 : {card} sur {pile} "
@@ -49,9 +48,9 @@ register({
         "event.the-game.turn_ended": "{seat} finit son tour et pioche {drawn} ({draw_size} "
                                      "restent dans la pioche)",
         "event.the-game.game_won": "🎉 Les 98 cartes sont posées : l'équipe gagne !",
-        "event.the-game.game_lost": "{seat} ne peut plus poser {needed} carte(s) : la partie "
-                                    "est perdue avec {score} cartes restantes.",
-        "event.the-game.game_lost_end": "La partie est finie avec {score} cartes restantes.",
+        "event.the-game.game_lost": "{seat} ne peut pas atteindre son minimum (encore {needed} à "
+                                    "poser) : la partie est perdue, il reste {score}.",
+        "event.the-game.game_lost_end": "La partie est finie, il reste {score}.",
     },
 })
 
@@ -69,18 +68,20 @@ def piles_text(piles: dict[str, int]) -> str:
 def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
     lines = [piles_text(view["piles"])]
     if view["draw_size"]:
-        lines.append(t(lang, "tg.draw", size=view["draw_size"], turn=view["turn"]))
+        lines.append(t(lang, "tg.draw", size=count(lang, "card", view["draw_size"]),
+                       turn=view["turn"]))
     else:
         lines.append(t(lang, "tg.draw_empty", turn=view["turn"]))
     if view["over"]:
         lines.append(t(lang, "tg.won") if view["won"] else
-                     t(lang, "tg.lost", score=view["scores"][0] if view["scores"] else 0))
+                     t(lang, "tg.lost", score=count(lang, "card",
+                                                  view["scores"][0] if view["scores"] else 0)))
     elif view.get("minimum") is not None:
         lines.append(t(lang, "tg.need", minimum=view["minimum"], played=view["played"]))
     to_act = set(view["to_act"])
     for seat, size in enumerate(view["hand_sizes"]):
         lines.append(t(lang, "tg.seat", marker="▶ " if seat in to_act else "   ",
-                       name=player_name(seat, names), cards=size))
+                       name=player_name(seat, names), cards=count(lang, "card", size)))
     return lines
 
 
@@ -131,4 +132,6 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
         ev = {**ev, "type": "played_jump"}
     elif kind == "game_lost" and ev.get("seat") is None:
         ev = {**ev, "type": "game_lost_end"}
+    if isinstance(ev.get("score"), int):
+        ev = {**ev, "score": count(lang, "card", ev["score"])}
     return generic.describe(game_id, ev, names, lang)

@@ -477,7 +477,9 @@ async def test_play_suggests_only_the_players_legal_moves_and_refusals_stay_priv
     assert waiting.autocomplete_choices == []
     await h.slash("play", idle, move=offered[0])
     # Refusals speak the player's Discord language (the fake's carol runs hers in French).
-    expected = "Ce n'est pas votre tour." if idle == "carol" else "It's not your turn."
+    name = live.seats[seat].name
+    expected = (f"Ce n'est pas votre tour : on attend {name}." if idle == "carol"
+                else f"It's not your turn: waiting for {name}.")
     assert h.said_to(idle)[-1] == expected
     assert live.row.version == 0
     await h.slash("play", mover, move=offered[-1])

@@ -99,7 +99,8 @@ async def test_a_stale_button_press_changes_nothing_and_is_answered_out_of_date(
     await fake.wait_for(lambda: press.answer is not None)
     await rig.tables.outbox.flush()
 
-    assert press.answer["text"] == "This message is out of date: the table has moved on."
+    assert press.answer["text"] == ("This message is out of date: the table has moved on and "
+                                    "nothing was played. Check the table and try again.")
     assert press.answer["show_alert"] is True
     assert (await rig.tables.live_table(table_id)).row.version == version
     assert len(fake.calls_to("editMessageText")) == edits

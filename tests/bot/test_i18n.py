@@ -53,3 +53,8 @@ def test_a_missing_parameter_never_breaks_a_sentence():
     assert "?" in i18n.t("en", "refusal.too_low")
     assert i18n.t("fr", "no_such_key_anywhere") == "no_such_key_anywhere"
     assert re.search(r"\d", i18n.t("fr", "table_full", max=12))
+
+
+def test_a_count_takes_the_singular_for_one_and_in_french_for_zero():
+    assert [i18n.count("en", "card", n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    assert [i18n.count("fr", "chip", n) for n in (0, 1, 2)] == ["0 jeton", "1 jeton", "2 jetons"]

@@ -55,7 +55,7 @@ async def test_only_the_player_to_act_may_move_and_refusals_say_why(harness):
     other = next(s for s in live.seats if s.seat != leader.seat)
     actors = {ALICE.user_id: ALICE, BOB.user_id: BOB, CAROL.user_id: CAROL}
     reply = await tables.play(actors[other.user_id], CHANNEL, "1")
-    assert not reply.ok and reply.text == "It's not your turn."
+    assert not reply.ok and reply.text == f"It's not your turn: waiting for {leader.name}."
     before = live.row.version
     card = next(c for c in live.game.view(live.state, leader.seat)["hand"] if c.isdigit())
     cases = {"pass": "you must play", "99": "not a card", "play": "can't read",
@@ -78,7 +78,7 @@ async def test_a_refusal_reaches_a_french_player_in_french(harness):
         assert "devez jouer" in reply.text
     else:
         reply = await harness.tables.play(BOB, CHANNEL, "5")
-        assert reply.text == "Ce n'est pas votre tour."
+        assert reply.text == f"Ce n'est pas votre tour : on attend {leader.name}."
     assert actors
 
 

@@ -73,7 +73,7 @@ def test_the_game_table_shows_each_pile_top_with_its_direction_and_the_turn_mini
     state, _ = apply_all("the-game", state, (0, "30 A1"), (0, "80 D2"))
     english = table_text("the-game", state, "en")
     assert "A1 ↑ 30 · A2 ↑ 1 · D1 ↓ 100 · D2 ↓ 80" in english
-    assert "at least 2, 2 played" in english
+    assert "at least 2 to play · played so far: 2" in english
     assert "▶ Alice: 2 cards" in english and "Bob: 4 cards" in english
     french = table_text("the-game", state, "fr")
     assert "A1 ↑ 30" in french and "Pioche" in french and "au moins 2" in french
@@ -126,7 +126,7 @@ def test_the_game_narrates_plays_jumps_draws_and_the_end_in_both_languages():
     assert "recule de 10" in narrate("the-game", events, "fr")[0]
     lost = {"type": "game_lost", "seat": 1, "needed": 2, "score": 40, "hands": []}
     assert narrate("the-game", [lost], "en") == [
-        "Bob can't play 2 more card(s): the game is lost with 40 cards left."]
+        "Bob can't reach the minimum (2 still to play): the game is lost with 40 cards left."]
     assert "perdue" in narrate("the-game", [lost], "fr")[0]
     assert "gagne" in narrate("the-game", [{"type": "game_won", "score": 0}], "fr")[0]
 
