@@ -90,7 +90,7 @@ EN: dict[str, str] = {
     "move_done": "Done.",
     "your_turn": "{name}, it's your turn ({game}).",
     "your_turn_goes_on": "{name}, it's still your turn ({game}).",
-    "reminder": "{name}, your turn ends in {seconds} s.",
+    "reminder": "{name}, your turn ends in {seconds} s; then I play for you.",
     "afk_move": "{name} ran out of time; I played for them.",
     "seat_to_bot_afk": "{name} ran out of time again; {bot} plays their seat. /join to return.",
     "you_were_replaced": "You ran out of time in {game} ({title}); a bot plays your seat. "
@@ -352,7 +352,8 @@ FR: dict[str, str] = {
     "move_done": "C'est fait.",
     "your_turn": "{name}, c'est à vous ({game}).",
     "your_turn_goes_on": "{name}, c'est toujours à vous ({game}).",
-    "reminder": "{name}, votre tour se termine dans {seconds} s.",
+    "reminder": "{name}, votre tour se termine dans {seconds} s ; ensuite je joue à votre "
+                "place.",
     "afk_move": "{name} a dépassé le temps ; j'ai joué à sa place.",
     "seat_to_bot_afk": "{name} a de nouveau dépassé le temps ; {bot} joue à sa place. "
                        "/join pour revenir.",

@@ -171,6 +171,9 @@ def score_text(live: "Live", score: Any, lang: str) -> str:
 
 
 def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
+    own = renderers.for_game(live.row.game).final_lines(list(result.scores), lang)
+    if own is not None:
+        return own
     seat_names = names(live, lang)
     order = sorted(range(len(result.scores)), key=lambda s: (result.ranking[s], s))
     lines = [t(lang, "final_title", game=live.game.NAME)]

@@ -89,6 +89,12 @@ def describe_events(game_id: str, events: list[dict[str, Any]], names: list[str]
     return [line for ev in events if (line := describe_one(game_id, ev, names, lang))]
 
 
+def final_lines(scores: list[Any], lang: str) -> list[str] | None:
+    """A game's own end-of-game lines instead of the ranking (a cooperative game has no
+    ranking to show); None keeps the ranking."""
+    return None
+
+
 def extra_names(lang: str) -> list[str]:
     """Names of automatic competitors the engine scores after the seats (none by default)."""
     return []

@@ -28,9 +28,10 @@ register({
         "nix.header": "Round {round}/{rounds} · turn {turn}/{turns}",
         "nix.board_row": "{row}: {cells}",
         "nix.turn_placed": "Turn {turn}: {plays}",
-        "nix.seat": "{marker}{name}: {cards} · {score} pts (+{board} on the board){super}",
+        "nix.seat": "{marker}{name}: {cards} · {score} pts{board}{super}",
+        "nix.on_board": " (+{points} on the board)",
         "nix.seat_super": " · super chip ★ ready",
-        "nix.personne": "   {name}: {score} pts (+{board} on the board){revealed}",
+        "nix.personne": "   {name}: {score} pts{board}{revealed}",
         "nix.personne_revealed": " · revealed {cards}",
         "nix.hand_super_ready": "Your super chip ★ is ready (doubles its cell; turns 1–4, "
                                 "no joker).",
@@ -61,10 +62,10 @@ register({
         "nix.header": "Manche {round}/{rounds} · tour {turn}/{turns}",
         "nix.board_row": "{row} : {cells}",
         "nix.turn_placed": "Tour {turn} : {plays}",
-        "nix.seat": "{marker}{name} : {cards} · {score} pts (+{board} sur le plateau)"
-                    "{super}",
+        "nix.seat": "{marker}{name} : {cards} · {score} pts{board}{super}",
+        "nix.on_board": " (+{points} sur le plateau)",
         "nix.seat_super": " · super jeton ★ disponible",
-        "nix.personne": "   {name} : {score} pts (+{board} sur le plateau){revealed}",
+        "nix.personne": "   {name} : {score} pts{board}{revealed}",
         "nix.personne_revealed": " · a retourné {cards}",
         "nix.hand_super_ready": "Votre super jeton ★ est disponible (double sa case ; tours "
                                 "1 à 4, sans joker).",
@@ -134,16 +135,23 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
         lines.append(t(lang, "nix.seat", marker="▶ " if seat in to_act else "   ",
                        name=_name(seat, names, seats),
                        cards=count(lang, "card", size), score=view["scores"][seat],
-                       board=view["board_points"][seat],
+                       board=_on_board(view, seat, lang),
                        super=t(lang, "nix.seat_super") if ready else ""))
     if view.get("personne"):
         seat = view.get("personne_seat", seats)
         shown = view.get("personne_cards") or []
         lines.append(t(lang, "nix.personne", name=PERSONNE, score=view["scores"][seat],
-                       board=view["board_points"][seat],
+                       board=_on_board(view, seat, lang),
                        revealed=t(lang, "nix.personne_revealed", cards=cards_text(shown))
                        if shown else ""))
     return lines
+
+
+def _on_board(view: dict[str, Any], seat: int, lang: str) -> str:
+    """Chips on the board score at the round's end; once the game is over they are in the
+    score already, and none on the board needs no mention."""
+    points = view["board_points"][seat]
+    return "" if view["over"] or not points else t(lang, "nix.on_board", points=points)
 
 
 def hand_lines(view: dict[str, Any], lang: str) -> list[str]:

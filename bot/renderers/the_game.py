@@ -23,6 +23,9 @@ register({
         "tg.lost": "The Game won: {score} left (hands and draw pile).",
         "tg.your_turn": "Played this turn: {played} of at least {minimum}.",
         "tg.btn_end": "End turn",
+        "tg.final_won": "🏁 The Game is over: the team played all 98 cards and beat it! 🎉",
+        "tg.final_lost": "🏁 The Game is over: the team ends with {left} (in hands and the "
+                         "draw pile). Fewer than 10 is an excellent score; 0 beats the game.",
         "event.the-game.played": "{seat} plays {card} on {pile} ({previous} → {card})",
         "event.the-game.played_jump": "{seat} jumps back 10: {card} on {pile} "
                                       "({previous} → {card})",
@@ -42,6 +45,11 @@ register({
         "tg.lost": "The Game a gagné : il restait {score} (mains et pioche).",
         "tg.your_turn": "Posées ce tour-ci : {played} sur {minimum} au minimum.",
         "tg.btn_end": "Finir le tour",
+        "tg.final_won": "🏁 La partie de The Game est terminée : l'équipe a posé les 98 cartes "
+                        "et l'a battu ! 🎉",
+        "tg.final_lost": "🏁 La partie de The Game est terminée : l'équipe finit avec {left} "
+                         "(en main et dans la pioche). Moins de 10 est un excellent score ; "
+                         "0 bat le jeu.",
         "event.the-game.played": "{seat} pose {card} sur {pile} ({previous} → {card})",
         "event.the-game.played_jump": "{seat} recule de 10 : {card} sur {pile} "
                                       "({previous} → {card})",
@@ -135,3 +143,12 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     if isinstance(ev.get("score"), int):
         ev = {**ev, "score": count(lang, "card", ev["score"])}
     return generic.describe(game_id, ev, names, lang)
+
+
+def final_lines(scores: list[Any], lang: str) -> list[str]:
+    """Cooperative: one team score, the cards left ("un score inférieur à 10 est un
+    excellent score"), not a ranking of players who all placed first."""
+    left = scores[0] if scores else 0
+    if not left:
+        return [t(lang, "tg.final_won")]
+    return [t(lang, "tg.final_lost", left=count(lang, "score.the-game", left))]

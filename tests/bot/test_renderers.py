@@ -133,6 +133,16 @@ def test_the_game_narrates_plays_jumps_draws_and_the_end_in_both_languages():
 
 # --- Nix für Ungut ----------------------------------------------------------------------------
 
+def test_the_game_ends_on_the_teams_cards_left_not_a_ranking_of_equals():
+    final = for_game("the-game").final_lines
+    assert final([15, 15, 15], "en") == [
+        "🏁 The Game is over: the team ends with 15 cards left (in hands and the draw pile). "
+        "Fewer than 10 is an excellent score; 0 beats the game."]
+    assert "finit avec 1 carte restante (en main" in final([1, 1], "fr")[0]
+    assert "beat it" in final([0, 0], "en")[0]
+    assert for_game("michigan").final_lines([3, 5, 1], "en") is None  # a ranking there
+
+
 def nix(hands: list[list[str]], draw: list[str] | None = None, **options: Any) -> Any:
     setup: dict[str, Any] = {"hands": hands, "first": 0}
     if draw is not None:
@@ -157,6 +167,20 @@ def test_nix_board_shows_each_row_with_cell_values_holders_and_the_super_chip():
     french = table_text("nix-fur-ungut", state, "fr")
     assert "Paire : 5 Bob · 3 Alice★ · 1 —" in french
     assert "Tour 1 : Alice paire 7 7 ★ · Bob paire 2 2" in french
+
+
+def test_nix_points_on_the_board_are_shown_until_the_game_is_over():
+    state = nix([HAND_A, HAND_B])
+    assert "on the board" not in table_text("nix-fur-ungut", state, "en")  # none yet
+    state, _ = apply_all("nix-fur-ungut", state, (0, "pair 7 7"), (1, "pair 2 2"))
+    assert "Alice: 10 cards · 0 pts (+" in table_text("nix-fur-ungut", state, "en")
+    game = games.get("nix-fur-ungut")
+    rng = random.Random(3)
+    while not game.view(state)["over"]:
+        seat = game.to_act(state)[0]
+        state, _ = game.apply(state, seat, game.choose(state, seat, rng))
+    assert "on the board" not in table_text("nix-fur-ungut", state, "en")
+    assert "sur le plateau" not in table_text("nix-fur-ungut", state, "fr")
 
 
 def test_nix_monsieur_personne_is_named_with_its_score_and_revealed_cards():
