@@ -243,6 +243,18 @@ EN: dict[str, str] = {
     "console_bad_bots": "Type a number from {low} to {high}, or Enter.",
     "console_help": "In this terminal: type a move, or #N to press button N; /quit to stop "
                     "(the game is saved).",
+    "rules_options": "Options (/newgame <game> name=value, or the lobby's Options button):",
+    "optdesc.rounds": "number of rounds, 1 to 20",
+    "optdesc.ox": "yes: the Ochs variant (the ox and the donkey start in the middle)",
+    "optdesc.min_play": "cards to play each turn while the draw pile lasts, 1 to 5 (expert: 3)",
+    "optdesc.hand_minus_one": "yes: every hand holds one card fewer (expert)",
+    "optdesc.first": "the seat, as numbered in the lobby, that plays first",
+    "optdesc.personne": "yes: Monsieur Personne plays along",
+    "optdesc.board": "other cell values, e.g. board={{\"pair\": [5, 3, 1]}}",
+    "optdesc.chips": "chips each player starts with, 1 to 1000",
+    "optdesc.hands_per_player": "how many times each player deals, 1 to 10",
+    "optdesc.deadline": "time for a turn (30s to 24h, or off); then the bot plays for you",
+    "optdesc.bot_delay": "seconds a bot player waits before moving, 0 to 30",
     "rules.ochs-esel": "Ochs & Esel (3–12 players): get rid of your cards. The leader plays "
                        "one or more cards of one value; each other player, once, beats with "
                        "the same number of strictly higher cards or passes; the highest leads "
@@ -511,6 +523,20 @@ FR: dict[str, str] = {
     "console_bad_bots": "Tapez un nombre de {low} à {high}, ou Entrée.",
     "console_help": "Dans ce terminal : tapez un coup, ou #N pour appuyer sur le bouton N ; "
                     "/quit pour arrêter (la partie est enregistrée).",
+    "rules_options": "Options (/newgame <jeu> nom=valeur, ou le bouton Options du salon) :",
+    "optdesc.rounds": "nombre de manches, de 1 à 20",
+    "optdesc.ox": "oui : la variante du bœuf (le bœuf et l'âne commencent au centre)",
+    "optdesc.min_play": "cartes à poser à chaque tour tant qu'il reste une pioche, de 1 à 5 "
+                        "(expert : 3)",
+    "optdesc.hand_minus_one": "oui : chaque main a une carte de moins (expert)",
+    "optdesc.first": "le siège, numéroté comme dans le salon, qui joue en premier",
+    "optdesc.personne": "oui : Monsieur Personne joue aussi",
+    "optdesc.board": "d'autres valeurs de cases, par ex. board={{\"pair\": [5, 3, 1]}}",
+    "optdesc.chips": "jetons de chaque joueur au départ, de 1 à 1000",
+    "optdesc.hands_per_player": "nombre de donnes de chaque joueur, de 1 à 10",
+    "optdesc.deadline": "temps pour un tour (de 30s à 24h, ou off) ; ensuite le bot joue à "
+                        "votre place",
+    "optdesc.bot_delay": "secondes qu'un joueur bot attend avant de jouer, de 0 à 30",
     "rules.ochs-esel": "Ochs & Esel (3 à 12 joueurs) : débarrassez-vous de vos cartes. Le "
                        "premier joueur pose une ou plusieurs cartes d'une même valeur ; chaque "
                        "autre joueur, une fois, surenchérit avec autant de cartes strictement "

@@ -208,7 +208,32 @@ def rules_text(game_text: str, lang: str) -> str:
     if game_id is None:
         return t(lang, "rules_pick", games=", ".join(games.ids()))
     key = f"rules.{game_id}"
-    return t(lang, key) if has(lang, key) or has("en", key) else games.get(game_id).NAME
+    text = t(lang, key) if has(lang, key) or has("en", key) else games.get(game_id).NAME
+    return "\n".join([text, t(lang, "rules_options"),
+                      *option_help(games.get(game_id), lang)])
+
+
+def option_help(game: Game, lang: str) -> list[str]:
+    """One line per option: how to write it, its default, what it does; the table's own
+    settings (deadline, bot delay) last, since every game has them."""
+    from pydantic_core import PydanticUndefined
+
+    lines = []
+    for name, field in game.Options.model_fields.items():
+        default = field.default
+        if default is None:
+            shown = t(lang, "opt_random")
+        elif isinstance(default, bool):
+            shown = t(lang, "opt_yes" if default else "opt_no")
+        elif default is PydanticUndefined or isinstance(default, dict | list):
+            shown = t(lang, "opt_default")
+        else:
+            shown = str(default)
+        key = f"optdesc.{name}"
+        about = t(lang, key) if has(lang, key) or has("en", key) else field.description or ""
+        lines.append(f"· {name}={shown} — {about}")
+    lines.extend(f"· {name} — {t(lang, f'optdesc.{name}')}" for name in ("deadline", "bot_delay"))
+    return lines
 
 
 def round_ended(live: "Live", ev: dict[str, Any]) -> bool:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n
+from bot import i18n, present
 from bot.renderers import for_game
 from engine import games
 from engine.core.errors import OPTION_PROBLEMS
@@ -35,6 +35,18 @@ def test_english_and_french_have_the_same_keys():
 def test_every_refusal_code_reads_as_a_sentence_in_both_languages(code):
     for lang in i18n.LANGS:
         assert i18n.has(lang, f"refusal.{code}"), (lang, code)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_rules_explain_every_option_of_the_game_in_both_languages(game_id):
+    for lang in i18n.LANGS:
+        for name in games.get(game_id).Options.model_fields:
+            assert i18n.has(lang, f"optdesc.{name}"), (lang, name)
+        text = present.rules_text(game_id, lang)
+        for name in [*games.get(game_id).Options.model_fields, "deadline", "bot_delay"]:
+            assert f"· {name}" in text, (lang, name)
+    assert "· rounds=5 — number of rounds, 1 to 20" in present.rules_text("ochs", "en")
+    assert "· first=au hasard — le siège" in present.rules_text("the-game", "fr")
 
 
 @pytest.mark.parametrize("kind", OPTION_PROBLEMS)
