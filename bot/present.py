@@ -155,10 +155,15 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     key = f"round_over.{live.row.game}"
     key = key if has(lang, key) or has("en", key) else "round_over"
     lines = [t(lang, key, round=ev.get("round", ev.get("deal", "?")))]
+    # Gains and losses (Michigan's chips) read as such, as the narration writes them.
+    signed = any(isinstance(v, int) and v < 0 for v in points)
     for seat, value in enumerate(points):
         total = totals[seat] if isinstance(totals, list) and seat < len(totals) else "?"
+        shown = value
+        if signed and isinstance(value, int):
+            shown = f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
-                       else f"#{seat + 1}", points=value, total=total))
+                       else f"#{seat + 1}", points=shown, total=total))
     return lines
 
 

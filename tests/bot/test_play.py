@@ -49,6 +49,20 @@ async def test_a_whole_game_with_bots_in_every_seat_reaches_its_ranking(harness,
     assert live.game.dump(state) == live.row.snapshot
 
 
+async def test_a_michigan_deal_summary_shows_gains_and_losses_with_their_sign(harness):
+    live = await _start(harness, "michigan", [ALICE], 2, ["chips=10", "hands_per_player=1"])
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(500):
+        await harness.tables.settle()
+        if any(a.kind == "result" for a in harness.sink.announcements):
+            break
+    summary = next(a for a in harness.sink.announcements if a.kind == "result").text
+    lines = [line for line in summary.splitlines() if "(total" in line]
+    assert len(lines) == len(live.seats)
+    assert any(": −" in line for line in lines)  # the first out collects from the others
+    assert all(": +" in line or ": −" in line or ": 0 " in line for line in lines)
+
+
 async def test_only_the_player_to_act_may_move_and_refusals_say_why(harness):
     live = await _start(harness, "ochs-esel", [ALICE, BOB, CAROL], 0)
     tables = harness.tables
