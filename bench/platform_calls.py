@@ -87,11 +87,11 @@ async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser]) -> None
         await play_moves(rig, table_id, [by_id[live.seats[seat].user_id or ""]], 1)
 
 
-async def discord_game(game: str, options: str) -> dict[str, object]:
+async def discord_game(game: str, options: str, limits: bool = False) -> dict[str, object]:
     from tests.adapters.test_discord import Harness, open_table, play_until
     from tests.fakes.discord_api import FakeDiscord
 
-    async with FakeDiscord() as fake:
+    async with FakeDiscord(discord_like_limits=limits) as fake:
         with tempfile.TemporaryDirectory() as tmp:
             h = Harness(fake, Path(tmp) / "bench.db", ping_delay=20)
             await h.open()
@@ -121,6 +121,7 @@ async def discord_game(game: str, options: str) -> dict[str, object]:
                     burst = max(burst, last - first + 1)
                 return {"game": game, "moves": moves, "requests": len(counted),
                         "per_move": len(counted) / max(1, moves), "edits_per_5s_max": burst,
+                        "rate_limited": sum(r.status == 429 for r in fake.requests[start:]),
                         "seconds": elapsed,
                         "by_method": dict(Counter(r.method + " " + r.route for r in counted))}
             finally:
@@ -137,6 +138,10 @@ async def main() -> None:
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--ping-delay", type=float, default=20.0,
                         help="PING_DELAY for the run (people pressing at once are never called)")
+    parser.add_argument("--discord-limits", action="store_true",
+                        help="the fake Discord enforces Discord-like rate limits (5 messages "
+                             "per 5 s per channel, with X-RateLimit headers): slower, shows "
+                             "that edits are paced rather than refused")
     args = parser.parse_args()
     print(f"Telegram, 3 players pressing buttons in private chats, PING_DELAY={args.ping_delay}")
     print(f"{'game':<15}{'moves':>7}{'requests':>10}{'req/move':>10}{'  target':<10}"
@@ -163,16 +168,18 @@ async def main() -> None:
     print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
           f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
     print()
-    print("Discord, players pressing buttons in DMs, PING_DELAY=20")
+    limits = " with Discord-like rate limits" if args.discord_limits else ""
+    print(f"Discord, players pressing buttons in DMs, PING_DELAY=20{limits}")
     print(f"{'game':<15}{'moves':>7}{'requests':>10}{'req/move':>10}{'  target':<10}"
-          f"{'table edits/5 s':>17}{'  limit':<10}")
+          f"{'table edits/5 s':>17}{'  limit':<12}{'429s':>6}")
     total_moves = total_requests = 0
     for game in args.games:
-        r = await discord_game(game, GAMES[game])
+        r = await discord_game(game, GAMES[game], args.discord_limits)
         total_moves += r["moves"]  # type: ignore[operator]
         total_requests += r["requests"]  # type: ignore[operator]
         print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
-              f"{'  ≤ 2':<10}{r['edits_per_5s_max']:>17}{'  5 (queued)':<10}")
+              f"{'  ≤ 2':<10}{r['edits_per_5s_max']:>17}{'  5 (queued)':<12}"
+              f"{r['rate_limited']:>6}")
         print(f"{'':<15}{r['seconds']:.1f} s; {r['by_method']}")
     print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
           f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
