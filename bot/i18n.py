@@ -140,7 +140,9 @@ EN: dict[str, str] = {
     "btn_pass": "Pass",
     "round_over": "Round {round} is over. Points this round:",
     "round_line": "{name}: {points} (total {total})",
-    "round_over.michigan": "Deal {round} is over. Chips won or paid this deal:",
+    # Only the settlement of cards left: pay cards and antes moved chips during the deal.
+    "round_over.michigan": "Deal {round} is over. A chip per card left, paid to whoever "
+                           "went out:",
     "round_over.ochs-esel": "Round {round} is over. Penalty points (lowest total wins):",
     "final_title": "🏁 {game} is over. Final ranking:",
     "final_line": "{rank}. {name} — {score}",
@@ -415,7 +417,8 @@ FR: dict[str, str] = {
     "btn_pass": "Passer",
     "round_over": "La manche {round} est terminée. Points de la manche :",
     "round_line": "{name} : {points} (total {total})",
-    "round_over.michigan": "La donne {round} est finie. Jetons gagnés ou payés :",
+    "round_over.michigan": "La donne {round} est finie. Un jeton par carte restante, payé à "
+                           "qui est sorti :",
     "round_over.ochs-esel": "La manche {round} est terminée. Points de pénalité (le plus petit "
                             "total gagne) :",
     "final_title": "🏁 La partie de {game} est terminée. Classement final :",

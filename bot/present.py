@@ -162,6 +162,7 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
         shown = value
         if signed and isinstance(value, int):
             shown = f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+            total = f"−{-total}" if isinstance(total, int) and total < 0 else total
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
                        else f"#{seat + 1}", points=shown, total=total))
     return lines

@@ -1,6 +1,8 @@
 """What players read at the end of a game and in the lobby, on the real python-telegram-bot
 against the fake Bot API: sentences that say what happened, in the chat's language."""
 
+import re
+
 import pytest
 
 from tests.adapters.telegram_rig import (
@@ -31,3 +33,22 @@ async def test_a_lost_the_game_says_the_team_lost_on_the_table(rig, fake, player
     assert f"The team lost to The Game: {left} cards left" in table.text
     assert "won" not in table.text
 
+
+async def test_michigan_deal_summaries_say_they_count_cards_left_with_true_minus_signs(
+        rig, fake, players):
+    alice, bob, carol = players
+    table_id = await open_table(rig, GROUP, alice, [bob, carol], game="michigan chips=1")
+    fake.send_command(GROUP, alice, "/start")
+    await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
+    await play_moves(rig, table_id, players, limit=300)
+    await fake.wait_for(lambda: fake.find(GROUP, contains="🏁"))
+    await rig.tables.outbox.flush()
+
+    summaries = fake.find(GROUP, contains="is over. A chip per card left")
+    assert len(summaries) == 3  # one a deal: each player deals once
+    # The pay cards and antes also move chips: these lines are the cards left only, then
+    # the chips each player holds after them.
+    assert not fake.find(GROUP, contains="Chips won or paid this deal")
+    text = "\n".join(m.text for m in summaries)
+    assert "(total −" in text  # one chip each at the start: somebody ends below zero
+    assert not re.search(r"-\d", text), text  # "−2 (total −8)", never "(total -8)"
