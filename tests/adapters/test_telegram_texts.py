@@ -52,3 +52,19 @@ async def test_michigan_deal_summaries_say_they_count_cards_left_with_true_minus
     text = "\n".join(m.text for m in summaries)
     assert "(total −" in text  # one chip each at the start: somebody ends below zero
     assert not re.search(r"-\d", text), text  # "−2 (total −8)", never "(total -8)"
+
+
+async def test_a_finished_ochs_esel_table_shows_no_trick_waiting_for_a_lead(rig, fake, players):
+    alice, bob, carol = players
+    table_id = await open_table(rig, GROUP, alice, [bob, carol])
+    fake.send_command(GROUP, alice, "/start")
+    await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
+    assert "Trick 1 · waiting for the lead" in table_messages(fake, GROUP)[0].text
+    await play_moves(rig, table_id, players, limit=300)
+    await fake.wait_for(lambda: fake.find(GROUP, contains="Final ranking"))
+    await rig.tables.outbox.flush()
+
+    (table,) = table_messages(fake, GROUP)
+    assert "Game over." in table.text
+    assert "Trick " not in table.text and "waiting for the lead" not in table.text
+
