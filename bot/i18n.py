@@ -129,6 +129,7 @@ EN: dict[str, str] = {
     "btn_removebot": "Remove bot",
     "opt_yes": "yes",
     "opt_no": "no",
+    "opt_off": "off",
     "opt_random": "random",
     "opt_custom": "custom",
     "opt_default": "default",
@@ -406,6 +407,7 @@ FR: dict[str, str] = {
     "btn_removebot": "Retirer un bot",
     "opt_yes": "oui",
     "opt_no": "non",
+    "opt_off": "non",  # /options deadline=non switches deadlines off too
     "opt_random": "au hasard",
     "opt_custom": "personnalisé",
     "opt_default": "par défaut",

@@ -297,5 +297,5 @@ def options_line(live: "Live", lang: str) -> str:
         parts.append(f"{name}={value}")
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
-        parts.append(f"deadline={int(deadline)}s" if deadline else "deadline=off")
+        parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")
     return ", ".join(parts)

@@ -68,3 +68,14 @@ async def test_a_finished_ochs_esel_table_shows_no_trick_waiting_for_a_lead(rig,
     assert "Game over." in table.text
     assert "Trick " not in table.text and "waiting for the lead" not in table.text
 
+
+async def test_a_french_lobby_shows_its_options_in_french(rig, fake, players):
+    alice, bob, _ = players
+    fake.set_admin(GROUP, alice)
+    fake.send_command(GROUP, alice, "/lang fr")
+    await fake.wait_for(lambda: fake.find(GROUP, contains="français"))
+    await open_table(rig, GROUP, alice, [bob])
+
+    (lobby,) = table_messages(fake, GROUP)
+    assert "Options : rounds=1, ox=non, deadline=non" in lobby.text
+    assert "off" not in lobby.text
