@@ -129,6 +129,7 @@ EN: dict[str, str] = {
     "btn_removebot": "Remove bot",
     "opt_yes": "yes",
     "opt_no": "no",
+    "opt_off": "off",
     "opt_random": "random",
     "opt_custom": "custom",
     "opt_default": "default",
@@ -140,7 +141,9 @@ EN: dict[str, str] = {
     "btn_pass": "Pass",
     "round_over": "Round {round} is over. Points this round:",
     "round_line": "{name}: {points} (total {total})",
-    "round_over.michigan": "Deal {round} is over. Chips won or paid this deal:",
+    # Only the settlement of cards left: pay cards and antes moved chips during the deal.
+    "round_over.michigan": "Deal {round} is over. A chip per card left, paid to whoever "
+                           "went out:",
     "round_over.ochs-esel": "Round {round} is over. Penalty points (lowest total wins):",
     "final_title": "🏁 {game} is over. Final ranking:",
     "final_line": "{rank}. {name} — {score}",
@@ -404,6 +407,7 @@ FR: dict[str, str] = {
     "btn_removebot": "Retirer un bot",
     "opt_yes": "oui",
     "opt_no": "non",
+    "opt_off": "non",  # /options deadline=non switches deadlines off too
     "opt_random": "au hasard",
     "opt_custom": "personnalisé",
     "opt_default": "par défaut",
@@ -415,7 +419,8 @@ FR: dict[str, str] = {
     "btn_pass": "Passer",
     "round_over": "La manche {round} est terminée. Points de la manche :",
     "round_line": "{name} : {points} (total {total})",
-    "round_over.michigan": "La donne {round} est finie. Jetons gagnés ou payés :",
+    "round_over.michigan": "La donne {round} est finie. Un jeton par carte restante, payé à "
+                           "qui est sorti :",
     "round_over.ochs-esel": "La manche {round} est terminée. Points de pénalité (le plus petit "
                             "total gagne) :",
     "final_title": "🏁 La partie de {game} est terminée. Classement final :",

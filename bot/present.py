@@ -162,6 +162,7 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
         shown = value
         if signed and isinstance(value, int):
             shown = f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+            total = f"−{-total}" if isinstance(total, int) and total < 0 else total
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
                        else f"#{seat + 1}", points=shown, total=total))
     return lines
@@ -296,5 +297,5 @@ def options_line(live: "Live", lang: str) -> str:
         parts.append(f"{name}={value}")
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
-        parts.append(f"deadline={int(deadline)}s" if deadline else "deadline=off")
+        parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")
     return ", ".join(parts)

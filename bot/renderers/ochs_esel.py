@@ -83,9 +83,8 @@ def _animal(code: str, lang: str) -> str:
     return t(lang, f"animal.{code}")
 
 
-def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
-    lines = [t(lang, "table_round", round=view["round"], rounds=view["rounds"])]
-    trick = view["trick"]
+def _trick_lines(trick: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    lines = []
     if trick["plays"] and trick["kind"] != "normal":
         lines.append(t(lang, "oe.trick", number=trick["number"],
                        kind=t(lang, f"oe.kind.{trick['kind']}")))
@@ -100,6 +99,13 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
         name = player_name(play["seat"], names)
         lines.append("   " + (t(lang, "oe.play", name=name, cards=cards_text(play["cards"]))
                               if play["cards"] else t(lang, "oe.pass", name=name)))
+    return lines
+
+
+def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    lines = [t(lang, "table_round", round=view["round"], rounds=view["rounds"])]
+    if view["to_act"]:  # once the game is over, no trick waits for anyone
+        lines.extend(_trick_lines(view["trick"], names, lang))
     places = []
     for code, where in view["animals"].items():
         key = {"hand": "oe.animal_hand", "middle": "oe.animal_middle",

@@ -20,7 +20,7 @@ register({
         "tg.need": "This turn: at least {minimum} to play · played so far: {played}",
         "tg.seat": "{marker}{name}: {cards}",
         "tg.won": "🎉 Every card played: the team beat The Game!",
-        "tg.lost": "The Game won: {score} left (hands and draw pile).",
+        "tg.lost": "The team lost to The Game: {score} left (hands and draw pile).",
         "tg.your_turn": "Played this turn: {played} of at least {minimum}.",
         "tg.btn_end": "End turn",
         "tg.final_won": "🏁 The Game is over: the team played all 98 cards and beat it! 🎉",
@@ -42,7 +42,7 @@ register({
         "tg.need": "Ce tour : au moins {minimum} à poser · déjà posées : {played}",
         "tg.seat": "{marker}{name} : {cards}",
         "tg.won": "🎉 Toutes les cartes sont posées : l'équipe a battu The Game !",
-        "tg.lost": "The Game a gagné : il restait {score} (mains et pioche).",
+        "tg.lost": "L'équipe a perdu contre The Game : il restait {score} (mains et pioche).",
         "tg.your_turn": "Posées ce tour-ci : {played} sur {minimum} au minimum.",
         "tg.btn_end": "Finir le tour",
         "tg.final_won": "🏁 La partie de The Game est terminée : l'équipe a posé les 98 cartes "
