@@ -98,6 +98,9 @@ EN: dict[str, str] = {
     "cannot_reach": "I can't send {name} their hand privately. {name}: open a private chat "
                     "with me (or allow DMs), or press “My hand” on the table; until then "
                     "your turns run on the deadline.",
+    "cannot_reach_waits": "I can't send {name} their hand privately. {name}: open a private "
+                          "chat with me (or allow DMs), or press “My hand” on the table; until "
+                          "then the table waits for you.",
     # rendering
     "lobby_title": "🃏 {game} — waiting for players",
     "lobby_players": "Players ({count}, {low}–{high}):",
@@ -377,6 +380,9 @@ FR: dict[str, str] = {
     "cannot_reach": "Je ne peux pas envoyer sa main à {name} en privé. {name} : ouvrez une "
                     "conversation privée avec moi (ou autorisez les MP), ou appuyez sur « Ma "
                     "main » sur la table ; d'ici là, vos tours suivent le délai.",
+    "cannot_reach_waits": "Je ne peux pas envoyer sa main à {name} en privé. {name} : ouvrez "
+                          "une conversation privée avec moi (ou autorisez les MP), ou appuyez "
+                          "sur « Ma main » sur la table ; d'ici là, la table vous attend.",
     "lobby_title": "🃏 {game} — en attente de joueurs",
     "lobby_players": "Joueurs ({count}, {low}–{high}) :",
     "lobby_host": "hôte",

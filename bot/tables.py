@@ -460,11 +460,12 @@ class Tables(Lobby, Turns):
 
     async def _announce_lines(self, live: Live, lines: list[str],
                               buttons: list[list[Button]] | None = None,
-                              kind: str = "info") -> None:
+                              kind: str = "info", mentions: list[str] | None = None) -> None:
         if lines:
             self.outbox.put(Announcement(table_id=live.id, channel=live.row.channel,
                                          text="\n".join(lines), buttons=buttons or [],
-                                         version=live.row.version, kind=kind))
+                                         version=live.row.version, kind=kind,
+                                         mentions=mentions or []))
 
     async def hand(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
@@ -572,7 +573,10 @@ class Tables(Lobby, Turns):
             warned.add(user_id)
             await self._save_lobby(live, settings={**live.row.settings,
                                                    "unreachable": sorted(warned)})
-        await self._announce(live, "cannot_reach", name=seat.name)
+        # Mentioned, so the player hears of it; without deadlines the table waits for them.
+        key = "cannot_reach" if live.row.settings.get("deadline") else "cannot_reach_waits"
+        lang = await self.channel_lang(live.row.channel)
+        await self._announce_lines(live, [t(lang, key, name=seat.name)], mentions=[user_id])
 
     async def chat_closed(self, chat: str) -> None:
         """The bot left a whole chat: close its table and those of its topics/threads."""

@@ -153,7 +153,7 @@ class TelegramSink:
     async def _call_is_obsolete(self, msg: Announcement) -> bool:
         """An announcement that only calls players (turn ping, reminder) after none of them
         is to act any more."""
-        if not msg.mentions or msg.buttons or self.tables is None:
+        if msg.kind not in ("turn", "reminder") or self.tables is None:
             return False
         live = await self.tables.live_table(msg.table_id)
         if live is None or live.state is None:

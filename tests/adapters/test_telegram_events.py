@@ -145,7 +145,8 @@ async def test_a_player_who_blocks_the_bot_is_named_once_in_the_group_and_play_g
     await rig.tables.outbox.flush()
 
     assert live.row.version == start + 6
-    assert len(fake.find(GROUP, contains="I can't send Bob their hand privately")) == 1
+    (warning,) = fake.find(GROUP, contains="I can't send Bob their hand privately")
+    assert f'<a href="tg://user?id={blocked.id}">Bob</a>' in warning.raw_text  # notified
 
 
 async def test_an_unexpected_failure_answers_a_plain_sentence_and_no_traceback(
@@ -232,7 +233,7 @@ async def test_a_turn_call_delayed_past_the_players_move_is_not_posted(rig, fake
     for seat in (waiting, to_act):  # as the outbox would deliver a held-back ping
         await rig.bot.sink.announce(Announcement(
             table_id=table_id, channel=str(GROUP), text=f"{seat.name}, it's your turn.",
-            mentions=[seat.user_id], version=live.row.version))
+            mentions=[seat.user_id], version=live.row.version, kind="turn"))
 
     assert len(fake.calls_to("sendMessage")) == sends + 1
     assert fake.last_message(GROUP).text == f"{to_act.name}, it's your turn."

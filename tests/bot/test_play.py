@@ -289,6 +289,20 @@ async def test_a_player_the_bot_cannot_reach_is_named_in_the_channel_once(harnes
     await harness.tables.settle()
     warnings = [a for a in harness.sink.announcements if "can't send Bob" in a.text]
     assert len(warnings) == 1
+    assert warnings[0].mentions == [BOB.user_id]  # he is the one who must act on it
+    assert warnings[0].text.endswith("until then the table waits for you.")  # deadline=off
+
+
+async def test_with_deadlines_the_unreachable_player_is_told_their_turns_run_on_them(harness):
+    harness.sink.unreachable.add(BOB.user_id)
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["deadline=60"])
+    for friend in (BOB, CAROL):
+        await tables.join(friend, CHANNEL)
+    assert (await tables.start_game(ALICE, CHANNEL)).ok
+    await tables.settle()
+    (warning,) = [a for a in harness.sink.announcements if "can't send Bob" in a.text]
+    assert warning.text.endswith("your turns run on the deadline.")
 
 
 async def test_the_host_leaving_mid_game_passes_hosting_on(harness):
