@@ -606,7 +606,8 @@ def count(lang: str, unit: str, n: int) -> str:
     """`1 card`, `3 cards`: `n.<unit>.one` or `n.<unit>`; French takes the singular for 0
     and 1 ("0 carte"), English for 1 only."""
     one = abs(n) < 2 if lang == "fr" else abs(n) == 1
-    return t(lang, f"n.{unit}.one" if one else f"n.{unit}", n=n)
+    shown = f"−{-n}" if n < 0 else str(n)  # a true minus sign, as gains and losses are written
+    return t(lang, f"n.{unit}.one" if one else f"n.{unit}", n=shown)
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:

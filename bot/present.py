@@ -168,6 +168,12 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def round_was_whole_game(live: "Live", ev: dict[str, Any]) -> bool:
+    """A round whose points are the totals (a one-round game): the final ranking says it."""
+    points = renderers.for_game(live.row.game).round_points(ev)
+    return points is not None and points == (ev.get("scores") or ev.get("chips"))
+
+
 def score_text(live: "Live", score: Any, lang: str) -> str:
     """A score in its game's unit, `12 penalty points`, `3 chips`; a bare number otherwise."""
     unit = f"score.{live.row.game}"

@@ -418,16 +418,20 @@ class Tables(Lobby, Turns):
                        != live.hand_sizes[seat.seat:seat.seat + 1])
             if changed:
                 await self._show_hand(live, seat.seat)
-        for ev in events:
-            if present.round_ended(live, ev):
-                await self._announce_lines(live, present.round_summary(live, ev, lang),
-                                           kind="result")
         result = live.game.outcome(live.state)
-        if result is not None:
+        summaries = [present.round_summary(live, ev, lang) for ev in events
+                     if present.round_ended(live, ev)
+                     and not (result is not None and present.round_was_whole_game(live, ev))]
+        if result is None:
+            for lines in summaries:
+                await self._announce_lines(live, lines, kind="result")
+        else:
             if live.deadline_stored:
                 await self.repo.clear_deadline(live.id)
                 live.deadline_stored = False
-            await self._announce_lines(live, present.final_ranking(live, result, lang),
+            # The last round and the ranking in one message, with one rematch button.
+            lines = [line for summary in summaries for line in [*summary, ""]]
+            await self._announce_lines(live, lines + present.final_ranking(live, result, lang),
                                        buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                         "primary")]], kind="result")
             return

@@ -49,6 +49,24 @@ async def test_a_whole_game_with_bots_in_every_seat_reaches_its_ranking(harness,
     assert live.game.dump(state) == live.row.snapshot
 
 
+@pytest.mark.parametrize("rounds", [1, 2])
+async def test_the_last_round_and_the_ranking_come_in_one_message_with_one_rematch(
+        harness, rounds):
+    live = await _start(harness, "ochs-esel", [ALICE], 2, [f"rounds={rounds}"])
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(2000):
+        await harness.tables.settle()
+        if live.row.status == FINISHED:
+            break
+    results = [a for a in harness.sink.announcements if a.kind == "result"]
+    assert len(results) == rounds  # one per round, the last one with the ranking
+    assert [bool(a.buttons) for a in results] == [False] * (rounds - 1) + [True]
+    assert "Final ranking" in results[-1].text
+    # One round: its points are the totals, already in the ranking, so said once.
+    assert ("Round 2" in results[-1].text) == (rounds == 2)
+    assert "Round 1" not in results[-1].text
+
+
 async def test_a_michigan_deal_summary_shows_gains_and_losses_with_their_sign(harness):
     live = await _start(harness, "michigan", [ALICE], 2, ["chips=10", "hands_per_player=1"])
     await harness.tables.leave(ALICE, CHANNEL)
