@@ -18,6 +18,7 @@ ALIASES = {
 # Numbers stay numbers (`rounds=1`); pydantic turns 0/1 into booleans where a flag is meant.
 _TRUE = {"yes", "true", "on", "oui", "vrai"}
 _FALSE = {"no", "false", "off", "non", "faux"}
+_NONE = {"random", "hasard", "none", "aucun"}  # an option whose default is "at random"
 # French option names that map to the engines' English ones.
 _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": "deadline",
                 "botdelay": "bot_delay"}
@@ -67,6 +68,8 @@ def _value(raw: str) -> Any:
         return True
     if folded in _FALSE:
         return False
+    if folded in _NONE:
+        return None
     try:
         return int(raw)
     except ValueError:

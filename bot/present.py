@@ -225,25 +225,27 @@ def rules_text(game_text: str, lang: str) -> str:
                       *option_help(games.get(game_id), lang)])
 
 
+def option_value(value: Any, lang: str, *, custom: bool = False) -> str:
+    """An option's value as the lobby, /rules and /newgame show it, in the reader's words."""
+    from pydantic_core import PydanticUndefined
+
+    if value is None:
+        return t(lang, "opt_random")
+    if isinstance(value, bool):
+        return t(lang, "opt_yes" if value else "opt_no")
+    if value is PydanticUndefined or isinstance(value, dict | list):
+        return t(lang, "opt_custom" if custom else "opt_default")
+    return str(value)
+
+
 def option_help(game: Game, lang: str) -> list[str]:
     """One line per option: how to write it, its default, what it does; the table's own
     settings (deadline, bot delay) last, since every game has them."""
-    from pydantic_core import PydanticUndefined
 
     lines = []
     for name, field in game.Options.model_fields.items():
-        default = field.default
-        if default is None:
-            shown = t(lang, "opt_random")
-        elif isinstance(default, bool):
-            shown = t(lang, "opt_yes" if default else "opt_no")
-        elif default is PydanticUndefined or isinstance(default, dict | list):
-            shown = t(lang, "opt_default")
-        else:
-            shown = str(default)
-        key = f"optdesc.{name}"
-        about = t(lang, key) if has(lang, key) or has("en", key) else field.description or ""
-        lines.append(f"· {name}={shown} — {about}")
+        lines.append(f"· {name}={option_value(field.default, lang)} — "
+                     f"{t(lang, f'optdesc.{name}')}")
     lines.extend(f"· {name} — {t(lang, f'optdesc.{name}')}" for name in ("deadline", "bot_delay"))
     return lines
 
@@ -264,11 +266,8 @@ def games_overview(lang: str) -> str:
         options = []
         for name, field in game.Options.model_fields.items():
             default = field.default
-            if default is PydanticUndefined:
-                options.append(name)
-            else:
-                shown = ("yes" if default else "no") if isinstance(default, bool) else default
-                options.append(f"{name}={shown}")
+            options.append(name if default is PydanticUndefined
+                           else f"{name}={option_value(default, lang)}")
         lines.append(t(lang, "newgame_game", id=game_id, name=game.NAME, low=game.SEATS.start,
                        high=game.SEATS.stop - 1, options=", ".join(options)))
     lines.append(t(lang, "newgame_table_options"))
@@ -294,13 +293,7 @@ def options_line(live: "Live", lang: str) -> str:
         value = live.row.options.get(name, field.default)
         if value is PydanticUndefined:
             continue
-        if value is None:
-            value = t(lang, "opt_random")
-        elif isinstance(value, bool):
-            value = t(lang, "opt_yes" if value else "opt_no")
-        elif isinstance(value, dict | list):
-            value = t(lang, "opt_custom" if name in live.row.options else "opt_default")
-        parts.append(f"{name}={value}")
+        parts.append(f"{name}={option_value(value, lang, custom=name in live.row.options)}")
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
         parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")

@@ -634,29 +634,35 @@ class Tables(Lobby, Turns):
                 if row is None or row.status != CLOSED or "lost" not in row.settings:
                     return None
                 settings = {k: v for k, v in row.settings.items() if k != "lost"}
-                await self.repo.update_table(table_id, expected_version=row.version,
-                                             status=row.settings["lost"], settings=settings)
+                row = await self.repo.update_table(
+                    table_id, expected_version=row.version, status=row.settings["lost"],
+                    settings=settings)
             except StorageError as exc:  # a table opened there meanwhile, or a fault
                 log.info("table %s could not come back: %s", table_id, exc)
                 return None
             # Its version did not change: the jobs it had (a reminder, an expiry) would look
             # current again, though its deadline was cleared on closing.
             self.scheduler.drop(table_id)
-            self._live.pop(table_id, None)
             self._deadline_resumed.discard(table_id)
             self.outbox.revive(table_id)
-            live = await self._load(table_id)
-        if live is None:
-            return None
-        log.info("table %s: channel %s is back; resuming", table_id, live.row.channel)
-        await self._show_table(live)
-        if live.row.status == PLAYING:
-            await self._announce(live, "table_back")
-            for seat in live.seats:  # hands queued when the channel went were dropped
-                if not seat.is_bot:
-                    await self._show_hand(live, seat.seat)
-            self.scheduler.at(self.clock.now(), "resume", table_id, live.row.version)
-            await self._ping(live, live.game.to_act(live.state))
+            # A closed table takes no move, so a cached copy only needs its row: keeping it
+            # (not loading a second copy) means a press racing with this sees the same one.
+            live = self._live.get(table_id)
+            if live is not None:
+                live.row = row
+            else:
+                live = await self._load(table_id)
+            if live is None:
+                return None
+            log.info("table %s: channel %s is back; resuming", table_id, live.row.channel)
+            await self._show_table(live)  # these only queue deliveries and jobs
+            if live.row.status == PLAYING:
+                await self._announce(live, "table_back")
+                for seat in live.seats:  # hands queued when the channel went were dropped
+                    if not seat.is_bot:
+                        await self._show_hand(live, seat.seat)
+                self.scheduler.at(self.clock.now(), "resume", table_id, live.row.version)
+                await self._ping(live, live.game.to_act(live.state))
         return live
 
     async def channel_closed(self, channel: str) -> None:

@@ -48,7 +48,7 @@ class Options(GameOptions):
     )
     hand_minus_one: bool = Field(False, description="expert: every hand holds one card fewer")
     first: int | None = Field(
-        None, ge=1, le=5,
+        None, ge=1, le=5, strict=True,  # `first=yes` is no seat
         description="the seat (1 = first in the lobby list) that plays first; none: at random",
     )
 

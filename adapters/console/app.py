@@ -19,6 +19,7 @@ from bot.settings import Settings
 from bot.tables import Actor, Tables
 from db.repository import MessageRef, Repository
 from engine import games
+from engine.core.notation import read_number
 
 CHANNEL = "local"
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
@@ -145,10 +146,11 @@ class Console:
                                            default=default) + " ")
             if answer is None:
                 return False
+            number = read_number(answer, high + 1)
             if not answer:
                 bots = default
-            elif answer.isdigit() and low <= int(answer) <= high:
-                bots = int(answer)
+            elif number is not None and low <= number <= high:
+                bots = number
             else:
                 self.say(t(self.lang, "console_bad_bots", low=low, high=high))
         for _ in range(bots):
@@ -168,8 +170,8 @@ class Console:
         answer = await self.readline("> ")
         if answer is None:
             return None, options
-        game = ids[int(answer) - 1] if answer.isdigit() and 0 < int(answer) <= len(ids) \
-            else answer
+        number = read_number(answer, len(ids) + 1)
+        game = ids[number - 1] if number is not None and 0 < number <= len(ids) else answer
         if resolve_game(game) is None:
             return game, options  # refused, with the list of games, before any option
         if not options:
@@ -193,8 +195,9 @@ class Console:
 
     async def handle(self, line: str) -> str | None:
         tables = self.tables
-        if line.startswith("#") and line[1:].isdigit():
-            payload = self.sink.payload(int(line[1:]))
+        button = read_number(line[1:], 10**6) if line.startswith("#") else None
+        if button is not None:
+            payload = self.sink.payload(button)
             if payload is None:
                 return t(self.lang, "console_no_button")
             reply = await tables.press(USER, payload)

@@ -110,8 +110,11 @@ class TapisDiscord(discord.Client):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot added back to a server: the tables it lost there carry on."""
-        for channel in [*guild.text_channels, *guild.threads]:
-            await self.tables.channel_back(str(channel.id))
+        channels: list[discord.TextChannel | discord.Thread] = [*guild.text_channels,
+                                                                *guild.threads]
+        for channel in channels:
+            if channel.permissions_for(guild.me).send_messages:  # else it would close again
+                await self.tables.channel_back(str(channel.id))
 
     # --- answering ------------------------------------------------------------------------
 

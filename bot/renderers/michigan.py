@@ -121,8 +121,8 @@ register({
         "event.michigan.passed_many": "{names} passent",
         "event.michigan.auction_no_bid": "Personne ne mise : la main supplémentaire reste "
                                          "hors jeu",
-        "event.michigan.auction_won": "{seat} achète la main supplémentaire pour {amount}, "
-                                      "payés à {dealer}",
+        "event.michigan.auction_won": "{seat} achète la main supplémentaire à {dealer} pour "
+                                      "{amount}",
         "event.michigan.led": "{seat} entame avec {card}",
         "event.michigan.led_forced": "{seat} doit entamer avec {card}",
         "event.michigan.played": "{seat} joue {card}",

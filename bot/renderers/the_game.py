@@ -29,8 +29,8 @@ register({
         "event.the-game.played": "{seat} plays {card} on {pile} ({previous} → {card})",
         "event.the-game.played_jump": "{seat} jumps back 10: {card} on {pile} "
                                       "({previous} → {card})",
-        "event.the-game.turn_ended": "{seat} ends the turn and draws {drawn} ({draw_size} "
-                                     "left in the draw pile)",
+        "event.the-game.turn_ended": "{seat} ends the turn and draws {drawn} (draw pile: "
+                                     "{draw_size})",
         "event.the-game.game_won": "🎉 All 98 cards are on the piles: the team wins!",
         "event.the-game.game_lost": "{seat} can't reach the minimum ({needed} still to play): "
                                     "the game is lost with {score} left.",
@@ -53,8 +53,8 @@ register({
         "event.the-game.played": "{seat} pose {card} sur {pile} ({previous} → {card})",
         "event.the-game.played_jump": "{seat} recule de 10 : {card} sur {pile} "
                                       "({previous} → {card})",
-        "event.the-game.turn_ended": "{seat} finit son tour et pioche {drawn} ({draw_size} "
-                                     "restent dans la pioche)",
+        "event.the-game.turn_ended": "{seat} finit son tour et pioche {drawn} (pioche : "
+                                     "{draw_size})",
         "event.the-game.game_won": "🎉 Les 98 cartes sont posées : l'équipe gagne !",
         "event.the-game.game_lost": "{seat} ne peut pas atteindre son minimum (encore {needed} à "
                                     "poser) : la partie est perdue, il reste {score}.",
@@ -140,8 +140,9 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
         ev = {**ev, "type": "played_jump"}
     elif kind == "game_lost" and ev.get("seat") is None:
         ev = {**ev, "type": "game_lost_end"}
-    if isinstance(ev.get("score"), int):
-        ev = {**ev, "score": count(lang, "card", ev["score"])}
+    for key in ("score", "drawn", "draw_size"):  # "1 carte", "3 cartes"
+        if isinstance(ev.get(key), int):
+            ev = {**ev, key: count(lang, "card", ev[key])}
     return generic.describe(game_id, ev, names, lang)
 
 

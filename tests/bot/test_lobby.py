@@ -50,6 +50,10 @@ async def test_the_host_chooses_who_plays_first_in_the_game(harness):
     assert "first=3" in (await tables.set_options(BOB, CHANNEL, [])).text
     refused = await tables.start_game(ALICE, CHANNEL)  # two players: there is no seat 3
     assert refused.text == "These options don't work: “first” goes from 1 to 2."
+    assert (await tables.set_options(ALICE, CHANNEL, ["first=yes"])).text == (
+        "These options don't work: “first” takes a whole number.")
+    assert (await tables.set_options(ALICE, CHANNEL, ["first=random"])).ok  # back again
+    assert "first=random" in (await tables.set_options(BOB, CHANNEL, [])).text
     assert (await tables.set_options(ALICE, CHANNEL, ["first=2"])).ok
     live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
     assert live.seats[live.game.to_act(live.state)[0]].name == "Bob"

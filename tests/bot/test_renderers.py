@@ -118,8 +118,10 @@ def test_the_game_narrates_plays_jumps_draws_and_the_end_in_both_languages():
     state, events = apply_all("the-game", state, (0, "55 A1"), (0, "7 A2"), (0, "end"))
     assert narrate("the-game", events, "en") == [
         "Alice plays 55 on A1 (1 → 55)", "Alice plays 7 on A2 (1 → 7)",
-        "Alice ends the turn and draws 2 (4 left in the draw pile)"]
+        "Alice ends the turn and draws 2 cards (draw pile: 4 cards)"]
     assert narrate("the-game", events, "fr")[0] == "Alice pose 55 sur A1 (1 → 55)"
+    assert narrate("the-game", events, "fr")[2] == (
+        "Alice finit son tour et pioche 2 cartes (pioche : 4 cartes)")
     state, _ = apply_all("the-game", state, (1, "10 A2"), (1, "20 A2"), (1, "end"))
     state, events = apply_all("the-game", state, (0, "45 A1"))
     assert narrate("the-game", events, "en") == ["Alice jumps back 10: 45 on A1 (55 → 45)"]

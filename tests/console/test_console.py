@@ -75,8 +75,8 @@ def test_a_bad_database_url_or_setting_is_one_clear_line_not_a_traceback(tmp_pat
 
 def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
     db = tmp_path / "console.db"
-    result = run_bot(db, ["help", "2", "rounds=banana", "michigan", "", "20", "x", "3",
-                          "/table", "/quit"])
+    result = run_bot(db, ["help", "2", "rounds=banana", "michigan", "", "20", "²", "3",
+                          "#²", "#99999999999999999999", "/table", "/quit"])
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "I don't know the game “help”" in out
