@@ -16,14 +16,20 @@ from tests.adapters.telegram_rig import (
 pytestmark = pytest.mark.timeout(30)
 
 
-async def test_a_lost_the_game_says_the_team_lost_on_the_table(rig, fake, players):
+async def play_to_the_end(rig, fake, players, game: str) -> int:
+    """Three people play a whole game, each pressing the first button of their hand."""
     alice, bob, carol = players
-    table_id = await open_table(rig, GROUP, alice, [bob, carol], game="the-game")
+    table_id = await open_table(rig, GROUP, alice, [bob, carol], game=game)
     fake.send_command(GROUP, alice, "/start")
     await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
     await play_moves(rig, table_id, players, limit=300)
     await fake.wait_for(lambda: fake.find(GROUP, contains="🏁"))
     await rig.tables.outbox.flush()
+    return table_id
+
+
+async def test_a_lost_the_game_says_the_team_lost_on_the_table(rig, fake, players):
+    table_id = await play_to_the_end(rig, fake, players, "the-game")
 
     live = await rig.tables.live_table(table_id)
     left = live.game.outcome(live.state).scores[0]
@@ -36,13 +42,7 @@ async def test_a_lost_the_game_says_the_team_lost_on_the_table(rig, fake, player
 
 async def test_michigan_deal_summaries_say_they_count_cards_left_with_true_minus_signs(
         rig, fake, players):
-    alice, bob, carol = players
-    table_id = await open_table(rig, GROUP, alice, [bob, carol], game="michigan chips=1")
-    fake.send_command(GROUP, alice, "/start")
-    await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
-    await play_moves(rig, table_id, players, limit=300)
-    await fake.wait_for(lambda: fake.find(GROUP, contains="🏁"))
-    await rig.tables.outbox.flush()
+    await play_to_the_end(rig, fake, players, "michigan chips=1")
 
     summaries = fake.find(GROUP, contains="is over. A chip per card left")
     assert len(summaries) == 3  # one a deal: each player deals once
