@@ -69,6 +69,7 @@ class Tables(Lobby, Turns):
         # user -> their app's language as last seen (None: one we don't speak); stored too
         self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._loading: dict[int, asyncio.Future[Live | None]] = {}  # loads under way
         self._storing_locale: set[str] = set()  # users whose app language is being written
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
@@ -131,6 +132,29 @@ class Tables(Lobby, Turns):
         if live is not None:
             self._live.move_to_end(table_id)
             return live
+        # One load per table at a time: two copies of one table (a press and a job arriving
+        # together) would each take moves the other never sees.
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        loading: asyncio.Future[Live | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = loading
+        try:
+            live = await self._read(table_id)
+        except asyncio.CancelledError:
+            loading.cancel()
+            raise
+        except Exception as exc:  # those waiting get the same error, e.g. a storage fault
+            loading.set_exception(exc)
+            loading.exception()  # retrieved here: no "never retrieved" warning if none wait
+            raise
+        else:
+            loading.set_result(live)
+            return live
+        finally:
+            del self._loading[table_id]
+
+    async def _read(self, table_id: int) -> Live | None:
         # A table resumed at start-up was read with all the others; read it again only later.
         row = self._resuming.pop(table_id, None) or await self.repo.get_table(table_id)
         if row is None:

@@ -1,5 +1,6 @@
 """Closing the repository mid-game and reopening it loses nothing and changes nothing."""
 
+import asyncio
 import random
 
 import pytest
@@ -94,3 +95,17 @@ async def test_bot_turns_resume_after_a_restart(harness):
         if live.row.status == FINISHED:
             break
     assert live.row.status == FINISHED
+
+
+async def test_a_table_loaded_by_several_callers_at_once_is_one_copy(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["deadline=off"])
+    for friend in (BOB, CAROL):
+        await tables.join(friend, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    await tables.settle()
+    tables = await harness.restart()
+    tables._live.clear()  # as after eviction: the next readers load it from storage
+    copies = await asyncio.gather(*(tables.live_table(table_id) for _ in range(5)))
+    assert all(copy is copies[0] for copy in copies)
+    assert tables._loading == {}
