@@ -25,15 +25,20 @@ async def _start(harness, game, humans, bots, options=()):
     return await tables.live_table(reply.table_id)
 
 
+async def _bots_play_until(harness, done) -> None:
+    """Alice leaves, so every seat is a bot, and the bots play until `done()` holds."""
+    await harness.tables.leave(ALICE, CHANNEL)
+    for _ in range(2000):
+        await harness.tables.settle()
+        if done():
+            return
+
+
 @pytest.mark.parametrize("game_id", games.ids())
 async def test_a_whole_game_with_bots_in_every_seat_reaches_its_ranking(harness, game_id):
     low = games.get(game_id).SEATS.start
     live = await _start(harness, game_id, [ALICE], max(low, 3) - 1, SHORT[game_id])
-    await harness.tables.leave(ALICE, CHANNEL)  # now every seat is a bot
-    for _ in range(2000):
-        await harness.tables.settle()
-        if live.row.status == FINISHED:
-            break
+    await _bots_play_until(harness, lambda: live.row.status == FINISHED)
     assert live.row.status == FINISHED
     # A cooperative game ends on the team's score, the others on a ranking.
     assert harness.sink.said("The Game is over" if game_id == "the-game" else "Final ranking")
@@ -53,11 +58,7 @@ async def test_a_whole_game_with_bots_in_every_seat_reaches_its_ranking(harness,
 async def test_the_last_round_and_the_ranking_come_in_one_message_with_one_rematch(
         harness, rounds):
     live = await _start(harness, "ochs-esel", [ALICE], 2, [f"rounds={rounds}"])
-    await harness.tables.leave(ALICE, CHANNEL)
-    for _ in range(2000):
-        await harness.tables.settle()
-        if live.row.status == FINISHED:
-            break
+    await _bots_play_until(harness, lambda: live.row.status == FINISHED)
     results = [a for a in harness.sink.announcements if a.kind == "result"]
     assert len(results) == rounds  # one per round, the last one with the ranking
     assert [bool(a.buttons) for a in results] == [False] * (rounds - 1) + [True]
@@ -69,11 +70,8 @@ async def test_the_last_round_and_the_ranking_come_in_one_message_with_one_remat
 
 async def test_a_michigan_deal_summary_shows_gains_and_losses_with_their_sign(harness):
     live = await _start(harness, "michigan", [ALICE], 2, ["chips=10", "hands_per_player=1"])
-    await harness.tables.leave(ALICE, CHANNEL)
-    for _ in range(500):
-        await harness.tables.settle()
-        if any(a.kind == "result" for a in harness.sink.announcements):
-            break
+    await _bots_play_until(harness, lambda: any(a.kind == "result"
+                                                for a in harness.sink.announcements))
     summary = next(a for a in harness.sink.announcements if a.kind == "result").text
     lines = [line for line in summary.splitlines() if "(total" in line]
     assert len(lines) == len(live.seats)
@@ -161,11 +159,8 @@ async def test_a_human_takes_over_a_bot_seat_when_the_next_round_starts(harness)
     reply = await harness.tables.join(DAVE, CHANNEL)
     assert reply.ok and "next round" in reply.text
     assert all(s.user_id != DAVE.user_id for s in live.seats)
-    await harness.tables.leave(ALICE, CHANNEL)  # bots everywhere: the rounds run by themselves
-    for _ in range(500):
-        await harness.tables.settle()
-        if any(s.user_id == DAVE.user_id for s in live.seats):
-            break
+    # Bots everywhere: the rounds run by themselves.
+    await _bots_play_until(harness, lambda: any(s.user_id == DAVE.user_id for s in live.seats))
     assert any(s.user_id == DAVE.user_id for s in live.seats)
     assert live.game.view(live.state)["round"] == 2
     assert harness.sink.said("Dave takes over")
@@ -353,11 +348,7 @@ async def test_a_failing_bot_never_leaves_the_game_stuck(harness, monkeypatch):
 
     monkeypatch.setattr(engine.ochs_esel, "choose", broken)
     live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
-    await harness.tables.leave(ALICE, CHANNEL)
-    for _ in range(2000):
-        await harness.tables.settle()
-        if live.row.status == FINISHED:
-            break
+    await _bots_play_until(harness, lambda: live.row.status == FINISHED)
     assert live.row.status == FINISHED
 
 
@@ -369,11 +360,7 @@ async def test_a_failing_renderer_delays_messages_but_not_the_game(harness, monk
 
     live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
     monkeypatch.setattr(present, "narrate", broken)
-    await harness.tables.leave(ALICE, CHANNEL)
-    for _ in range(2000):
-        await harness.tables.settle()
-        if live.row.status == FINISHED:
-            break
+    await _bots_play_until(harness, lambda: live.row.status == FINISHED)
     assert live.row.status == FINISHED
 
 
