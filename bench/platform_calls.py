@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
@@ -36,7 +37,7 @@ GAMES = {"ochs-esel": "ochs-esel rounds=1", "the-game": "the-game",
 
 
 async def telegram_game(game: str, options: str, ping_delay: float,
-                        humans: int = 3) -> dict[str, object]:
+                        humans: int = 3) -> dict[str, Any]:
     async with FakeTelegram() as fake:
         with tempfile.TemporaryDirectory() as tmp:
             rig = Rig(fake, Path(tmp) / "bench.db", ping_delay=ping_delay)
@@ -87,7 +88,7 @@ async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser]) -> None
         await play_moves(rig, table_id, [by_id[live.seats[seat].user_id or ""]], 1)
 
 
-async def discord_game(game: str, options: str, limits: bool = False) -> dict[str, object]:
+async def discord_game(game: str, options: str, limits: bool = False) -> dict[str, Any]:
     from tests.adapters.test_discord import Harness, open_table, play_until
     from tests.fakes.discord_api import FakeDiscord
 
@@ -146,44 +147,44 @@ async def main() -> None:
     print(f"Telegram, 3 players pressing buttons in private chats, PING_DELAY={args.ping_delay}")
     print(f"{'game':<15}{'moves':>7}{'requests':>10}{'req/move':>10}{'  target':<10}"
           f"{'group sends/min':>17}{'  target':<10}")
-    total_moves = total_requests = 0
+    results = []
     for game in args.games:
-        r = await telegram_game(game, GAMES[game], args.ping_delay)
-        total_moves += r["moves"]  # type: ignore[operator]
-        total_requests += r["requests"]  # type: ignore[operator]
-        print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
-              f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
+        results.append(r := await telegram_game(game, GAMES[game], args.ping_delay))
+        print(telegram_row(r))
         print(f"{'':<15}by method: {r['by_method']}; {r['seconds']:.1f} s")
-    print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
-          f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
+    print(total_row(results))
     print()
     print("Telegram, 1 person and 2 bots")
-    total_moves = total_requests = 0
+    results = []
     for game in args.games:
-        r = await telegram_game(game, GAMES[game], args.ping_delay, humans=1)
-        total_moves += r["moves"]  # type: ignore[operator]
-        total_requests += r["requests"]  # type: ignore[operator]
-        print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
-              f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
-    print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
-          f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
+        results.append(r := await telegram_game(game, GAMES[game], args.ping_delay, humans=1))
+        print(telegram_row(r))
+    print(total_row(results))
     print()
     limits = " with Discord-like rate limits" if args.discord_limits else ""
     print(f"Discord, players pressing buttons in DMs, PING_DELAY=20{limits}")
     print(f"{'game':<15}{'moves':>7}{'requests':>10}{'req/move':>10}{'  target':<10}"
           f"{'table edits/5 s':>17}{'  limit':<12}{'429s':>6}")
-    total_moves = total_requests = 0
+    results = []
     for game in args.games:
-        r = await discord_game(game, GAMES[game], args.discord_limits)
-        total_moves += r["moves"]  # type: ignore[operator]
-        total_requests += r["requests"]  # type: ignore[operator]
+        results.append(r := await discord_game(game, GAMES[game], args.discord_limits))
         print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
               f"{'  ≤ 2':<10}{r['edits_per_5s_max']:>17}{'  5 (queued)':<12}"
               f"{r['rate_limited']:>6}")
         print(f"{'':<15}{r['seconds']:.1f} s; {r['by_method']}")
-    print(f"{'all':<15}{total_moves:>7}{total_requests:>10}"
-          f"{total_requests / max(1, total_moves):>10.2f}{'  ≤ 2':<10}")
+    print(total_row(results))
 
+
+def telegram_row(r: dict[str, Any]) -> str:
+    return (f"{r['game']:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
+            f"{'  ≤ 2':<10}{r['group_sends_per_min_max']:>17}{'  ≤ 20':<10}")
+
+
+def total_row(results: list[dict[str, Any]]) -> str:
+    moves = sum(r["moves"] for r in results)
+    requests = sum(r["requests"] for r in results)
+    return (f"{'all':<15}{moves:>7}{requests:>10}{requests / max(1, moves):>10.2f}"
+            f"{'  ≤ 2':<10}")
 
 if __name__ == "__main__":
     asyncio.run(main())
