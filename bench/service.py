@@ -155,13 +155,20 @@ def bulk_tables(path: Path, count: int, *, bots: bool, platform_name: str) -> No
     db.close()
 
 
-async def service_run(path: Path, seconds: float, tables_count: int) -> dict[str, float]:
+async def repository_with(path: Path, count: int, *, bots: bool,
+                          platform_name: str) -> SqliteRepository:
+    """A migrated file holding `count` tables written straight in (set-up, not measured)."""
     repo = SqliteRepository(path)
     await repo.open()
     await repo.close()
-    bulk_tables(path, tables_count, bots=True, platform_name="bench")
+    bulk_tables(path, count, bots=bots, platform_name=platform_name)
     repo = SqliteRepository(path)
     await repo.open()
+    return repo
+
+
+async def service_run(path: Path, seconds: float, tables_count: int) -> dict[str, float]:
+    repo = await repository_with(path, tables_count, bots=True, platform_name="bench")
     settings = Settings(_env_file=None, bot_delay=0, turn_deadline=0)
     tables = TimedTables(repo, NullSink(), platform="bench", settings=settings)
     tables.latencies = []
@@ -184,12 +191,7 @@ async def service_run(path: Path, seconds: float, tables_count: int) -> dict[str
 
 
 async def memory_and_restart(path: Path, count: int, cached: int) -> dict[str, float]:
-    repo = SqliteRepository(path)
-    await repo.open()
-    await repo.close()
-    bulk_tables(path, count, bots=False, platform_name="idle")
-    repo = SqliteRepository(path)
-    await repo.open()
+    repo = await repository_with(path, count, bots=False, platform_name="idle")
     settings = Settings(_env_file=None, bot_delay=0, turn_deadline=0, cached_tables=cached)
     tables = Tables(repo, NullSink(), platform="idle", settings=settings)
     before = rss_kb()
