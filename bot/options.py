@@ -84,6 +84,7 @@ def _value(raw: str) -> Any:
 
 _DURATION = re.compile(r"(\d+(?:[.,]\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?")
 _LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
+TABLE_SETTINGS = tuple(_LIMITS)  # options of the table itself, whatever its game
 
 
 def _table_value(key: str, value: Any, raw: str) -> float:

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import renderers
 from bot.i18n import count, has, t
+from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
 from engine import BadOptions, IllegalMove, Outcome
@@ -213,7 +214,6 @@ def help_text(lang: str) -> str:
 
 
 def rules_text(game_text: str, lang: str) -> str:
-    from bot.options import resolve_game
     from engine import games
 
     game_id = resolve_game(game_text) if game_text else None
@@ -246,7 +246,7 @@ def option_help(game: Game, lang: str) -> list[str]:
     for name, field in game.Options.model_fields.items():
         lines.append(f"· {name}={option_value(field.default, lang)} — "
                      f"{t(lang, f'optdesc.{name}')}")
-    lines.extend(f"· {name} — {t(lang, f'optdesc.{name}')}" for name in ("deadline", "bot_delay"))
+    lines.extend(f"· {name} — {t(lang, f'optdesc.{name}')}" for name in TABLE_SETTINGS)
     return lines
 
 
@@ -279,7 +279,7 @@ def option_problems(exc: BadOptions, game: Game, lang: str) -> str:
     refusal that lists no problem (a `setup`, which no player types)."""
     if not exc.problems:
         return str(exc)
-    known = ", ".join([*game.Options.model_fields, "deadline", "bot_delay"])
+    known = ", ".join([*game.Options.model_fields, *TABLE_SETTINGS])
     return " ".join(t(lang, f"option.{p['kind']}", **p, game=game.NAME, options=known)
                     for p in exc.problems)
 

@@ -68,7 +68,8 @@ class TablesBase:
 
         async def _announce_lines(self, live: Live, lines: list[str],
                                   buttons: list[list[Button]] | None = None,
-                                  kind: str = "info") -> None: ...
+                                  kind: str = "info", mentions: list[str] | None = None
+                                  ) -> None: ...
 
         # Defined in Lobby, used by Turns.
         def _bot_name(self, live: Live, index: int) -> str: ...

@@ -7,7 +7,7 @@ after a change, and all of them re-check the table's version before acting.
 import logging
 from typing import Any
 
-from bot.deliveries import Announcement, Notice
+from bot.deliveries import Notice
 from bot.i18n import t
 from bot.live import Live
 from bot.scheduler import Job
@@ -56,10 +56,8 @@ class Turns(TablesBase):
             if not (await self.user_settings(seat.user_id)).mentions:
                 continue
             lang = await self.channel_lang(live.row.channel)
-            self.outbox.put(Announcement(
-                table_id=live.id, channel=live.row.channel,
-                text=t(lang, key, name=seat.name, game=live.game.NAME),
-                mentions=[seat.user_id], version=live.row.version, kind="turn"))
+            await self._announce_lines(live, [t(lang, key, name=seat.name, game=live.game.NAME)],
+                                       kind="turn", mentions=[seat.user_id])
 
     async def _apply_takeovers(self, live: Live) -> None:
         """'A human may take over a bot seat between rounds': queued joins sit down now.
@@ -211,12 +209,10 @@ class Turns(TablesBase):
             return
         lang = await self.channel_lang(live.row.channel)
         seconds = int(max(0, self._remaining(live)))
-        for seat in humans:
-            self.outbox.put(Announcement(
-                table_id=live.id, channel=live.row.channel,
-                text=t(lang, "reminder", name=seat.name, seconds=seconds),
-                mentions=[seat.user_id] if seat.user_id else [], version=version,
-                kind="reminder"))
+        for seat in humans:  # the job ran only because the table is still at `version`
+            await self._announce_lines(
+                live, [t(lang, "reminder", name=seat.name, seconds=seconds)], kind="reminder",
+                mentions=[seat.user_id] if seat.user_id else [])
         try:
             await self.repo.mark_reminded(live.id, version)
         except StorageError:
