@@ -306,9 +306,8 @@ class Lobby(TablesBase):
             live.narration.clear()
             self._verified.add(live.id)  # its whole log was written by this process
         await self._show_table(live)
-        for seat in live.seats:
-            if not seat.is_bot:
-                await self._show_hand(live, seat.seat)
+        for seat in live.seats:  # bots have no hand message: _show_hand skips them
+            await self._show_hand(live, seat.seat)
         await self._after_change(live, [], notify_turn=True)
         return Reply(t(await self.lang_of(actor.user_id, channel), "started",
                        game=live.game.NAME), table_id=live.id)

@@ -644,10 +644,9 @@ class Tables(Lobby, Turns):
             return []
         back: list[int] = []
         for row in rows:
-            if row.status == CLOSED and row.settings.get("lost") in (LOBBY, PLAYING):
-                live = await self._revive(row.id)
-                if live is not None:
-                    back.append(row.id)
+            if row.status == CLOSED and row.settings.get("lost") in (LOBBY, PLAYING) \
+                    and await self._revive(row.id) is not None:
+                back.append(row.id)
         return back
 
     async def _revive(self, table_id: int) -> Live | None:
@@ -683,8 +682,7 @@ class Tables(Lobby, Turns):
             if live.row.status == PLAYING:
                 await self._announce(live, "table_back")
                 for seat in live.seats:  # hands queued when the channel went were dropped
-                    if not seat.is_bot:
-                        await self._show_hand(live, seat.seat)
+                    await self._show_hand(live, seat.seat)
                 self.scheduler.at(self.clock.now(), "resume", table_id, live.row.version)
                 await self._ping(live, live.game.to_act(live.state))
         return live
