@@ -602,12 +602,22 @@ def has(lang: str, key: str) -> bool:
     return key in CATALOGUES.get(lang, EN)
 
 
+def known(lang: str, key: str) -> bool:
+    """Whether `t(lang, key)` finds a sentence: the language's own, or the English one."""
+    return has(lang, key) or has("en", key)
+
+
+def number(n: int, *, signed: bool = False) -> str:
+    """A number as players read it: a true minus sign (−6) and, `signed`, a plus (+7)."""
+    text = f"−{-n}" if n < 0 else str(n)
+    return f"+{text}" if signed and n > 0 else text
+
+
 def count(lang: str, unit: str, n: int) -> str:
     """`1 card`, `3 cards`: `n.<unit>.one` or `n.<unit>`; French takes the singular for 0
     and 1 ("0 carte"), English for 1 only."""
     one = abs(n) < 2 if lang == "fr" else abs(n) == 1
-    shown = f"−{-n}" if n < 0 else str(n)  # a true minus sign, as gains and losses are written
-    return t(lang, f"n.{unit}.one" if one else f"n.{unit}", n=shown)
+    return t(lang, f"n.{unit}.one" if one else f"n.{unit}", n=number(n))
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:

@@ -3,7 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from bot import renderers
-from bot.i18n import count, has, t
+from bot.i18n import count, has, known, number, t
 from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
@@ -127,7 +127,7 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     if "card" in params and "cards" not in params:
         params["cards"] = params["card"]
     reason = params.get("reason")
-    if reason and (has(lang, f"{key}.{reason}") or has("en", f"{key}.{reason}")):
+    if reason and known(lang, f"{key}.{reason}"):
         key = f"{key}.{reason}"
     for name in _COUNTED_CARDS.get(exc.code, ()):
         if isinstance(params.get(name), int):
@@ -141,8 +141,8 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
                                     if s < len(live.seats))
     if exc.code in _UNREAD:
         hint = f"hint.{live.row.game}"
-        params["hint"] = f" {t(lang, hint)}" if has(lang, hint) or has("en", hint) else ""
-    if has(lang, key) or has("en", key):
+        params["hint"] = f" {t(lang, hint)}" if known(lang, hint) else ""
+    if known(lang, key):
         return t(lang, key, **params)
     return t(lang, "refusal.generic", code=exc.code)
 
@@ -154,7 +154,7 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
         return []
     seat_names = names(live, lang)
     key = f"round_over.{live.row.game}"
-    key = key if has(lang, key) or has("en", key) else "round_over"
+    key = key if known(lang, key) else "round_over"
     lines = [t(lang, key, round=ev.get("round", ev.get("deal", "?")))]
     # Gains and losses (Michigan's chips) read as such, as the narration writes them.
     signed = any(isinstance(v, int) and v < 0 for v in points)
@@ -162,8 +162,8 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
         total = totals[seat] if isinstance(totals, list) and seat < len(totals) else "?"
         shown = value
         if signed and isinstance(value, int):
-            shown = f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
-            total = f"−{-total}" if isinstance(total, int) and total < 0 else total
+            shown = number(value, signed=True)
+            total = number(total) if isinstance(total, int) else total
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
                        else f"#{seat + 1}", points=shown, total=total))
     return lines
@@ -178,7 +178,7 @@ def round_was_whole_game(live: "Live", ev: dict[str, Any]) -> bool:
 def score_text(live: "Live", score: Any, lang: str) -> str:
     """A score in its game's unit, `12 penalty points`, `3 chips`; a bare number otherwise."""
     unit = f"score.{live.row.game}"
-    if isinstance(score, int) and (has(lang, f"n.{unit}") or has("en", f"n.{unit}")):
+    if isinstance(score, int) and known(lang, f"n.{unit}"):
         return count(lang, unit, score)
     return str(score)
 
@@ -220,7 +220,7 @@ def rules_text(game_text: str, lang: str) -> str:
     if game_id is None:
         return t(lang, "rules_pick", games=", ".join(games.ids()))
     key = f"rules.{game_id}"
-    text = t(lang, key) if has(lang, key) or has("en", key) else games.get(game_id).NAME
+    text = t(lang, key) if known(lang, key) else games.get(game_id).NAME
     return "\n".join([text, t(lang, "rules_options"),
                       *option_help(games.get(game_id), lang)])
 
@@ -241,7 +241,6 @@ def option_value(value: Any, lang: str, *, custom: bool = False) -> str:
 def option_help(game: Game, lang: str) -> list[str]:
     """One line per option: how to write it, its default, what it does; the table's own
     settings (deadline, bot delay) last, since every game has them."""
-
     lines = []
     for name, field in game.Options.model_fields.items():
         lines.append(f"· {name}={option_value(field.default, lang)} — "
