@@ -393,6 +393,16 @@ def _restore_env(saved: dict[str, str | None]) -> None:
             os.environ[name] = value
 
 
+# What ChatMemberAdministrator carries: the bot as an admin that may run the group.
+ADMIN_RIGHTS: JSON = {
+    "can_be_edited": False, "can_manage_chat": True, "can_change_info": True,
+    "can_delete_messages": True, "can_invite_users": True, "can_restrict_members": True,
+    "can_pin_messages": True, "can_promote_members": False, "can_manage_video_chats": True,
+    "is_anonymous": False, "can_post_stories": False, "can_edit_stories": False,
+    "can_delete_stories": False,
+}
+
+
 class FakeTelegram:
     """The Bot API subset the Tapis adapter uses, with Telegram's refusals, on a free port."""
 
@@ -582,37 +592,25 @@ class FakeTelegram:
     def remove_bot(self, chat_id: int, by: FakeUser, status: str = "kicked") -> None:
         """An admin removes the bot ("kicked") or it leaves ("left"): calls into the group
         answer 403 and the bot gets the `my_chat_member` update Telegram sends."""
-        chat = self.add_chat(chat_id)
         self._kicked.add(chat_id)
-        new: JSON = {"status": status, "user": self._bot_api()}
-        if status == "kicked":
-            new["until_date"] = 0
-        self._push_update(
-            "my_chat_member",
-            {
-                "chat": chat.to_api(),
-                "from": by.to_api(),
-                "date": int(time.time()),
-                "old_chat_member": {"status": "member", "user": self._bot_api()},
-                "new_chat_member": new,
-            },
-        )
+        self._bot_status_changed(chat_id, by, "member", status,
+                                 {"until_date": 0} if status == "kicked" else {})
 
     def add_bot(self, chat_id: int, by: FakeUser, status: str = "member") -> None:
         """The bot is added (back) to a group, or given rights there ("administrator"):
         calls into it work again and the bot gets the `my_chat_member` update."""
-        chat = self.add_chat(chat_id)
         self._kicked.discard(chat_id)
+        self._bot_status_changed(chat_id, by, "left", status, ADMIN_RIGHTS
+                                 if status == "administrator" else {})
+
+    def _bot_status_changed(self, chat_id: int, by: FakeUser, old: str, new: str,
+                            fields: JSON) -> None:
+        """The `my_chat_member` update Telegram sends when the bot's own status changes."""
+        chat = self.add_chat(chat_id)
         self._push_update("my_chat_member", {
             "chat": chat.to_api(), "from": by.to_api(), "date": int(time.time()),
-            "old_chat_member": {"status": "left", "user": self._bot_api()},
-            "new_chat_member": {"status": status, "user": self._bot_api()}
-            | ({"can_be_edited": False, "can_manage_chat": True, "can_change_info": True,
-                "can_delete_messages": True, "can_invite_users": True,
-                "can_restrict_members": True, "can_pin_messages": True,
-                "can_promote_members": False, "can_manage_video_chats": True,
-                "is_anonymous": False, "can_post_stories": False, "can_edit_stories": False,
-                "can_delete_stories": False} if status == "administrator" else {}),
+            "old_chat_member": {"status": old, "user": self._bot_api()},
+            "new_chat_member": {"status": new, "user": self._bot_api(), **fields},
         })
 
     def close_topic(self, chat_id: int, thread_id: int, by: FakeUser, *,
