@@ -7,11 +7,11 @@ kept apart so the rules of who may sit where read in one place.
 import logging
 from typing import Any
 
+from bot import clean, present
 from bot import options as table_options
-from bot import present
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
-from bot.tables_base import TablesBase
+from bot.tables_base import TablesBase, answers_storage_faults
 from db.repository import (
     CANCELLED,
     FINISHED,
@@ -34,6 +34,7 @@ BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "H
 class Lobby(TablesBase):
     """Lobby commands of `Tables`; `TablesBase` declares what they use of it."""
 
+    @answers_storage_faults
     async def new_game(self, actor: Actor, channel: str, game_text: str,
                        option_words: list[str] | None = None, *, title: str = "") -> Reply:
         if not (game_text or "").strip():
@@ -41,7 +42,8 @@ class Lobby(TablesBase):
             return Reply(present.games_overview(lang), ok=False)
         game_id = table_options.resolve_game(game_text or "")
         if game_id is None:
-            return await self._refuse(actor, channel, "unknown_game", text=game_text or "",
+            return await self._refuse(actor, channel, "unknown_game",
+                                      text=clean.echo(game_text or ""),
                                       games=", ".join(games.ids()))
         game = games.get(game_id)
         try:
@@ -54,7 +56,7 @@ class Lobby(TablesBase):
         settings = {
             "deadline": table_settings.get("deadline", self.settings.turn_deadline),
             "bot_delay": table_settings.get("bot_delay", self.settings.bot_delay),
-            "title": title or channel,
+            "title": clean.text(title, clean.MAX_NAME * 2) or channel,
         }
         host = SeatRow(seat=0, user_id=actor.user_id, name=actor.name)
         try:
@@ -77,6 +79,7 @@ class Lobby(TablesBase):
         lang = await self.lang_of(actor.user_id, channel)
         return Reply(t(lang, "lobby_opened", game=game.NAME), table_id=row.id)
 
+    @answers_storage_faults
     async def set_options(self, actor: Actor, channel: str, words: list[str]) -> Reply:
         """`/options key=value …`: the host changes options before the game starts; the
         engine validates the result exactly as it did at /newgame."""
@@ -114,6 +117,7 @@ class Lobby(TablesBase):
         return Reply(t(lang, "options_now", options=present.options_line(live, lang)),
                      table_id=live.id)
 
+    @answers_storage_faults
     async def join(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._join)
 
@@ -164,6 +168,7 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "takeover_queued"),
                      table_id=live.id)
 
+    @answers_storage_faults
     async def leave(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._leave)
 
@@ -219,6 +224,7 @@ class Lobby(TablesBase):
             await self._announce(live, "host_moved", name=humans[0].name)
         return Reply(t(lang, "left"))
 
+    @answers_storage_faults
     async def add_bot(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._add_bot)
 
@@ -239,6 +245,7 @@ class Lobby(TablesBase):
         await self._show_table(live)
         return Reply(t(await self.lang_of(actor.user_id, channel), "bot_added"))
 
+    @answers_storage_faults
     async def remove_bot(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._remove_bot)
 
@@ -276,6 +283,7 @@ class Lobby(TablesBase):
             return await self._refuse(actor, live.row.channel, "host_only")
         return None
 
+    @answers_storage_faults
     async def start_game(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._start)
 
@@ -312,6 +320,7 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "started",
                        game=live.game.NAME), table_id=live.id)
 
+    @answers_storage_faults
     async def cancel(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None:
@@ -330,6 +339,7 @@ class Lobby(TablesBase):
         await self._announce(live, "cancelled_by", name=actor.name)
         return Reply(t(await self.lang_of(actor.user_id, channel), "cancelled"))
 
+    @answers_storage_faults
     async def kick(self, actor: Actor, channel: str, target: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None:
@@ -339,7 +349,8 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "host_or_admin_only")
             victim = self._find_seat(live, target)
             if victim is None:
-                return await self._refuse(actor, channel, "no_such_player", name=target)
+                return await self._refuse(actor, channel, "no_such_player",
+                                          name=clean.echo(target))
             if victim.user_id == actor.user_id:
                 return await self._refuse(actor, channel, "cannot_kick_self")
             if live.row.status not in (LOBBY, PLAYING):
@@ -370,14 +381,20 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "kick_done", name=victim.name))
 
     def _find_seat(self, live: Live, target: str) -> SeatRow | None:
+        """By user id, name (as the table shows it) or place number from 1."""
         target = target.strip().lstrip("@")
+        shown = clean.name(target, fallback="")
         for seat in live.seats:
             if seat.is_bot:
                 continue
-            if target in {seat.user_id, seat.name} or target.lower() == seat.name.lower():
+            if target == seat.user_id or shown.lower() == seat.name.lower():
                 return seat
-        if target.isdigit() and 1 <= int(target) <= len(live.seats):
-            seat = live.seats[int(target) - 1]
+        try:
+            place = clean.number(target, max_digits=3)
+        except clean.NumberTooLong:
+            return None
+        if place is not None and 1 <= place <= len(live.seats):
+            seat = live.seats[place - 1]
             return None if seat.is_bot else seat
         return None
 
@@ -453,6 +470,7 @@ class Lobby(TablesBase):
         assert new is not None
         return await self._start(new, Actor(actor.user_id, actor.name, is_admin=True))
 
+    @answers_storage_faults
     async def join_table(self, actor: Actor, table_id: int) -> Reply:
         """Join a table named by id (a deep link from a private chat), if it is still open."""
         live = await self._load(table_id)

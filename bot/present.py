@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING, Any
 
-from bot import renderers
+from bot import clean, renderers
 from bot.i18n import count, has, known, number, t
 from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
@@ -124,6 +124,8 @@ _UNREAD = {"bad_notation", "unknown_card"}
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
     params = dict(exc.params)
+    if isinstance(params.get("text"), str):  # what the player typed, quoted back
+        params["text"] = clean.echo(params["text"])
     if "card" in params and "cards" not in params:
         params["cards"] = params["card"]
     reason = params.get("reason")

@@ -25,6 +25,7 @@ from bot.outbox import Outbox, Sink
 from bot.render import Button, decode_payload
 from bot.scheduler import Scheduler
 from bot.settings import Settings
+from bot.tables_base import answers_storage_faults
 from bot.turns import Turns
 from db.repository import (
     CLOSED,
@@ -45,6 +46,10 @@ from engine.core.protocol import Game
 log = logging.getLogger(__name__)
 
 __all__ = ["Actor", "Live", "Reply", "Tables"]
+
+# The longest move of any game (The Game: a hand of eight plays with their piles) is under
+# 100 characters; a longer text is no move, and is not handed to a parser.
+MAX_MOVE_CHARS = 300
 
 
 
@@ -273,6 +278,7 @@ class Tables(Lobby, Turns):
             return own
         return await self.channel_lang(channel) if channel else self.settings.default_lang
 
+    @answers_storage_faults
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
         lang = lang.strip().lower()[:2]
         if lang not in LANGS:
@@ -292,6 +298,7 @@ class Tables(Lobby, Turns):
             await self._show_table(live)
         return Reply(t(lang, "lang_set_channel"))
 
+    @answers_storage_faults
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:
         current = await self.user_settings(actor.user_id)
         new = replace(current, mentions=on)
@@ -307,12 +314,14 @@ class Tables(Lobby, Turns):
 
     # --- moves ----------------------------------------------------------------------------
 
+    @answers_storage_faults
     async def play(self, actor: Actor, channel: str, text: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None or live.row.status != PLAYING:
             return await self._refuse(actor, channel, "no_game")
         return await self._play(live, actor, text, expected_version=None)
 
+    @answers_storage_faults
     async def press(self, actor: Actor, payload: str) -> Reply:
         """A button press from anywhere (channel or private chat), validated from scratch."""
         decoded = decode_payload(payload)
@@ -341,6 +350,8 @@ class Tables(Lobby, Turns):
     async def _play(self, live: Live, actor: Actor, text: str, *,
                     expected_version: int | None) -> Reply:
         channel = live.row.channel
+        if len(text) > MAX_MOVE_CHARS:
+            return await self._refuse(actor, channel, "move_too_long", max=MAX_MOVE_CHARS)
         async with self._lock(live.id):
             if live.row.status != PLAYING or live.state is None:
                 return await self._refuse(actor, channel, "no_game")
@@ -495,6 +506,7 @@ class Tables(Lobby, Turns):
                                          version=live.row.version, kind=kind,
                                          mentions=mentions or []))
 
+    @answers_storage_faults
     async def hand(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None or live.row.status != PLAYING:
@@ -529,6 +541,7 @@ class Tables(Lobby, Turns):
         return present.hand(live, seat.seat,
                             await self.lang_of(actor.user_id, live.row.channel))
 
+    @answers_storage_faults
     async def show(self, actor: Actor, channel: str) -> Reply:
         """`/table`: post the table again (a new message) and remember it as the one to edit."""
         live = await self._in_channel(channel)
@@ -544,6 +557,7 @@ class Tables(Lobby, Turns):
         return Reply(present.table(live, await self.lang_of(actor.user_id, channel)).text,
                      table_id=live.id)
 
+    @answers_storage_faults
     async def scores(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
         lang = await self.lang_of(actor.user_id, channel)
@@ -551,6 +565,7 @@ class Tables(Lobby, Turns):
             return Reply(t(lang, "no_game"), ok=False)
         return Reply("\n".join(present.score_lines(live, lang)), table_id=live.id)
 
+    @answers_storage_faults
     async def stats(self, actor: Actor, channel: str | None = None) -> Reply:
         lang = await self.lang_of(actor.user_id, channel)
         rows = await self.repo.stats(self.platform, actor.user_id)

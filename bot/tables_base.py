@@ -7,17 +7,25 @@ still finds the one definition in `Tables`, `Lobby` or `Turns`.
 """
 
 import asyncio
+import contextlib
+import functools
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from bot.clock import Clock
+from bot.i18n import t
 from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox
 from bot.render import Button
 from bot.scheduler import Scheduler
 from bot.settings import Settings
-from db.repository import Repository, SeatRow, UserSettings
+from db.repository import Repository, SeatRow, StorageError, UserSettings
+
+log = logging.getLogger(__name__)
+P = ParamSpec("P")
+S = TypeVar("S", bound="TablesBase")
 
 
 class TablesBase:
@@ -82,3 +90,28 @@ class TablesBase:
 
         async def _set_status(self, table_id: int, status: str, *,
                               settings: dict[str, Any] | None = None) -> bool: ...
+
+
+def answers_storage_faults(
+    method: Callable[Concatenate[S, Actor, P], Awaitable[Reply]],
+) -> Callable[Concatenate[S, Actor, P], Awaitable[Reply]]:
+    """A command whose storage read or write fails answers the storage sentence.
+
+    Each command already says "I couldn't save that" where it writes; this catches the
+    rest (a damaged page on a read, a full disk under a preference) so that nobody reads
+    "Something went wrong", and nothing half done is kept: every repository call is
+    atomic.
+    """
+
+    @functools.wraps(method)
+    async def answered(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
+        try:
+            return await method(self, actor, *args, **kwargs)
+        except StorageError:
+            log.exception("%s for %s: storage failed", method.__name__, actor.user_id)
+            lang = self.settings.default_lang
+            with contextlib.suppress(StorageError):
+                lang = await self.lang_of(actor.user_id)
+            return Reply(t(lang, "storage_unavailable"), ok=False)
+
+    return answered
