@@ -37,6 +37,7 @@ from db.repository import (
     SeatRow,
     StorageError,
     TableRow,
+    Unstorable,
     UserSettings,
     VersionConflict,
 )
@@ -376,6 +377,10 @@ class Tables(Lobby, Turns):
             except VersionConflict:
                 await self._reload(live)
                 return await self._refuse(actor, channel, "out_of_date")
+            except Unstorable:
+                log.exception("table %s: move %r can never be stored", live.id, text)
+                await self._close_broken(live.id, "table_unstorable")
+                return await self._refuse(actor, channel, "move_unstorable")
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             if seat.afk_strikes:
@@ -475,6 +480,35 @@ class Tables(Lobby, Turns):
         elif mover is not None and mover in to_act and not live.seats[mover].is_bot:
             await self._ping(live, to_act, goes_on=True)
         live.last_to_act = list(to_act)
+
+    async def _close_broken(self, table_id: int, key: str) -> None:
+        """Close a table that can never go on (a result the database cannot hold, a log
+        that no longer replays), say so in its channel, and free the channel at once.
+
+        Its rows stay for a developer to look at; no job of it runs again, so nothing
+        retries what cannot succeed.
+        """
+        self.scheduler.drop(table_id)
+        live = self._live.pop(table_id, None)
+        self.outbox.forget(table_id)
+        try:
+            row = await self.repo.get_table(table_id)
+            if row is None or row.status not in (LOBBY, PLAYING):
+                return
+            row = await self.repo.update_table(
+                table_id, expected_version=row.version, status=CLOSED,
+                settings={**row.settings, "broken": key})
+            with contextlib.suppress(StorageError):
+                await self.repo.clear_deadline(table_id)
+        except StorageError:
+            log.exception("table %s: could not be closed", table_id)
+            return
+        self._resuming.pop(table_id, None)
+        if live is not None:
+            live.row = row  # a caller still holding it sees the table closed
+        lang = await self.channel_lang(row.channel)
+        self.outbox.put(Announcement(table_id=table_id, channel=row.channel, text=t(lang, key),
+                                     version=row.version))
 
     # --- showing --------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from db.repository import (
     SeatRow,
     StorageError,
     TableRow,
+    Unstorable,
     VersionConflict,
 )
 from engine.core.rng import rng_for
@@ -179,6 +180,10 @@ class Turns(TablesBase):
                 # Another process moved the table on: take its state, arrange what is next.
                 await self._reload(live)
                 events = []
+            except Unstorable:
+                log.exception("table %s: the bot's move can never be stored", live.id)
+                await self._close_broken(live.id, "table_unstorable")
+                return
             except StorageError:
                 # Try again shortly: a game must never stall on a passing storage fault.
                 self.scheduler.at(self.clock.now() + RETRY_SECONDS, "bot", live.id, version)
@@ -247,6 +252,10 @@ class Turns(TablesBase):
                     await self._reload(live)
                     stopped = True
                     break
+                except Unstorable:
+                    log.exception("table %s: the AFK move can never be stored", live.id)
+                    await self._close_broken(live.id, "table_unstorable")
+                    return
                 except StorageError:
                     self.scheduler.at(self.clock.now() + RETRY_SECONDS, "expire", live.id,
                                       live.row.version)

@@ -44,6 +44,7 @@ from db.repository import (
     TableExists,
     TableNotFound,
     TableRow,
+    Unstorable,
     UserSettings,
     VersionConflict,
 )
@@ -145,6 +146,10 @@ def _storage_error(error: BaseException) -> StorageError:
         # Only reachable if the log and the version disagree; either way that seq is taken.
         return VersionConflict(f"move already recorded: {error}")
     name = type(error).__name__
+    if isinstance(error, asyncpg.DataError):
+        # A value PostgreSQL can never hold (past 64 bits, NUL or unencodable text):
+        # retrying cannot help, unlike a lost connection or a lock timeout.
+        return Unstorable(f"{name}: {error}")
     return StorageError(f"{name}: {error}" if str(error) else name)
 
 

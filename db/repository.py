@@ -18,6 +18,11 @@ class StorageError(Exception):
     """The database refused or failed a write; nothing of that write was kept."""
 
 
+class Unstorable(StorageError):
+    """The database can never store this write (a number past 64 bits, text it cannot
+    encode): unlike a passing fault, trying again cannot help."""
+
+
 class VersionConflict(StorageError):
     """The table moved on: the move's `seq` is not `version + 1` (another press won)."""
 

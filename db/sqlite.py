@@ -41,6 +41,7 @@ from db.repository import (
     TableExists,
     TableNotFound,
     TableRow,
+    Unstorable,
     UserSettings,
     VersionConflict,
 )
@@ -188,15 +189,30 @@ def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
         db.execute("SAVEPOINT move")
         try:
             outcomes.append(body(db))
-        except (StorageError, sqlite3.IntegrityError) as error:
-            # This move is refused (another press won, a constraint); the rest go on.
-            # Anything else (read-only, full, I/O) fails the whole batch, so that the
-            # repository's own recovery sees it.
+        except sqlite3.Error as error:
+            if not isinstance(error, sqlite3.IntegrityError | sqlite3.DataError):
+                # The database itself failed (read-only, full, I/O, damaged): the whole
+                # batch fails, so that the repository's own recovery sees it.
+                raise
             db.execute("ROLLBACK TO move")
-            outcomes.append(error if isinstance(error, StorageError)
-                            else StorageError(str(error)))
+            outcomes.append(_move_error(error))
+        except Exception as error:
+            # This move alone is refused (another press won, a constraint, a value the
+            # database cannot hold): it is undone and the other tables' moves go on.
+            db.execute("ROLLBACK TO move")
+            outcomes.append(_move_error(error))
         db.execute("RELEASE move")
     return outcomes
+
+
+def _move_error(error: Exception) -> StorageError:
+    if isinstance(error, StorageError):
+        return error
+    if isinstance(error, sqlite3.IntegrityError):
+        return StorageError(str(error))
+    if isinstance(error, sqlite3.DataError):  # a string or blob too big for SQLite
+        return Unstorable(str(error))
+    return Unstorable(f"{type(error).__name__}: {error}")
 
 
 def _table(row: Sequence[Any]) -> TableRow:
@@ -311,8 +327,10 @@ class SqliteRepository(Repository):
             if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
                 self._reconnect = True
             raise StorageError(str(error)) from error
-        except OverflowError as error:  # an int beyond SQLite's 64 bits (seed, score)
-            raise StorageError(str(error)) from error
+        except (OverflowError, ValueError, TypeError) as error:
+            # An int beyond SQLite's 64 bits (seed, score), text it cannot encode (a lone
+            # surrogate): this write can never succeed, whenever it is tried.
+            raise Unstorable(f"{type(error).__name__}: {error}") from error
 
     async def _reopen(self) -> None:
         # Close the faulty connection first: SQLite shares per-file state (POSIX locks,
