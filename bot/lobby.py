@@ -59,20 +59,24 @@ class Lobby(TablesBase):
             "title": clean.text(title, clean.MAX_NAME * 2) or channel,
         }
         host = SeatRow(seat=0, user_id=actor.user_id, name=actor.name)
-        try:
-            row = await self.repo.create_table(
-                platform=self.platform, channel=channel, game=game_id, options=game_opts,
-                settings=settings, seed=self._seeds(), host=actor.user_id,
-                seats=[host])
-        except TableExists as exc:
-            other = await self._load(exc.table_id)
-            name = other.game.NAME if other else "?"
-            status = other.row.status if other else LOBBY
-            lang = await self.channel_lang(channel)
-            return await self._refuse(actor, channel, "table_exists", game=name,
-                                      status=t(lang, f"status_{status}"))
-        except StorageError:
-            return await self._refuse(actor, channel, "storage_failed")
+        for attempt in range(2):
+            try:
+                row = await self.repo.create_table(
+                    platform=self.platform, channel=channel, game=game_id, options=game_opts,
+                    settings=settings, seed=self._seeds(), host=actor.user_id,
+                    seats=[host])
+                break
+            except TableExists as exc:
+                other = await self._load(exc.table_id)
+                if other is None and attempt == 0:
+                    continue  # it could not be restored and loading closed it: try again
+                name = other.game.NAME if other else "?"
+                status = other.row.status if other else LOBBY
+                lang = await self.channel_lang(channel)
+                return await self._refuse(actor, channel, "table_exists", game=name,
+                                          status=t(lang, f"status_{status}"))
+            except StorageError:
+                return await self._refuse(actor, channel, "storage_failed")
         live = await self._load(row.id)
         assert live is not None
         await self._show_table(live)

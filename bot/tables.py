@@ -165,18 +165,24 @@ class Tables(Lobby, Turns):
         row = self._resuming.pop(table_id, None) or await self.repo.get_table(table_id)
         if row is None:
             return None
-        try:
-            game = games.get(row.game)
-        except KeyError:
-            log.error("table %s plays unknown game %s", table_id, row.game)
-            return None
         seats = await self.repo.get_seats(table_id)
-        live = Live(row=row, seats=seats, game=game, state=None)
-        if row.snapshot is not None:
-            if table_id in self._verified:
-                live.state = game.load(row.snapshot)
-            else:
-                await self._verify(live)
+        try:
+            live = Live(row=row, seats=seats, game=games.get(row.game), state=None)
+            if row.snapshot is not None:
+                if table_id in self._verified:
+                    live.state = live.game.load(row.snapshot)
+                else:
+                    await self._verify(live)
+        except StorageError:
+            raise
+        except Exception:
+            # A game this version no longer has, or a log its rules no longer replay (a
+            # rules fix between versions): it cannot go on, so its channel hears why and
+            # is free at once. Its rows stay for a developer to look at.
+            log.exception("table %s cannot be restored; closing it", table_id)
+            if row.status in (LOBBY, PLAYING):
+                await self._close_broken(table_id, "table_unrestorable")
+            return None
         self._live[table_id] = live
         self._evict()
         return live

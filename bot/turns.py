@@ -13,7 +13,6 @@ from bot.live import Live
 from bot.scheduler import Job
 from bot.tables_base import TablesBase
 from db.repository import (
-    CLOSED,
     PLAYING,
     Deadline,
     SeatRow,
@@ -142,10 +141,10 @@ class Turns(TablesBase):
                               job.version)
             return
         except Exception:
-            # Data that cannot be read back (unknown game, a log that does not replay):
-            # the table is closed, its rows kept for a developer to look at.
+            # Loading closes a table it cannot restore; anything else that breaks it
+            # closes it the same way, with a word in its channel.
             log.exception("table %s could not be loaded; closing it", job.table_id)
-            await self._set_status(job.table_id, CLOSED)
+            await self._close_broken(job.table_id, "table_unrestorable")
             return
         if live is None or live.row.status != PLAYING or live.row.version != job.version:
             return  # the table moved on: this job is stale
