@@ -11,7 +11,7 @@ from bot import clean, present
 from bot import options as table_options
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
-from bot.tables_base import TablesBase, answers_storage_faults
+from bot.tables_base import LobbyMoved, TablesBase, answers_storage_faults, retried_when_moved
 from db.repository import (
     CANCELLED,
     FINISHED,
@@ -20,6 +20,7 @@ from db.repository import (
     SeatRow,
     StorageError,
     TableExists,
+    VersionConflict,
 )
 from engine import BadOptions, games
 from engine.core.options import parse_options
@@ -84,6 +85,7 @@ class Lobby(TablesBase):
         return Reply(t(lang, "lobby_opened", game=game.NAME), table_id=row.id)
 
     @answers_storage_faults
+    @retried_when_moved
     async def set_options(self, actor: Actor, channel: str, words: list[str]) -> Reply:
         """`/options key=value …`: the host changes options before the game starts; the
         engine validates the result exactly as it did at /newgame."""
@@ -107,7 +109,11 @@ class Lobby(TablesBase):
             try:
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, options=merged,
-                    settings={**live.row.settings, **table_settings})
+                    settings={**live.row.settings, **table_settings},
+                    expected_row=live.row)
+            except VersionConflict:
+                await self._reload(live)
+                raise LobbyMoved(live.id) from None
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
         await self._show_table(live)
@@ -125,6 +131,7 @@ class Lobby(TablesBase):
     async def join(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._join)
 
+    @retried_when_moved
     async def _join(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         if actor.user_id in live.row.settings.get("kicked", []):
@@ -176,6 +183,7 @@ class Lobby(TablesBase):
     async def leave(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._leave)
 
+    @retried_when_moved
     async def _leave(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         lang = await self.lang_of(actor.user_id, channel)
@@ -196,12 +204,12 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "no_table")
             bot = SeatRow(seat=seat.seat, user_id=None, name=self._bot_name(live, seat.seat),
                           is_bot=True, former_user_id=actor.user_id)
-            if not await self._save_seat(live, bot):
-                return await self._refuse(actor, channel, "storage_failed")
-            heir = next((s for s in live.seats if not s.is_bot), None)
+            seats = [bot if s.seat == seat.seat else s for s in live.seats]
+            heir = next((s for s in seats if not s.is_bot), None)
             new_host = live.row.host == actor.user_id and heir is not None
-            if new_host and heir is not None:
-                await self._save_lobby(live, host=heir.user_id)
+            if not await self._save_lobby(live, seats=seats,
+                                          host=heir.user_id if new_host and heir else None):
+                return await self._refuse(actor, channel, "storage_failed")
         await self._announce(live, "seat_to_bot_left", name=seat.name, bot=bot.name)
         if new_host and heir is not None:
             await self._announce(live, "host_moved", name=heir.name)
@@ -213,7 +221,7 @@ class Lobby(TablesBase):
         humans = [s for s in seats if not s.is_bot]
         if not humans:
             # The last human leaving closes the lobby: a table of bots alone is pointless.
-            if not await self._set_status(live.id, CANCELLED):
+            if not await self._save_lobby(live, status=CANCELLED):
                 return Reply(t(lang, "storage_failed"), ok=False)
             await self._show_table(live)
             return Reply(t(lang, "left_closed"))
@@ -232,6 +240,7 @@ class Lobby(TablesBase):
     async def add_bot(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._add_bot)
 
+    @retried_when_moved
     async def _add_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
@@ -253,6 +262,7 @@ class Lobby(TablesBase):
     async def remove_bot(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._remove_bot)
 
+    @retried_when_moved
     async def _remove_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
@@ -291,6 +301,7 @@ class Lobby(TablesBase):
     async def start_game(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._start)
 
+    @retried_when_moved
     async def _start(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
@@ -309,9 +320,14 @@ class Lobby(TablesBase):
             except BadOptions as exc:
                 return await self._bad_options(actor, channel, exc, live.game)
             try:
+                # Dealt for these seats: stored only if they are still the stored ones.
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, status=PLAYING,
-                    snapshot=live.game.dump(state), reset_moves=True)
+                    snapshot=live.game.dump(state), reset_moves=True,
+                    expected_row=live.row, expected_seats=live.seats)
+            except VersionConflict:
+                await self._reload(live)
+                raise LobbyMoved(live.id) from None
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             live.state = state
@@ -344,6 +360,7 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "cancelled"))
 
     @answers_storage_faults
+    @retried_when_moved
     async def kick(self, actor: Actor, channel: str, target: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None:
@@ -364,17 +381,15 @@ class Lobby(TablesBase):
             heir = next((s for s in live.seats
                          if not s.is_bot and s.seat != victim.seat), None)
             host = heir.user_id if live.row.host == victim.user_id and heir else None
-            seats = None
             if live.row.status == LOBBY:
                 seats = _without(live.seats, victim.seat)
+            else:
+                bot = SeatRow(seat=victim.seat, user_id=None,
+                              name=self._bot_name(live, victim.seat), is_bot=True)
+                seats = [bot if s.seat == victim.seat else s for s in live.seats]
             if not await self._save_lobby(live, seats=seats, host=host,
                                           settings={**live.row.settings, "kicked": kicked}):
                 return await self._refuse(actor, channel, "storage_failed")
-            if live.row.status == PLAYING:
-                bot = SeatRow(seat=victim.seat, user_id=None,
-                              name=self._bot_name(live, victim.seat), is_bot=True)
-                if not await self._save_seat(live, bot):
-                    return await self._refuse(actor, channel, "storage_failed")
         await self._announce(live, "kicked", name=victim.name)
         if host is not None and heir is not None:
             await self._announce(live, "host_moved", name=heir.name)
@@ -404,11 +419,21 @@ class Lobby(TablesBase):
 
     async def _save_lobby(self, live: Live, *, seats: list[SeatRow] | None = None,
                           host: str | None = None, settings: dict[str, Any] | None = None,
-                          ) -> bool:
+                          status: str | None = None) -> bool:
+        """Store a change computed from `live`, only if the stored table is still `live`.
+
+        Raises LobbyMoved (after taking the stored table into `live`) when it is not: the
+        caller's decision rested on seats or settings that are no longer there, so
+        `retried_when_moved` makes it again. False: a storage fault, nothing stored.
+        """
         try:
             live.row = await self.repo.update_table(
                 live.id, expected_version=live.row.version, seats=seats, host=host,
-                settings=settings)
+                settings=settings, status=status, expected_row=live.row,
+                expected_seats=live.seats)
+        except VersionConflict:
+            await self._reload(live)
+            raise LobbyMoved(live.id) from None
         except StorageError:
             return False
         if seats is not None:
@@ -416,12 +441,9 @@ class Lobby(TablesBase):
         return True
 
     async def _save_seat(self, live: Live, seat: SeatRow) -> bool:
-        try:
-            await self.repo.update_seat(live.id, seat)
-        except StorageError:
-            return False
-        live.seats[seat.seat] = seat
-        return True
+        """One seat changes (a bot takes it, its player comes back): `_save_lobby`'s rules."""
+        seats = [seat if s.seat == seat.seat else s for s in live.seats]
+        return await self._save_lobby(live, seats=seats)
 
     async def _bad_options(self, actor: Actor, channel: str, exc: BadOptions, game: Game
                            ) -> Reply:

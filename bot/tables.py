@@ -25,7 +25,7 @@ from bot.outbox import Outbox, Sink
 from bot.render import Button, decode_payload
 from bot.scheduler import Scheduler
 from bot.settings import Settings
-from bot.tables_base import answers_storage_faults
+from bot.tables_base import LobbyMoved, answers_storage_faults
 from bot.turns import Turns
 from db.repository import (
     CLOSED,
@@ -390,8 +390,9 @@ class Tables(Lobby, Turns):
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             if seat.afk_strikes:
-                await self._save_seat(live, SeatRow(seat=seat.seat, user_id=seat.user_id,
-                                                    name=seat.name))
+                with contextlib.suppress(LobbyMoved):  # only a count; the move is stored
+                    await self._save_seat(live, SeatRow(seat=seat.seat, user_id=seat.user_id,
+                                                        name=seat.name))
         await self._after_change(live, events, mover=seat.seat)
         return Reply(t(await self.lang_of(actor.user_id, channel), "move_done"),
                      table_id=live.id)
@@ -654,8 +655,11 @@ class Tables(Lobby, Turns):
             if seat is None or user_id in warned:
                 return
             warned.add(user_id)
-            await self._save_lobby(live, settings={**live.row.settings,
-                                                   "unreachable": sorted(warned)})
+            try:
+                await self._save_lobby(live, settings={**live.row.settings,
+                                                       "unreachable": sorted(warned)})
+            except LobbyMoved:
+                return  # the next hand that cannot reach them warns on the stored table
         # Mentioned, so the player hears of it; without deadlines the table waits for them.
         key = "cannot_reach" if live.row.settings.get("deadline") else "cannot_reach_waits"
         lang = await self.channel_lang(live.row.channel)

@@ -117,3 +117,42 @@ def answers_storage_faults(
             return Reply(t(lang, "storage_unavailable"), ok=False)
 
     return answered
+
+
+class LobbyMoved(Exception):
+    """The stored table changed since this process read it (another process, or another
+    copy of it here after the cache let one go); the copy now holds the stored table."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} changed meanwhile")
+        self.table_id = table_id
+
+
+LOBBY_ATTEMPTS = 5  # each attempt follows a change that did get stored
+
+
+def retried_when_moved(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
+    """Decide again, on the stored table, when a lobby write finds it changed.
+
+    A join decided on a stale copy would overwrite the seat another join just took;
+    refused by the conditional write, it is made again on what is stored now, so both
+    seats stay. Each retry follows a change that was stored, so a few attempts only run
+    out under a storm of changes; the person is then asked to try again.
+    """
+
+    @functools.wraps(method)
+    async def retried(*args: P.args, **kwargs: P.kwargs) -> Reply:
+        for _ in range(LOBBY_ATTEMPTS - 1):
+            try:
+                return await method(*args, **kwargs)
+            except LobbyMoved as moved:
+                log.info("%s: %s; deciding again", method.__name__, moved)
+        try:
+            return await method(*args, **kwargs)
+        except LobbyMoved:
+            tables = args[0]
+            actor = next(a for a in args if isinstance(a, Actor))
+            assert isinstance(tables, TablesBase)
+            return await tables._refuse(actor, None, "lobby_busy")
+
+    return retried

@@ -11,7 +11,7 @@ from bot.deliveries import Notice
 from bot.i18n import t
 from bot.live import Live
 from bot.scheduler import Job
-from bot.tables_base import TablesBase
+from bot.tables_base import LobbyMoved, TablesBase
 from db.repository import (
     PLAYING,
     Deadline,
@@ -70,17 +70,23 @@ class Turns(TablesBase):
             waiting = list(live.row.settings.get("takeovers", []))
             if not waiting:
                 return
-            for seat in list(live.seats):
+            seats = list(live.seats)
+            for seat in live.seats:
                 if not waiting:
                     break
                 if not seat.is_bot:
                     continue
-                user_id, name = waiting[0]
-                if await self._save_seat(live, SeatRow(seat=seat.seat, user_id=user_id,
-                                                       name=name)):
-                    waiting.pop(0)
-                    taken.append((name, seat.name))
-            await self._save_lobby(live, settings={**live.row.settings, "takeovers": waiting})
+                user_id, name = waiting.pop(0)
+                seats[seat.seat] = SeatRow(seat=seat.seat, user_id=user_id, name=name)
+                taken.append((name, seat.name))
+            try:
+                # The seats and the queue in one write: nobody seated twice or lost.
+                if not await self._save_lobby(live, seats=seats,
+                                              settings={**live.row.settings,
+                                                        "takeovers": waiting}):
+                    return  # a storage fault: they stay queued for the next round
+            except LobbyMoved:
+                return  # changed meanwhile: the queue as stored waits for the next round
         for name, bot in taken:
             await self._announce(live, "took_over", name=name, bot=bot)
 
@@ -270,7 +276,10 @@ class Turns(TablesBase):
                 else:
                     new = SeatRow(seat=seat_no, user_id=seat.user_id, name=seat.name,
                                   afk_strikes=strikes)
-                await self._save_seat(live, new)
+                try:
+                    await self._save_seat(live, new)
+                except LobbyMoved:
+                    new = None  # the seat changed meanwhile (its player came back, left)
         if new is None:
             # Interrupted: what was played is still shown and the next turn arranged
             # (the retry just scheduled, or a deadline for what is left to play).

@@ -47,6 +47,7 @@ from db.repository import (
     Unstorable,
     UserSettings,
     VersionConflict,
+    lobby_of,
 )
 from db.sqlite import Migration, load_migrations
 
@@ -399,6 +400,7 @@ class PostgresRepository(Repository):
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
         host: str | None = None, seats: list[SeatRow] | None = None,
         snapshot: str | None = None, reset_moves: bool = False,
+        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
     ) -> TableRow:
         params: list[Any] = [table_id, expected_version, self._clock()]
         assignments: list[str] = ["updated_at = $3"]
@@ -446,7 +448,26 @@ class PostgresRepository(Repository):
                 raise StorageError(f"table {table_id} clashed with a table since closed")
             raise TableExists(other)
 
+        async def check_unchanged(db: Connection) -> None:
+            # FOR UPDATE holds the row until the commit: writers of this table (each
+            # UPDATEs its row first) wait, and the seats read next are the committed ones.
+            stored = await db.fetchrow(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR UPDATE", table_id)
+            if stored is None:
+                raise TableNotFound(table_id)
+            if expected_row is not None and lobby_of(_table(stored)) != lobby_of(expected_row):
+                raise VersionConflict(f"table {table_id} changed since it was read")
+            if expected_seats is not None:
+                rows = await db.fetch(
+                    f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
+                    table_id)
+                if [SeatRow(*seat) for seat in rows] != expected_seats:
+                    raise VersionConflict(
+                        f"the seats of table {table_id} changed since they were read")
+
         async def body(db: Connection) -> TableRow:
+            if expected_row is not None or expected_seats is not None:
+                await check_unchanged(db)
             row = await guarded_update(db)
             if row is None:
                 raise await _refusal(db, table_id,

@@ -44,6 +44,7 @@ from db.repository import (
     Unstorable,
     UserSettings,
     VersionConflict,
+    lobby_of,
 )
 
 T = TypeVar("T")
@@ -242,6 +243,23 @@ def _insert_seats(db: Connection, table_id: int, seats: Sequence[SeatRow]) -> No
 
 def _table_exists(db: Connection, table_id: int) -> bool:
     return db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+
+def _check_unchanged(db: Connection, table_id: int, row: TableRow | None,
+                     seats: list[SeatRow] | None) -> None:
+    if row is not None:
+        stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
+                            (table_id,)).fetchone()
+        if stored is None:
+            raise TableNotFound(table_id)
+        if lobby_of(_table(stored)) != lobby_of(row):
+            raise VersionConflict(f"table {table_id} changed since it was read")
+    if seats is not None:
+        stored_seats = db.execute(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,),
+        ).fetchall()
+        if [_seat(seat) for seat in stored_seats] != seats:
+            raise VersionConflict(f"the seats of table {table_id} changed since they were read")
 
 
 def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
@@ -470,6 +488,7 @@ class SqliteRepository(Repository):
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
         host: str | None = None, seats: list[SeatRow] | None = None,
         snapshot: str | None = None, reset_moves: bool = False,
+        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
     ) -> TableRow:
         assignments: list[str] = ["updated_at = ?"]
         params: list[Any] = [self._clock()]
@@ -495,6 +514,8 @@ class SqliteRepository(Repository):
         params += [table_id, expected_version]
 
         def body(db: Connection) -> TableRow:
+            # BEGIN IMMEDIATE holds the write lock: nobody changes the table in between.
+            _check_unchanged(db, table_id, expected_row, expected_seats)
             try:
                 rows = db.execute(sql, params).fetchall()
             except sqlite3.IntegrityError:
