@@ -293,12 +293,18 @@ class Tables(Lobby, Turns):
         if personal:
             current = await self.user_settings(actor.user_id)
             new = replace(current, lang=lang)
-            await self.repo.set_user_settings(self.platform, actor.user_id, new)
+            try:
+                await self.repo.set_user_settings(self.platform, actor.user_id, new)
+            except StorageError:
+                return await self._refuse(actor, channel, "storage_failed")
             self._users[actor.user_id] = new
             return Reply(t(lang, "lang_set_personal"))
         if not actor.is_admin:
             return await self._refuse(actor, channel, "admin_only")
-        await self.repo.set_channel_lang(self.platform, channel, lang)
+        try:
+            await self.repo.set_channel_lang(self.platform, channel, lang)
+        except StorageError:
+            return await self._refuse(actor, channel, "storage_failed")
         self._channel_langs[channel] = lang
         live = await self._in_channel(channel)
         if live is not None:
@@ -309,7 +315,10 @@ class Tables(Lobby, Turns):
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:
         current = await self.user_settings(actor.user_id)
         new = replace(current, mentions=on)
-        await self.repo.set_user_settings(self.platform, actor.user_id, new)
+        try:
+            await self.repo.set_user_settings(self.platform, actor.user_id, new)
+        except StorageError:
+            return await self._refuse(actor, None, "storage_failed")
         self._users[actor.user_id] = new
         lang = await self.lang_of(actor.user_id)
         return Reply(t(lang, "mentions_on" if on else "mentions_off"))
