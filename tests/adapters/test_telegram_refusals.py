@@ -3,6 +3,7 @@ refused with its own sentence in the person's language, nothing changes, and nob
 reads "Something went wrong"."""
 
 import html
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -91,3 +92,40 @@ async def test_a_name_with_a_lone_surrogate_joins_cleaned(world):
     names = [s.name for s in await w.rig.repo.get_seats(live.id)]
     assert clean.name("Eve\udc80\u202e") in names
     assert not w.fake.find(odd.id, contains=t(w.lang, "error_generic"))
+
+
+async def test_a_damaged_page_is_answered_with_the_storage_sentence(tmp_path):
+    async with FakeTelegram() as fake:
+        rig = Rig(fake, tmp_path / "tg.db")
+        await rig.start()
+        ann = fake.user(701, "Ann")
+        try:
+            await open_table(rig, GROUP, ann, [])
+            fake.send_command(ann.id, ann, "/mentions off", chat_type="private")
+            await fake.wait_for(lambda: fake.find(ann.id, contains=t("en", "mentions_off")))
+        finally:
+            await rig.stop()
+        with sqlite3.connect(rig.db) as db:
+            (root,) = db.execute("SELECT rootpage FROM sqlite_master"
+                                 " WHERE name = 'user_settings'").fetchone()
+            (size,) = db.execute("PRAGMA page_size").fetchone()
+        with open(rig.db, "r+b") as file:
+            file.seek((root - 1) * size)
+            file.write(b"\xff" * size)
+        await rig.start()
+        try:
+            for command in ("/help", "/join", "/mentions on", "/table", "/kick 2"):
+                # Said in the group, or privately as refusals are when the chat is open.
+                seen = {(chat, m.message_id) for chat in (GROUP, ann.id)
+                        for m in fake.find(chat)}
+                fake.send_command(GROUP, ann, command)
+                said = await fake.wait_for(
+                    lambda s=seen: [m for chat in (GROUP, ann.id) for m in fake.find(chat)
+                                    if (chat, m.message_id) not in s
+                                    and html.unescape(m.text)
+                                    == t("en", "storage_unavailable")], timeout=20)
+                assert said, command
+                for chat in (GROUP, ann.id):
+                    assert not fake.find(chat, contains=t("en", "error_generic"))
+        finally:
+            await rig.stop()
