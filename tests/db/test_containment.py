@@ -4,10 +4,13 @@ tables committed beside it (SQLite's group commit puts them in one transaction) 
 """
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from db.repository import FINISHED, PLAYING, ResultRow, StorageError, Unstorable
+from db.sqlite import SqliteRepository, _each_in_savepoint
 from tests.db.conftest import started_table
 
 
@@ -65,3 +68,31 @@ async def test_a_passing_fault_is_not_called_unstorable(repo):
         await repo.commit_move(table.id, seq=5, seat=0, move="7H", actor="player",
                                snapshot="s5")
     assert not isinstance(refused.value, Unstorable)
+
+
+class RecordingBatches(SqliteRepository):
+    """The real SQLite repository, noting how many moves each group commit held."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.batches: list[int] = []
+
+    async def _run_locked(self, fn: Callable[..., Any], *args: Any, write: bool = False) -> Any:
+        if fn is _each_in_savepoint:
+            self.batches.append(len(args[0]))
+        return await super()._run_locked(fn, *args, write=write)
+
+
+async def test_on_sqlite_the_poisoned_move_really_shared_its_commit(tmp_path):
+    async with RecordingBatches(tmp_path / "batch.db") as repo:
+        tables = [await started_table(repo, channel=f"c{i}") for i in range(4)]
+        poisoned = tables[0]
+        # The first flush takes the first move alone; the rest queue behind it together.
+        outcomes = await asyncio.gather(*(
+            repo.commit_move(t.id, seq=1, seat=0, move="7H", actor="player", snapshot="end",
+                             results=results(2**63 if t is poisoned else 1))
+            for t in [tables[1], poisoned, *tables[2:]]), return_exceptions=True)
+        assert max(repo.batches) >= 3, repo.batches
+        assert [isinstance(o, Unstorable) for o in outcomes] == [False, True, False, False]
+        assert [(await repo.get_table(t.id)).status for t in tables] == \
+            ["playing", "finished", "finished", "finished"]
