@@ -7,7 +7,7 @@ import pytest
 
 from bot.i18n import t
 from bot.tables import Tables
-from db.repository import CLOSED
+from db.repository import CLOSED, SeatRow
 from db.sqlite import SqliteRepository
 from engine import IllegalMove
 from tests.bot.conftest import ALICE, BOB, CHANNEL
@@ -91,3 +91,20 @@ async def test_its_channel_answers_every_command_before_the_resume_has_run(harne
     finally:
         await tables.close()
         await repo.close()
+
+
+async def test_a_table_opened_before_options_had_bounds_is_closed_with_a_word(harness):
+    """A Nix table whose board cell is 2**62, as an older version accepted: its game can
+    no longer be set up, so at start-up it is closed, said so, and its channel freed."""
+    repo = harness.repo
+    row = await repo.create_table(
+        platform="test", channel=CHANNEL, game="nix-fur-ungut",
+        options={"board": {"quad": [2**62, 0, 0]}}, settings={"deadline": 0}, seed=5,
+        host=ALICE.user_id, seats=[SeatRow(0, ALICE.user_id, ALICE.name),
+                                   SeatRow(1, BOB.user_id, BOB.name)])
+    await repo.update_table(row.id, expected_version=0, status="playing", snapshot="{}",
+                            reset_moves=True)
+    tables = await harness.restart()
+    assert (await harness.repo.get_table(row.id)).status == CLOSED
+    assert harness.sink.said(t("en", "table_unrestorable"))
+    assert (await tables.new_game(ALICE, CHANNEL, "nix")).ok
