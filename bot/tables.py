@@ -520,9 +520,13 @@ class Tables(Lobby, Turns):
             log.exception("table %s: could not be closed", table_id)
             return
         self._resuming.pop(table_id, None)
-        if live is not None:
-            live.row = row  # a caller still holding it sees the table closed
         lang = await self.channel_lang(row.channel)
+        if live is not None:
+            live.row = row  # a caller still holding it sees the table closed, as players do
+            try:
+                await self._show_table(live)
+            except Exception:
+                log.exception("table %s: the closed table could not be shown", table_id)
         self.outbox.put(Announcement(table_id=table_id, channel=row.channel, text=t(lang, key),
                                      version=row.version))
 

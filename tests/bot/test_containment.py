@@ -99,4 +99,6 @@ async def test_a_player_whose_move_cannot_be_stored_is_told_so_and_the_table_clo
     assert (await any_harness.repo.get_table(live.id)).status == CLOSED
     assert await any_harness.repo.moves(live.id) == []
     assert any_harness.sink.said(t("en", "table_unstorable"))
+    shown = any_harness.sink.tables[live.id].rendering  # the table message says so too
+    assert t("en", "table_closed") in shown.text and not shown.buttons
     assert (await tables.new_game(ALICE, "room", "michigan")).ok
