@@ -530,7 +530,14 @@ class PostgresRepository(Repository):
                   self._clock(), seat, move, actor, *_result_columns(results or []))
 
         async def body(db: Connection) -> TableRow:
-            row = await db.fetchrow(_COMMIT_MOVE, *params)
+            try:
+                row = await db.fetchrow(_COMMIT_MOVE, *params)
+            except asyncpg.IntegrityConstraintViolationError as error:
+                if getattr(error, "constraint_name", None) == "moves_pkey":
+                    raise
+                # The version guard rules out a race: a row the schema refuses (a rank
+                # below 1, a seat twice in the results) is refused whenever it is tried.
+                raise Unstorable(f"{type(error).__name__}: {error}") from error
             if row is None:
                 raise await _refusal(db, table_id, f"move {seq}")
             return _table(row)

@@ -210,7 +210,11 @@ def _move_error(error: Exception) -> StorageError:
     if isinstance(error, StorageError):
         return error
     if isinstance(error, sqlite3.IntegrityError):
-        return StorageError(str(error))
+        if "moves.table_id, moves.seq" in str(error):
+            return VersionConflict(str(error))  # that seq is taken (as on PostgreSQL)
+        # The version guard rules out a race: a row the schema refuses (a rank below 1, a
+        # seat twice in the results) is refused whenever it is tried.
+        return Unstorable(str(error))
     if isinstance(error, sqlite3.DataError):  # a string or blob too big for SQLite
         return Unstorable(str(error))
     return Unstorable(f"{type(error).__name__}: {error}")

@@ -96,3 +96,13 @@ async def test_on_sqlite_the_poisoned_move_really_shared_its_commit(tmp_path):
         assert [isinstance(o, Unstorable) for o in outcomes] == [False, True, False, False]
         assert [(await repo.get_table(t.id)).status for t in tables] == \
             ["playing", "finished", "finished", "finished"]
+
+
+async def test_results_the_schema_refuses_are_unstorable_not_retried(repo):
+    """A rules bug that ranks a seat 0 (ranks start at 1) fails the same way every time."""
+    table = await started_table(repo)
+    bad = [ResultRow(seat=0, user_id="u-ana", name="ana", is_bot=False, score=1, rank=0)]
+    with pytest.raises(Unstorable):
+        await repo.commit_move(table.id, seq=1, seat=0, move="7H", actor="player",
+                               snapshot="end", results=bad)
+    assert (await repo.get_table(table.id)).version == 0
