@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from bot.settings import Settings
 from bot.tables import Tables
 from db.repository import PLAYING, Repository, TableRow
@@ -161,3 +162,32 @@ async def test_many_joins_from_two_services_at_once_all_keep_their_seat(two_repo
             ["Alice", *(p.name for p in people)])
         seats = await one.repo.get_seats(table_id)
         assert [s.seat for s in seats] == list(range(len(seats)))
+
+
+class AlwaysBeaten(SqliteRepository):
+    """Another process changes the table just before each of this one's lobby writes."""
+
+    async def update_table(self, table_id: int, **changes: Any) -> TableRow:
+        if changes.get("expected_row") is not None:
+            row = await self.get_table(table_id)
+            assert row is not None
+            await super().update_table(table_id, expected_version=row.version,
+                                       settings={**row.settings, "other": row.updated_at})
+        return await super().update_table(table_id, **changes)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_lobby_that_keeps_changing_asks_to_try_again_and_changes_nothing(
+        tmp_path, lang):
+    repo = AlwaysBeaten(tmp_path / "tapis.db")
+    await repo.open()
+    tables = Tables(repo, RecordingSink(), platform="test", settings=_settings())
+    try:
+        table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        assert (await tables.set_lang(BOB, CHANNEL, lang, personal=True)).ok
+        reply = await tables.join(BOB, CHANNEL)
+        assert (reply.ok, reply.text) == (False, t(lang, "lobby_busy"))
+        assert await _stored_seats(repo, table_id) == ["Alice"]
+    finally:
+        await tables.close()
+        await repo.close()
