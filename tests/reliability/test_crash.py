@@ -46,7 +46,7 @@ def moves_stored(path: Path) -> int | None:
     try:
         (total,) = db.execute("SELECT COALESCE(SUM(version), 0) FROM tables").fetchone()
         return int(total)
-    except sqlite3.OperationalError:  # no tables table yet: migrations under way
+    except sqlite3.Error:  # no tables table yet: the schema is being created
         return None
     finally:
         db.close()
