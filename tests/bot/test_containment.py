@@ -39,7 +39,8 @@ async def _bot_table(harness, channel: str, host: Actor):
     return await tables.live_table(reply.table_id)
 
 
-async def test_a_poisoned_last_move_closes_its_table_only_and_is_not_retried(harness):
+async def test_a_poisoned_last_move_closes_its_table_only_and_is_not_retried(any_harness):
+    harness = any_harness
     tables = harness.tables
     lives = [await _bot_table(harness, f"room-{i}", Actor(f"h{i}", f"Host {i}"))
              for i in range(3)]
