@@ -292,6 +292,23 @@ EN: dict[str, str] = {
                       "last to play leads again. Playing a pay card wins its chips; the first "
                       "player out collects a chip per card from everyone. Moves: `lead H`, "
                       "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+    # --- service ---
+    "former_player": "a former player",
+    "cmd.forgetme": "Delete what I store about you",
+    "cmd.mydata": "Get what I store about you, as a file",
+    "forget_ask": "This removes your settings and language, and your name from every table "
+                  "and result I keep (scores stay, as \u201ca former player\u201d, so other "
+                  "players' statistics stay whole). If you are playing now, a bot takes your "
+                  "seat. Your own statistics are gone for good. Are you sure?",
+    "btn_forget": "Yes, forget me",
+    "btn_keep": "No, keep my data",
+    "forget_done": "Done: I no longer store your name, settings or language. Playing again "
+                   "later starts afresh.",
+    "forget_kept": "Nothing was deleted.",
+    "forget_expired": "That confirmation has expired; send /forgetme again.",
+    "private_only": "Send me that in a private chat: the answer is about you alone.",
+    "mydata_caption": "Everything I store about you, as JSON.",
+    "mydata_failed": "I couldn't read your data just now; please try again.",
 }
 
 FR: dict[str, str] = {
@@ -582,6 +599,24 @@ FR: dict[str, str] = {
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
                       "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
                       "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+    # --- service ---
+    "former_player": "un ancien joueur",
+    "cmd.forgetme": "Effacer ce que je garde sur vous",
+    "cmd.mydata": "Recevoir ce que je garde sur vous, en fichier",
+    "forget_ask": "Cela efface vos réglages et votre langue, et votre nom de toutes les "
+                  "tables et de tous les résultats que je garde (les scores restent, au nom "
+                  "d'\u00ab\u00a0un ancien joueur\u00a0\u00bb, pour que les statistiques des "
+                  "autres restent entières). Si vous jouez en ce moment, un bot prend votre "
+                  "place. Vos propres statistiques seront perdues. Vous êtes sûr ?",
+    "btn_forget": "Oui, oubliez-moi",
+    "btn_keep": "Non, gardez mes données",
+    "forget_done": "C'est fait : je ne garde plus votre nom, vos réglages ni votre langue. "
+                   "Si vous rejouez plus tard, tout repart de zéro.",
+    "forget_kept": "Rien n'a été effacé.",
+    "forget_expired": "Cette confirmation a expiré ; envoyez de nouveau /forgetme.",
+    "private_only": "Envoyez-moi cela en privé : la réponse ne concerne que vous.",
+    "mydata_caption": "Tout ce que je garde sur vous, en JSON.",
+    "mydata_failed": "Je n'ai pas pu lire vos données ; réessayez dans un instant.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

@@ -74,6 +74,10 @@ class Outbox:
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._drain(key))
 
+    def depth(self) -> int:
+        """Deliveries not yet made: those queued, and one in flight per busy worker."""
+        return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+
     def revive(self, table_id: int) -> None:
         """A table whose channel was gone is back: deliver to it again."""
         self._gone.discard(table_id)
