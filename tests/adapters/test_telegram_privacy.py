@@ -51,8 +51,8 @@ async def play_with_bots(rig, table_id, human):
         if live.row.status == FINISHED:
             return
         if live.seats[live.game.to_act(live.state)[0]].is_bot:
-            version = live.row.version
-            await rig.fake.wait_for(lambda: live.row.version != version)
+            await rig.fake.wait_for(lambda live=live, version=live.row.version:
+                                    live.row.version != version)
         else:
             await press_for_next_player(rig, table_id, {str(human.id): human})
 
@@ -62,7 +62,7 @@ async def last_private(fake, user, contains=""):
 
 
 async def test_mydata_sends_a_json_document_of_what_is_stored(rig, fake):
-    (zephyrine, bob, _), done, running = await finished_and_running_tables(rig, fake)
+    (zephyrine, _, _), done, running = await finished_and_running_tables(rig, fake)
     fake.send_command(zephyrine.id, zephyrine, "/lang fr", chat_type="private")
     await fake.wait_for(lambda: fake.find(zephyrine.id, contains=t("fr", "lang_set_personal")))
 
