@@ -52,21 +52,23 @@ class Health:
         return None
 
 
+HEALTH = web.AppKey("health", Health)
+
+
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text[:200]
 
 
 async def _healthz(request: web.Request) -> web.Response:
-    health: Health = request.app["health"]
-    problem = await health.problem()
+    problem = await request.app[HEALTH].problem()
     if problem is None:
         return web.Response(text="ok\n")
     return web.Response(status=503, text=f"{problem}\n")
 
 
 async def _metrics(request: web.Request) -> web.Response:
-    health: Health = request.app["health"]
+    health = request.app[HEALTH]
     try:
         counts = await asyncio.wait_for(health.repo.table_counts(), PING_TIMEOUT)
     except Exception as exc:  # the other metrics still tell an operator something
@@ -83,7 +85,7 @@ async def _metrics(request: web.Request) -> web.Response:
 async def serve(health: Health, host: str, port: int) -> web.AppRunner:
     """Start serving; `await runner.cleanup()` stops. Port 0 picks a free one (tests)."""
     app = web.Application()
-    app["health"] = health
+    app[HEALTH] = health
     app.router.add_get("/healthz", _healthz)
     app.router.add_get("/metrics", _metrics)
     runner = web.AppRunner(app, access_log=None)  # a scrape every 15 s is no news
