@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot import logs
 from bot.deliveries import (
     Announcement,
     ChannelGone,
@@ -107,6 +108,7 @@ class Outbox:
                 self._workers[key] = asyncio.create_task(self._drain(key))
 
     async def _deliver(self, delivery: Delivery) -> None:
+        logs.bind(table_id=delivery.table_id, channel=getattr(delivery, "channel", None))
         for attempt in range(1, self._attempts + 1):
             try:
                 await self._send(delivery)

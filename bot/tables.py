@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import metrics, present
+from bot import logs, metrics, present
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
@@ -216,8 +216,12 @@ class Tables(Lobby, Turns, Privacy):
         return await handler(live, actor)
 
     async def _in_channel(self, channel: str) -> Live | None:
+        logs.bind(platform=self.platform, channel=channel)
         row = await self.repo.open_table_in(self.platform, channel)
-        return None if row is None else await self._load(row.id)
+        if row is None:
+            return None
+        logs.bind(table_id=row.id)
+        return await self._load(row.id)
 
     # --- languages and settings -----------------------------------------------------------
 
@@ -329,6 +333,7 @@ class Tables(Lobby, Turns, Privacy):
         live = await self._load(table_id)
         if live is None or live.row.platform != self.platform:
             return Reply(t(lang, "bad_button"), ok=False)
+        logs.bind(platform=self.platform, table_id=table_id, channel=live.row.channel)
         lang = await self.lang_of(actor.user_id, live.row.channel)
         if action.startswith("m:"):
             if live.row.status != PLAYING or version != live.row.version:
