@@ -309,6 +309,8 @@ EN: dict[str, str] = {
     "private_only": "Send me that in a private chat: the answer is about you alone.",
     "mydata_caption": "Everything I store about you, as JSON.",
     "mydata_failed": "I couldn't read your data just now; please try again.",
+    "help_privacy": "Your data: /mydata sends what I store about you, /forgetme deletes it "
+                    "(in a private chat with me).",
 }
 
 FR: dict[str, str] = {
@@ -617,6 +619,8 @@ FR: dict[str, str] = {
     "private_only": "Envoyez-moi cela en privé : la réponse ne concerne que vous.",
     "mydata_caption": "Tout ce que je garde sur vous, en JSON.",
     "mydata_failed": "Je n'ai pas pu lire vos données ; réessayez dans un instant.",
+    "help_privacy": "Vos données : /mydata vous envoie ce que je garde sur vous, /forgetme "
+                    "l'efface (en privé avec moi).",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}
