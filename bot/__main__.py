@@ -108,9 +108,10 @@ async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
     if settings.metrics_port is not None:
         try:
             runner = await monitor.serve(health, settings.metrics_host, settings.metrics_port)
-        except OSError as exc:
-            raise SystemExit(f"tapis: cannot serve metrics on {settings.metrics_host}:"
-                             f"{settings.metrics_port} ({exc.strerror or exc})") from exc
+        except OSError as exc:  # the port is taken, or the host is not this machine's
+            print(f"tapis: cannot serve metrics on {settings.metrics_host}:"
+                  f"{settings.metrics_port} ({exc.strerror or exc})", file=sys.stderr)
+            raise SystemExit(2) from exc
         logging.getLogger(__name__).info(
             "serving /healthz and /metrics on http://%s:%d", settings.metrics_host,
             monitor.bound_port(runner))

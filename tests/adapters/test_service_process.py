@@ -113,3 +113,39 @@ async def test_text_logs_stay_readable_and_never_show_the_token(tmp_path):
     families = {f.name for f in text_string_to_metric_families(metrics)}
     assert {"tapis_moves_accepted", "tapis_platform_requests", "tapis_tables",
             "tapis_delivery_queue_depth", "tapis_move_latency_seconds"} <= families
+
+
+async def test_the_console_serves_healthz_and_metrics_too(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}
+    env.update(PYTHONPATH=str(ROOT), METRICS_PORT=str(port))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--database", f"sqlite:///{tmp_path / 'c.db'}",
+        "--bot-delay", "0", "--game", "the-game", "--bots", "1", "-o", "deadline=off",
+        cwd=tmp_path, env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await until_healthy(f"http://127.0.0.1:{port}/healthz")
+        assert proc.stdin is not None
+        proc.stdin.write(b"#1\n#1\n")
+        await proc.stdin.drain()
+        samples = {}
+        for _ in range(100):
+            _, text = await get(f"http://127.0.0.1:{port}/metrics")
+            samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+                       for family in text_string_to_metric_families(text)
+                       for s in family.samples}
+            played = sum(v for (name, labels), v in samples.items()
+                         if name == "tapis_moves_accepted_total"
+                         and ("actor", "player") in labels)
+            if played >= 1:
+                break
+            await asyncio.sleep(0.1)
+        assert samples[("tapis_tables", (("game", "the-game"), ("status", "playing")))] == 1
+        assert played >= 1
+    finally:
+        if proc.stdin is not None and not proc.stdin.is_closing():
+            proc.stdin.write(b"/quit\n")
+            proc.stdin.close()
+        _, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    assert proc.returncode == 0, err.decode()[-2000:]
