@@ -10,6 +10,7 @@ forged or forwarded button can never act on somebody else. It names the minute i
 drawn, only so that an old one left in a chat expires.
 """
 
+import contextlib
 import logging
 from datetime import UTC, datetime
 from typing import Any
@@ -107,16 +108,25 @@ class Privacy(TablesBase):
                     await self._give_up_seat(row.id, actor)
             names = {row.id: t(await self.channel_lang(row.channel), "former_player")
                      for row in rows}
-            await self.repo.forget_user(
-                self.platform, user_id, names=names,
-                default_name=t(self.settings.default_lang, "former_player"))
+            # Under the locks of the tables in memory (in id order, so two people forgetting
+            # at once cannot deadlock): no seat write from a copy still naming them can
+            # land between the database's change and the copies' refresh.
+            async with contextlib.AsyncExitStack() as locks:
+                held = sorted(row.id for row in rows if row.id in self._live)
+                for table_id in held:
+                    await locks.enter_async_context(self._lock(table_id))
+                await self.repo.forget_user(
+                    self.platform, user_id, names=names,
+                    default_name=t(self.settings.default_lang, "former_player"))
+                for table_id in held:
+                    await self._refresh(table_id)
         except StorageError:
             log.exception("forgetting a user failed")
             return Reply(t(lang, "storage_failed"), ok=False)
         self._users.pop(user_id, None)
         self._locales.pop(user_id, None)
         for row in rows:
-            await self._refresh(row.id)
+            self.outbox.forget(row.id)  # their hand messages' ids, read again when needed
         log.info("a user asked to be forgotten: %d tables anonymised", len(rows))
         return Reply(t(lang, "forget_done"))
 
@@ -132,20 +142,19 @@ class Privacy(TablesBase):
                 raise StorageError(f"table {table_id}: seat not given up ({reply.text})")
 
     async def _refresh(self, table_id: int) -> None:
-        """A table in memory takes the anonymised seats and settings from the database."""
+        """A table in memory takes the anonymised seats and settings from the database
+        (the caller holds its lock)."""
         live = self._live.get(table_id)
-        self.outbox.forget(table_id)  # hand message ids of the person are gone too
         if live is None:
             return
-        async with self._lock(table_id):
-            try:
-                row = await self.repo.get_table(table_id)
-                seats = await self.repo.get_seats(table_id)
-            except StorageError:
-                self._live.pop(table_id, None)  # read again on next use
-                return
-            if row is not None:
-                live.row, live.seats = row, seats
+        try:
+            row = await self.repo.get_table(table_id)
+            seats = await self.repo.get_seats(table_id)
+        except StorageError:
+            self._live.pop(table_id, None)  # read again on next use
+            return
+        if row is not None:
+            live.row, live.seats = row, seats
 
 
 __all__ = ["FORGET", "KEEP", "PRIVACY_TABLE", "Privacy"]
