@@ -6,7 +6,7 @@ import time
 
 from bot.i18n import t
 from bot.render import encode_payload
-from db.repository import FINISHED, PLAYING
+from db.repository import FINISHED, PLAYING, UserSettings
 from tests.adapters.telegram_rig import (
     GROUP,
     hand_messages,
@@ -123,8 +123,7 @@ async def test_forgetme_asks_then_removes_the_name_keeps_scores_and_a_bot_takes_
 
     await rig.tables.settle()
     assert NAME.encode() not in file_bytes(rig)
-    assert await rig.repo.user_settings("telegram", str(zephyrine.id)) == \
-        type(await rig.repo.user_settings("telegram", "nobody"))()
+    assert await rig.repo.user_settings("telegram", str(zephyrine.id)) == UserSettings()
     assert [(r.seat, r.score, r.rank) for r in await rig.repo.results(done)] == results_before
     # The group never chose a language: the default's "a former player" stands for her.
     assert {r.name for r in await rig.repo.results(done)} == {
