@@ -25,7 +25,8 @@ database (DATABASE_URL, default sqlite:///tapis.db), so quitting and restarting 
 
 Console commands: type a move (e.g. `7 7 J`, `pass`, `23 A1, 77 D2`) or press a numbered
 button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newgame <game>
-[options], /lang en|fr, /help, /quit. Every setting is listed in .env.example.
+[options], /lang en|fr, /mydata, /forgetme, /help, /quit. Every setting is listed in
+.env.example; METRICS_PORT serves /healthz and /metrics in every mode (docs/monitoring.md).
 """
 
 
