@@ -1,6 +1,7 @@
 """/healthz and /metrics as a supervisor and a Prometheus scraper see them, over HTTP, with
 the real Telegram adapter on the fake Bot API and a real SQLite file."""
 
+import asyncio
 from collections import Counter
 
 import aiohttp
@@ -26,6 +27,17 @@ class Scraper:
     async def get(self, path):
         async with aiohttp.ClientSession() as session, session.get(self.base + path) as answer:
             return answer.status, await answer.text()
+
+    async def until_health(self, status, timeout=15.0):
+        """The text of /healthz once it answers `status` (polled as a supervisor would)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            got, text = await self.get("/healthz")
+            if got == status:
+                return text
+            assert loop.time() < deadline, f"/healthz stayed {got}: {text}"
+            await asyncio.sleep(0.05)
 
     async def samples(self):
         """{(name, frozenset(labels)): value} of one scrape, read by prometheus-client's own
@@ -71,6 +83,11 @@ async def test_healthz_turns_503_when_the_database_goes_and_200_when_it_returns(
 
         await rig.repo.open()
         assert await scraper.get("/healthz") == (200, "ok\n")
+
+        # The Bot API failing the long poll: unhealthy until a poll succeeds again.
+        fake.fail_next("getUpdates", 1, status=502, description="Bad Gateway")
+        assert await scraper.until_health(503) == "telegram: getUpdates: HTTP 502\n"
+        assert await scraper.until_health(200) == "ok\n"
 
         await rig.bot.stop()
         assert await scraper.get("/healthz") == (503, "telegram: not connected\n")
