@@ -287,8 +287,9 @@ class Repository(ABC):
         `default_name`) with no user id; a seat of theirs becomes a bot's; a bot seat they
         could have claimed back no longer remembers them; tables they hosted have no host;
         their id leaves tables' settings (a kicked list only once the table is over); their
-        hand messages are forgotten; their settings are deleted. The storage
-        keeps no copy of what was removed (SQLite: secure_delete and a WAL checkpoint).
+        hand messages are forgotten; their settings are deleted. SQLite keeps no
+        copy of what was removed (secure_delete, then a WAL checkpoint); PostgreSQL's old
+        row versions last until its vacuum reuses their space.
         """
 
 
