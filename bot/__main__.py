@@ -6,10 +6,12 @@ import contextlib
 import logging
 import signal
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
 from pydantic import ValidationError
 
+from bot.monitor import Health
 from bot.settings import Settings
 from db.repository import StorageError
 
@@ -23,7 +25,8 @@ database (DATABASE_URL, default sqlite:///tapis.db), so quitting and restarting 
 
 Console commands: type a move (e.g. `7 7 J`, `pass`, `23 A1, 77 D2`) or press a numbered
 button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newgame <game>
-[options], /lang en|fr, /help, /quit. Every setting is listed in .env.example.
+[options], /lang en|fr, /mydata, /forgetme, /help, /quit. Every setting is listed in
+.env.example; METRICS_PORT serves /healthz and /metrics in every mode (docs/monitoring.md).
 """
 
 
@@ -62,34 +65,69 @@ async def run(args: argparse.Namespace) -> int:
                              for e in exc.errors())
         print(f"tapis: bad settings: {problems}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    from bot import logs
+
+    logs.setup(settings)
     try:
         repo = open_repository(settings.database_url)
         await repo.open()
     except (ValueError, NotImplementedError, StorageError) as exc:
         print(f"tapis: cannot open the database ({exc})", file=sys.stderr)
         return 2
+    chat = bool(settings.discord_token or settings.telegram_token) and not args.console
+    platforms = [name for name, token in (("discord", settings.discord_token),
+                                          ("telegram", settings.telegram_token))
+                 if token and chat]
+    health = Health(repo, platforms)
     try:
-        chat = (settings.discord_token or settings.telegram_token) and not args.console
-        if not chat:
-            from adapters.console.app import Console
+        async with service(settings, health):
+            if not chat:
+                from adapters.console.app import Console
 
-            console = Console(repo, settings)
-            return await console.run(game=args.game, bots=args.bots, options=args.option)
-        runners = []
-        if settings.discord_token:
-            from adapters.discord.app import run_discord
+                console = Console(repo, settings)
+                return await console.run(game=args.game, bots=args.bots, options=args.option)
+            runners = []
+            if settings.discord_token:
+                from adapters.discord.app import run_discord
 
-            runners.append(run_discord(repo, settings))
-        if settings.telegram_token:
-            from adapters.telegram.app import run_telegram
+                runners.append(run_discord(repo, settings, health=health))
+            if settings.telegram_token:
+                from adapters.telegram.app import run_telegram
 
-            runners.append(run_telegram(repo, settings))
-        return await _until_signal(asyncio.gather(*runners))
+                runners.append(run_telegram(repo, settings, health=health))
+            return await _until_signal(asyncio.gather(*runners))
     finally:
         await repo.close()
+
+
+@contextlib.asynccontextmanager
+async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
+    """What runs beside the chat, in every mode: /healthz and /metrics, the retention job."""
+    from bot import monitor, retention
+
+    runner = None
+    if settings.metrics_port is not None:
+        try:
+            runner = await monitor.serve(health, settings.metrics_host, settings.metrics_port)
+        except OSError as exc:  # the port is taken, or the host is not this machine's
+            print(f"tapis: cannot serve metrics on {settings.metrics_host}:"
+                  f"{settings.metrics_port} ({exc.strerror or exc})", file=sys.stderr)
+            raise SystemExit(2) from exc
+        logging.getLogger(__name__).info(
+            "serving /healthz and /metrics on http://%s:%d", settings.metrics_host,
+            monitor.bound_port(runner))
+    job = None
+    if settings.retention_days is not None:
+        job = asyncio.create_task(retention.daily(health.repo, settings.retention_days))
+    try:
+        yield
+    finally:
+        if job is not None:
+            job.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await job
+        if runner is not None:
+            await runner.cleanup()
 
 
 async def _until_signal(work: "asyncio.Future[Any]") -> int:

@@ -311,6 +311,25 @@ EN: dict[str, str] = {
                           "Open a new one with /newgame.",
     "lobby_busy": "The table was changing at the same moment; nothing changed. Please try "
                   "again.",
+    # --- service ---
+    "former_player": "a former player",
+    "cmd.forgetme": "Delete what I store about you",
+    "cmd.mydata": "Get what I store about you, as a file",
+    "forget_ask": "This removes your settings and language, and your name from every table "
+                  "and result I keep (scores stay, as \u201ca former player\u201d, so other "
+                  "players' statistics stay whole). If you are playing now, a bot takes your "
+                  "seat. Your own statistics are gone for good. Are you sure?",
+    "btn_forget": "Yes, forget me",
+    "btn_keep": "No, keep my data",
+    "forget_done": "Done: I no longer store your name, settings or language. Playing again "
+                   "later starts afresh.",
+    "forget_kept": "Nothing was deleted.",
+    "forget_expired": "That confirmation has expired; send /forgetme again.",
+    "private_only": "Send me that in a private chat: the answer is about you alone.",
+    "mydata_caption": "Everything I store about you, as JSON.",
+    "mydata_failed": "I couldn't read your data just now; please try again.",
+    "help_privacy": "Your data: /mydata sends what I store about you, /forgetme deletes it "
+                    "(in a private chat with me).",
 }
 
 FR: dict[str, str] = {
@@ -621,6 +640,26 @@ FR: dict[str, str] = {
     "table_unrestorable": "Cette table n'a pas pu être restaurée après une mise à jour et elle "
                           "est fermée. Ouvrez-en une nouvelle avec /newgame.",
     "lobby_busy": "La table changeait au même moment ; rien n'a changé. Réessayez.",
+    # --- service ---
+    "former_player": "un ancien joueur",
+    "cmd.forgetme": "Effacer ce que je garde sur vous",
+    "cmd.mydata": "Recevoir ce que je garde sur vous, en fichier",
+    "forget_ask": "Cela efface vos réglages et votre langue, et votre nom de toutes les "
+                  "tables et de tous les résultats que je garde (les scores restent, au nom "
+                  "d'\u00ab\u00a0un ancien joueur\u00a0\u00bb, pour que les statistiques des "
+                  "autres restent entières). Si vous jouez en ce moment, un bot prend votre "
+                  "place. Vos propres statistiques seront perdues. Vous êtes sûr ?",
+    "btn_forget": "Oui, oubliez-moi",
+    "btn_keep": "Non, gardez mes données",
+    "forget_done": "C'est fait : je ne garde plus votre nom, vos réglages ni votre langue. "
+                   "Si vous rejouez plus tard, tout repart de zéro.",
+    "forget_kept": "Rien n'a été effacé.",
+    "forget_expired": "Cette confirmation a expiré ; envoyez de nouveau /forgetme.",
+    "private_only": "Envoyez-moi cela en privé : la réponse ne concerne que vous.",
+    "mydata_caption": "Tout ce que je garde sur vous, en JSON.",
+    "mydata_failed": "Je n'ai pas pu lire vos données ; réessayez dans un instant.",
+    "help_privacy": "Vos données : /mydata vous envoie ce que je garde sur vous, /forgetme "
+                    "l'efface (en privé avec moi).",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

@@ -28,6 +28,7 @@ class Reply:
     text: str
     ok: bool = True
     table_id: int | None = None
+    reason: str | None = None  # a refusal's catalogue key or engine code, for metrics
 
 
 @dataclass

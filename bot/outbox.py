@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot import logs
 from bot.deliveries import (
     Announcement,
     ChannelGone,
@@ -74,6 +75,10 @@ class Outbox:
         if key not in self._workers:
             self._workers[key] = asyncio.create_task(self._drain(key))
 
+    def depth(self) -> int:
+        """Deliveries not yet made: those queued, and one in flight per busy worker."""
+        return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+
     def revive(self, table_id: int) -> None:
         """A table whose channel was gone is back: deliver to it again."""
         self._gone.discard(table_id)
@@ -103,6 +108,7 @@ class Outbox:
                 self._workers[key] = asyncio.create_task(self._drain(key))
 
     async def _deliver(self, delivery: Delivery) -> None:
+        logs.bind(table_id=delivery.table_id, channel=getattr(delivery, "channel", None))
         for attempt in range(1, self._attempts + 1):
             try:
                 await self._send(delivery)

@@ -216,7 +216,7 @@ def score_lines(live: "Live", lang: str) -> list[str]:
 def help_text(lang: str) -> str:
     from engine import games
 
-    return t(lang, "help", games=", ".join(games.ids()))
+    return "\n".join([t(lang, "help", games=", ".join(games.ids())), t(lang, "help_privacy")])
 
 
 def rules_text(game_text: str, lang: str) -> str:

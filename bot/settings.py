@@ -1,5 +1,7 @@
 """Every setting the bot reads, from the environment or `.env` (listed in .env.example)."""
 
+from typing import Literal
+
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -23,6 +25,23 @@ class Settings(BaseSettings):
                               "started is called by a mention (0: at once)")
     afk_strikes: int = Field(2, ge=1, description="expired turns in a row before a bot takes over")
     cached_tables: int = Field(2000, ge=10, description="tables kept in memory; others reload")
+    metrics_port: int | None = Field(None, ge=0, le=65535, description="serve /healthz and "
+                                     "/metrics on this port; unset: off")
+    metrics_host: str = "127.0.0.1"
+    log_format: Literal["text", "json"] = "text"
+    retention_days: int | None = Field(None, ge=1, description="delete finished and cancelled "
+                                       "tables older than this; unset: keep them")
+
+    @field_validator("metrics_port", "retention_days", mode="before")
+    @classmethod
+    def _empty_is_off(cls, value: object) -> object:
+        # `METRICS_PORT=` as .env.example writes it means "not set".
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("discord_guild_ids", mode="before")
     @classmethod

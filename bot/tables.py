@@ -10,18 +10,20 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import present
+from bot import logs, metrics, present
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
 from bot.live import Actor, Live, Reply
 from bot.lobby import Lobby
 from bot.outbox import Outbox, Sink
+from bot.privacy import PRIVACY_TABLE, Privacy
 from bot.render import Button, decode_payload
 from bot.scheduler import Scheduler
 from bot.settings import Settings
@@ -54,7 +56,7 @@ MAX_MOVE_CHARS = 300
 
 
 
-class Tables(Lobby, Turns):
+class Tables(Lobby, Turns, Privacy):
     def __init__(
         self, repo: Repository, sink: Sink, *, platform: str, settings: Settings | None = None,
         clock: Clock | None = None, seeds: Callable[[], int] | None = None,
@@ -68,6 +70,7 @@ class Tables(Lobby, Turns):
         self.outbox = Outbox(sink, repo, on_channel_gone=self._channel_gone,
                              on_unreachable=self._unreachable)
         self.scheduler = Scheduler(self.clock, self._run_job)
+        metrics.QUEUE.labels(platform).set_function(self.outbox.depth)
         self._live: OrderedDict[int, Live] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._channel_langs: dict[str, str | None] = {}
@@ -225,8 +228,12 @@ class Tables(Lobby, Turns):
         return await handler(live, actor)
 
     async def _in_channel(self, channel: str) -> Live | None:
+        logs.bind(platform=self.platform, channel=channel)
         row = await self.repo.open_table_in(self.platform, channel)
-        return None if row is None else await self._load(row.id)
+        if row is None:
+            return None
+        logs.bind(table_id=row.id)
+        return await self._load(row.id)
 
     # --- languages and settings -----------------------------------------------------------
 
@@ -326,7 +333,7 @@ class Tables(Lobby, Turns):
     async def _refuse(self, actor: Actor, channel: str | None, key: str, /,
                       **params: Any) -> Reply:
         lang = await self.lang_of(actor.user_id, channel)
-        return Reply(t(lang, key, **params), ok=False)
+        return Reply(t(lang, key, **params), ok=False, reason=key)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -334,6 +341,7 @@ class Tables(Lobby, Turns):
     async def play(self, actor: Actor, channel: str, text: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None or live.row.status != PLAYING:
+            metrics.REFUSED.labels(self.platform, "no_game").inc()
             return await self._refuse(actor, channel, "no_game")
         return await self._play(live, actor, text, expected_version=None)
 
@@ -345,12 +353,16 @@ class Tables(Lobby, Turns):
         if decoded is None:
             return Reply(t(lang, "bad_button"), ok=False)
         table_id, version, action = decoded
+        if table_id == PRIVACY_TABLE:
+            return await self.privacy_press(actor, version, action)
         live = await self._load(table_id)
         if live is None or live.row.platform != self.platform:
             return Reply(t(lang, "bad_button"), ok=False)
+        logs.bind(platform=self.platform, table_id=table_id, channel=live.row.channel)
         lang = await self.lang_of(actor.user_id, live.row.channel)
         if action.startswith("m:"):
             if live.row.status != PLAYING or version != live.row.version:
+                metrics.REFUSED.labels(self.platform, "out_of_date").inc()
                 return Reply(t(lang, "out_of_date"), ok=False)
             return await self._play(live, actor, action[2:], expected_version=version)
         handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
@@ -365,6 +377,15 @@ class Tables(Lobby, Turns):
 
     async def _play(self, live: Live, actor: Actor, text: str, *,
                     expected_version: int | None) -> Reply:
+        started = time.perf_counter()
+        reply = await self._play_move(live, actor, text, expected_version=expected_version)
+        metrics.MOVE_SECONDS.labels(self.platform).observe(time.perf_counter() - started)
+        if not reply.ok:
+            metrics.REFUSED.labels(self.platform, reply.reason or "other").inc()
+        return reply
+
+    async def _play_move(self, live: Live, actor: Actor, text: str, *,
+                         expected_version: int | None) -> Reply:
         channel = live.row.channel
         if len(text) > MAX_MOVE_CHARS:
             return await self._refuse(actor, channel, "move_too_long", max=MAX_MOVE_CHARS)
@@ -388,7 +409,7 @@ class Tables(Lobby, Turns):
                 events = await self._commit(live, seat.seat, move, "player")
             except IllegalMove as exc:
                 lang = await self.lang_of(actor.user_id, channel)
-                return Reply(present.refusal(live, exc, lang), ok=False)
+                return Reply(present.refusal(live, exc, lang), ok=False, reason=exc.code)
             except VersionConflict:
                 await self._reload(live)
                 return await self._refuse(actor, channel, "out_of_date")
@@ -422,6 +443,7 @@ class Tables(Lobby, Turns):
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results)
         live.state = new_state
+        metrics.MOVES.labels(self.platform, live.row.game, actor_kind).inc()
         return events
 
     async def _reload(self, live: Live) -> None:

@@ -39,6 +39,8 @@ class TablesBase:
     _live: OrderedDict[int, Live]
     _verified: set[int]
     _deadline_resumed: set[int]
+    _users: dict[str, UserSettings]
+    _locales: dict[str, str | None]
 
     if TYPE_CHECKING:
         # Defined in Tables.
@@ -81,7 +83,9 @@ class TablesBase:
                                   kind: str = "info", mentions: list[str] | None = None
                                   ) -> None: ...
 
-        # Defined in Lobby, used by Turns.
+        # Defined in Lobby, used by Turns (and _leave by Privacy).
+        def _leave(self, live: Live, actor: Actor) -> Awaitable[Reply]: ...
+
         def _bot_name(self, live: Live, index: int) -> str: ...
 
         async def _save_lobby(self, live: Live, *, seats: list[SeatRow] | None = None,

@@ -7,6 +7,7 @@ after a change, and all of them re-check the table's version before acting.
 import logging
 from typing import Any
 
+from bot import logs
 from bot.deliveries import Notice
 from bot.i18n import t
 from bot.live import Live
@@ -138,6 +139,7 @@ class Turns(TablesBase):
             self.scheduler.at(self.clock.now() + delay, "bot", live.id, live.row.version)
 
     async def _run_job(self, job: Job) -> None:
+        logs.bind(platform=self.platform, table_id=job.table_id)
         try:
             live = await self._load(job.table_id)
         except StorageError:

@@ -48,6 +48,7 @@ from db.repository import (
     UserSettings,
     VersionConflict,
     lobby_of,
+    settings_without,
 )
 from db.sqlite import Migration, load_migrations
 
@@ -724,3 +725,99 @@ class PostgresRepository(Repository):
             return [GameStats(*row) for row in rows]
 
         return await self._run(body)
+
+    # ------------------------------------------------------------------ service
+
+    async def ping(self) -> None:
+        async def body(db: Connection) -> None:
+            await db.fetchval("SELECT 1")
+
+        await self._run(body)
+
+    async def table_counts(self) -> dict[tuple[str, str], int]:
+        async def body(db: Connection) -> dict[tuple[str, str], int]:
+            rows = await db.fetch(
+                "SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
+            return {(game, status): count for game, status, count in rows}
+
+        return await self._run(body)
+
+    async def delete_tables_before(self, before: float) -> int:
+        async def body(db: Connection) -> int:
+            # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
+            deleted = await db.fetch(
+                "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
+                " AND updated_at < $1 RETURNING id", before)
+            return len(deleted)
+
+        return await self._run(body)
+
+    # ------------------------------------------------------------------ privacy
+
+    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
+        async def body(db: Connection) -> list[TableRow]:
+            rows = await db.fetch(
+                f"SELECT {_TABLE_COLUMNS},"
+                " EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
+                "         AND (s.user_id = $2 OR s.former_user_id = $2))"
+                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
+                "            AND r.user_id = $2) AS named"
+                " FROM tables AS t WHERE platform = $1 AND (host = $2"
+                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
+                "            AND (s.user_id = $2 OR s.former_user_id = $2))"
+                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
+                "            AND r.user_id = $2)"
+                " OR strpos(settings, $3) > 0) ORDER BY id",
+                platform, user_id, json.dumps(user_id))
+            found = [(_table(row), row["named"]) for row in rows]
+            # The settings text only says the id is there somewhere: keep exact matches.
+            return [table for table, named in found if named or table.host == user_id
+                    or settings_without(table.settings, user_id, is_open=False) is not None]
+
+        return await self._run(body)
+
+    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
+                          default_name: str) -> None:
+        of_platform = "table_id IN (SELECT id FROM tables WHERE platform = $3)"
+
+        async def body(db: Connection) -> None:
+            for table_id, name in names.items():
+                await db.execute(
+                    "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
+                    " is_bot = TRUE WHERE table_id = $2 AND user_id = $3",
+                    name, table_id, user_id)
+                await db.execute(
+                    "UPDATE results SET name = $1, user_id = NULL"
+                    " WHERE table_id = $2 AND user_id = $3", name, table_id, user_id)
+            # Tables joined since `names` was read, if any.
+            await db.execute(
+                "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
+                f" is_bot = TRUE WHERE user_id = $2 AND {of_platform}",
+                default_name, user_id, platform)
+            await db.execute(
+                f"UPDATE results SET name = $1, user_id = NULL WHERE user_id = $2"
+                f" AND {of_platform}", default_name, user_id, platform)
+            await db.execute(
+                "UPDATE seats SET former_user_id = NULL WHERE former_user_id = $1"
+                " AND table_id IN (SELECT id FROM tables WHERE platform = $2)",
+                user_id, platform)
+            await db.execute("UPDATE tables SET host = '' WHERE platform = $1 AND host = $2",
+                             platform, user_id)
+            rows = await db.fetch(
+                "SELECT id, settings, status FROM tables WHERE platform = $1"
+                " AND strpos(settings, $2) > 0", platform, json.dumps(user_id))
+            for table_id, text, status in rows:
+                cleaned = settings_without(json.loads(text), user_id,
+                                           is_open=status in OPEN_STATUSES)
+                if cleaned is not None:
+                    await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",
+                                     _dumps(cleaned), table_id)
+            await db.execute(
+                "DELETE FROM messages WHERE key LIKE 'hand:%'"
+                " AND (extra::json ->> 'user') = $1"
+                " AND table_id IN (SELECT id FROM tables WHERE platform = $2)",
+                user_id, platform)
+            await db.execute("DELETE FROM user_settings WHERE platform = $1 AND user_id = $2",
+                             platform, user_id)
+
+        await self._write(body)

@@ -273,3 +273,64 @@ class Repository(ABC):
 
     @abstractmethod
     async def stats(self, platform: str, user_id: str) -> list[GameStats]: ...
+
+    # service: health, metrics, retention
+    @abstractmethod
+    async def ping(self) -> None:
+        """Raise StorageError unless the database answers a trivial query (for /healthz)."""
+
+    @abstractmethod
+    async def table_counts(self) -> dict[tuple[str, str], int]:
+        """How many tables there are per (game, status), for /metrics."""
+
+    @abstractmethod
+    async def delete_tables_before(self, before: float) -> int:
+        """RETENTION_DAYS: delete finished and cancelled tables last changed before `before`
+        (a UNIX time), with their seats, moves, messages and results; count them. Open and
+        closed tables stay: a closed table may come back when its channel does."""
+
+    # privacy: /mydata and /forgetme
+    @abstractmethod
+    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
+        """Every table of `platform` that names the user: a seat (theirs, or one a bot
+        took over from them), a result, as host, or in the table's settings (waiting to
+        take a seat over, kicked, unreachable). Oldest first."""
+
+    @abstractmethod
+    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
+                          default_name: str) -> None:
+        """Remove what names the user, in one transaction, keeping every score.
+
+        Their seats and results keep their scores and places under `names[table_id]` (or
+        `default_name`) with no user id; a seat of theirs becomes a bot's; a bot seat they
+        could have claimed back no longer remembers them; tables they hosted have no host;
+        their id leaves tables' settings (a kicked list only once the table is over); their
+        hand messages are forgotten; their settings are deleted. SQLite keeps no
+        copy of what was removed (secure_delete, then a WAL checkpoint); PostgreSQL's old
+        row versions last until its vacuum reuses their space.
+        """
+
+
+# Settings keys of a table (owned by bot/) that hold user ids, and whether each is
+# [user_id, name] pairs or plain ids. "kicked" keeps a kicked player out until the game
+# ends, so it is only cleaned on tables that are over.
+USER_LISTS = {"takeovers": "pairs", "unreachable": "ids", "kicked": "ids"}
+
+
+def settings_without(settings: dict[str, Any], user_id: str, *, is_open: bool
+                     ) -> dict[str, Any] | None:
+    """A table's settings with `user_id` taken out, or None when it was not in them."""
+    changed = dict(settings)
+    for key, kind in USER_LISTS.items():
+        if key == "kicked" and is_open:
+            continue
+        values = settings.get(key)
+        if not isinstance(values, list):
+            continue
+        if kind == "pairs":
+            kept = [v for v in values if not (isinstance(v, list) and v and v[0] == user_id)]
+        else:
+            kept = [v for v in values if v != user_id]
+        if len(kept) != len(values):
+            changed[key] = kept
+    return None if changed == settings else changed

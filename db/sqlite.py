@@ -45,6 +45,7 @@ from db.repository import (
     UserSettings,
     VersionConflict,
     lobby_of,
+    settings_without,
 )
 
 T = TypeVar("T")
@@ -165,6 +166,9 @@ def _configure(db: Connection) -> None:
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
+    # Deleted and overwritten rows are zeroed rather than left in free space: a name
+    # removed by /forgetme (or a table by retention) must not stay readable in the file.
+    db.execute("PRAGMA secure_delete = ON")
 
 
 def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
@@ -825,3 +829,95 @@ class SqliteRepository(Repository):
                     for game, played, wins, average_rank in rows]
 
         return await self._run(body)
+
+    # ------------------------------------------------------------------ service
+
+    async def ping(self) -> None:
+        await self._run(lambda db: db.execute("SELECT 1").fetchone())
+
+    async def table_counts(self) -> dict[tuple[str, str], int]:
+        def body(db: Connection) -> dict[tuple[str, str], int]:
+            rows = db.execute("SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
+            return {(game, status): count for game, status, count in rows}
+
+        return await self._run(body)
+
+    async def delete_tables_before(self, before: float) -> int:
+        def body(db: Connection) -> int:
+            # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
+            return db.execute(
+                "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
+                " AND updated_at < ?", (before,)).rowcount
+
+        return await self._write(body)
+
+    # ------------------------------------------------------------------ privacy
+
+    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
+        def body(db: Connection) -> list[TableRow]:
+            rows = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables AS t WHERE platform = ? AND ("
+                " host = ?"
+                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
+                "            AND (s.user_id = ? OR s.former_user_id = ?))"
+                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
+                "            AND r.user_id = ?)"
+                " OR instr(settings, ?) > 0) ORDER BY id",
+                (platform, user_id, user_id, user_id, user_id, json.dumps(user_id)),
+            ).fetchall()
+            found = [_table(row) for row in rows]
+            # The settings text only says the id is there somewhere: keep exact matches.
+            return [row for row in found if row.host == user_id
+                    or settings_without(row.settings, user_id, is_open=False) is not None
+                    or _names_user(db, row.id, user_id)]
+
+        return await self._run(body)
+
+    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
+                          default_name: str) -> None:
+        of_platform = "table_id IN (SELECT id FROM tables WHERE platform = ?)"
+
+        def body(db: Connection) -> None:
+            for table_id, name in names.items():
+                db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
+                           " is_bot = 1 WHERE table_id = ? AND user_id = ?",
+                           (name, table_id, user_id))
+                db.execute("UPDATE results SET name = ?, user_id = NULL"
+                           " WHERE table_id = ? AND user_id = ?", (name, table_id, user_id))
+            # Tables joined since `names` was read, if any.
+            db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
+                       f" is_bot = 1 WHERE user_id = ? AND {of_platform}",
+                       (default_name, user_id, platform))
+            db.execute(f"UPDATE results SET name = ?, user_id = NULL WHERE user_id = ?"
+                       f" AND {of_platform}", (default_name, user_id, platform))
+            db.execute(f"UPDATE seats SET former_user_id = NULL WHERE former_user_id = ?"
+                       f" AND {of_platform}", (user_id, platform))
+            db.execute("UPDATE tables SET host = '' WHERE platform = ? AND host = ?",
+                       (platform, user_id))
+            rows = db.execute(
+                "SELECT id, settings, status FROM tables WHERE platform = ?"
+                " AND instr(settings, ?) > 0", (platform, json.dumps(user_id))).fetchall()
+            for table_id, text, status in rows:
+                cleaned = settings_without(json.loads(text), user_id,
+                                           is_open=status in OPEN_STATUSES)
+                if cleaned is not None:
+                    db.execute("UPDATE tables SET settings = ? WHERE id = ?",
+                               (_dumps(cleaned), table_id))
+            db.execute(f"DELETE FROM messages WHERE key LIKE 'hand:%'"
+                       f" AND json_extract(extra, '$.user') = ? AND {of_platform}",
+                       (user_id, platform))
+            db.execute("DELETE FROM user_settings WHERE platform = ? AND user_id = ?",
+                       (platform, user_id))
+
+        await self._write(body)
+        # The pages as they were before live on in the WAL until a checkpoint: copy them
+        # back and empty it, so the file holds no trace of the removed name.
+        await self._run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+
+
+def _names_user(db: Connection, table_id: int, user_id: str) -> bool:
+    seat = db.execute("SELECT 1 FROM seats WHERE table_id = ? AND (user_id = ?"
+                      " OR former_user_id = ?)", (table_id, user_id, user_id)).fetchone()
+    result = db.execute("SELECT 1 FROM results WHERE table_id = ? AND user_id = ?",
+                        (table_id, user_id)).fetchone()
+    return seat is not None or result is not None

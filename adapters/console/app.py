@@ -7,6 +7,7 @@ printed blocks. Buttons are numbered (`#1`, `#2`, ...) because a terminal has no
 import asyncio
 import getpass
 import itertools
+import json
 import sys
 from typing import TextIO
 
@@ -14,6 +15,7 @@ from bot import present
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import t
 from bot.options import resolve_game
+from bot.privacy import PRIVACY_TABLE
 from bot.render import Button, Rendering, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Tables
@@ -67,6 +69,11 @@ class ConsoleSink:
         line = self._numbered(where, table_id, rendering)
         if line:
             self._print(line)
+
+    def show_buttons(self, table_id: int, rendering: Rendering) -> None:
+        """A question with its buttons, numbered like an announcement's."""
+        self._print(rendering.text)
+        self._renumber(table_id, rendering, "announce")
 
     async def announce(self, msg: Announcement) -> None:
         if msg.kind == "turn":
@@ -201,7 +208,8 @@ class Console:
             if payload is None:
                 return t(self.lang, "console_no_button")
             reply = await tables.press(USER, payload)
-            return None if reply.ok else reply.text
+            privacy = payload.startswith(f"{PRIVACY_TABLE}.")  # its answer is all there is
+            return reply.text if privacy or not reply.ok else None
         word, _, rest = line.partition(" ")
         command = word.lstrip("/").lower() if word.startswith("/") else "play"
         if command == "play":
@@ -226,6 +234,12 @@ class Console:
             reply = await tables.set_lang(USER, CHANNEL, rest, personal=False)
             self.lang = (await tables.channel_lang(CHANNEL))
             return reply.text
+        if command == "mydata":
+            return json.dumps(await tables.my_data(USER), ensure_ascii=False, indent=2)
+        if command == "forgetme":
+            question = await tables.forget_prompt(USER)
+            self.sink.show_buttons(PRIVACY_TABLE, question)
+            return None
         if command == "rules":
             return present.rules_text(rest.strip(), self.lang)
         return present.help_text(self.lang) + "\n" + t(self.lang, "console_help")

@@ -8,16 +8,21 @@ public state of a table is its one message, edited in place by the outbox.
 """
 
 import asyncio
+import io
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
 import discord
 from discord import app_commands
 
+from adapters.discord.metered import trace_config
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
-from bot import present
+from bot import logs, present
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
+from bot.monitor import Health
+from bot.privacy import PRIVACY_TABLE
 from bot.render import decode_payload, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
@@ -44,6 +49,7 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     tables = getattr(interaction.client, "tables", None)
     if tables is not None:  # private answers and hands follow the user's Discord language
         tables.remember_locale(str(user.id), str(interaction.locale))
+    logs.bind(platform="discord", channel=interaction.channel_id)
     return Actor(str(user.id), user.display_name, is_admin=admin)
 
 
@@ -57,6 +63,7 @@ class TapisDiscord(discord.Client):
                  seeds: Callable[[], int] | None = None, **options: object) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread deletions; nothing else is read
+        options.setdefault("http_trace", trace_config())  # counts REST calls for /metrics
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
                          **options)  # type: ignore[arg-type]
         self.settings = settings
@@ -69,6 +76,26 @@ class TapisDiscord(discord.Client):
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         _add_commands(self)
         self._tables_closed = False
+        self._gateway_up = False
+
+    # --- health ---------------------------------------------------------------------------
+
+    def connection_problem(self) -> str | None:
+        """For /healthz: None while the gateway session is up."""
+        if self.is_closed():
+            return "client closed"
+        if not self._gateway_up or not self.is_ready():
+            return "gateway not connected"
+        return None
+
+    async def on_ready(self) -> None:
+        self._gateway_up = True
+
+    async def on_resumed(self) -> None:
+        self._gateway_up = True
+
+    async def on_disconnect(self) -> None:
+        self._gateway_up = False
 
     # --- life cycle -----------------------------------------------------------------------
 
@@ -180,13 +207,50 @@ class TapisDiscord(discord.Client):
         actor = actor_of(interaction)
         decoded = decode_payload(payload)
         action = decoded[2] if decoded else ""
-        if decoded and action == "hand":
+        if decoded and decoded[0] == PRIVACY_TABLE:
+            await self._privacy_press(interaction, actor, payload)
+        elif decoded and action == "hand":
             await self.show_hand(interaction, actor, decoded[0], payload)
         elif decoded and action.startswith("m:"):
             await self._move(interaction, actor, decoded[0], payload)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
             await self.answer(interaction, self.tables.press(actor, payload))
+
+    async def _privacy_press(self, interaction: discord.Interaction, actor: Actor,
+                             payload: str) -> None:
+        """The /forgetme question's buttons act for whoever pressed; the answer replaces
+        the question, so it cannot be pressed twice."""
+        reply = await self.tables.press(actor, payload)
+        message = interaction.message
+        shown_on = [getattr(child, "custom_id", None) for row in (message.components if message
+                    else []) for child in getattr(row, "children", [])]
+        if message is not None and message.flags.ephemeral and payload in shown_on:
+            await interaction.response.edit_message(content=fit(reply.text), view=None)
+        else:  # a forged press on another message: that message stays as it is
+            await interaction.response.send_message(fit(reply.text), ephemeral=True)
+
+    async def mydata(self, interaction: discord.Interaction) -> None:
+        """What is stored about the user, as a JSON file only they can see."""
+        actor = actor_of(interaction)
+        lang = await self._lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            data = await self.tables.my_data(actor)
+        except StorageError:
+            log.exception("/mydata could not read the database")
+            await interaction.followup.send(t(lang, "mydata_failed"), ephemeral=True)
+            return
+        document = json.dumps(data, ensure_ascii=False, indent=2).encode()
+        await interaction.followup.send(
+            t(lang, "mydata_caption"), ephemeral=True,
+            file=discord.File(io.BytesIO(document), filename="tapis-my-data.json"))
+
+    async def forgetme(self, interaction: discord.Interaction) -> None:
+        question = await self.tables.forget_prompt(actor_of(interaction))
+        view = view_of(PRIVACY_TABLE, question.version, question.buttons)
+        await interaction.response.send_message(fit(question.text), ephemeral=True,
+                                                view=view or discord.utils.MISSING)
 
     async def _move(self, interaction: discord.Interaction, actor: Actor, table_id: int,
                     payload: str) -> None:
@@ -440,6 +504,15 @@ def _add_commands(app: TapisDiscord) -> None:
         await app.answer(interaction, tables.set_lang(
             actor_of(interaction), channel_of(interaction), language.value, personal=personal))
 
+    # Anywhere, DMs included: answers are ephemeral, seen by the person alone.
+    @tree.command(name="mydata", description="Get what I store about you, as a file")
+    async def mydata(interaction: discord.Interaction) -> None:
+        await app.mydata(interaction)
+
+    @tree.command(name="forgetme", description="Delete what I store about you")
+    async def forgetme(interaction: discord.Interaction) -> None:
+        await app.forgetme(interaction)
+
     @tree.command(name="help", description="What I can do")
     async def help_(interaction: discord.Interaction) -> None:
         async def text() -> str:
@@ -448,11 +521,14 @@ def _add_commands(app: TapisDiscord) -> None:
         await app.answer(interaction, text())
 
 
-async def run_discord(repo: Repository, settings: Settings) -> None:
+async def run_discord(repo: Repository, settings: Settings, *,
+                      health: Health | None = None) -> None:
     """Serve Discord until cancelled (`python -m bot` with DISCORD_TOKEN set)."""
     if not settings.discord_token:
         raise ValueError("DISCORD_TOKEN is not set")
     client = TapisDiscord(repo, settings)
+    if health is not None:
+        health.watch("discord", client.connection_problem)
     try:
         await client.start(settings.discord_token)
     finally:

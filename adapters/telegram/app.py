@@ -10,6 +10,7 @@ directly against tests/fakes/telegram_api.py.
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -21,6 +22,8 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    CallbackQuery,
+    InputFile,
     Message,
     Update,
     User,
@@ -40,11 +43,14 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link
+from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, keyboard
+from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
-from bot import present
+from bot import logs, present
 from bot.clock import Clock
 from bot.i18n import LANGS, t
+from bot.monitor import Health
+from bot.privacy import PRIVACY_TABLE
 from bot.render import decode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
@@ -66,7 +72,8 @@ GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
     "table", "rules", "scores", "stats", "cancel", "kick", "lang", "mentions", "options",
     "help")]
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
-    (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions")]
+    (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions", "mydata",
+                              "forgetme")]
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
@@ -81,13 +88,20 @@ def actor_name(user: User) -> str:
     return clip(user.full_name or user.username or str(user.id), 64)
 
 
-def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | None = None
+def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | None = None,
+                      requests: tuple[MeteredRequest, MeteredRequest] | None = None
                       ) -> Application:
+    """`requests`: the (calls, long poll) HTTP clients, kept by the caller that wants to
+    know whether the last call failed."""
     if not settings.telegram_token:
         raise ValueError("TELEGRAM_TOKEN is not set")
+    # The builder's own pool sizes (256, and 1 for the long poll), counted for /metrics.
+    calls, polls = requests or (MeteredRequest(connection_pool_size=256),
+                                MeteredRequest(connection_pool_size=1))
     builder = (ApplicationBuilder().token(settings.telegram_token)
                .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))
-               .concurrent_updates(True))
+               .concurrent_updates(True)
+               .request(calls).get_updates_request(polls))
     if settings.telegram_api_url:
         # A self-hosted Bot API server: calls go to {url}/bot<token>/<method>.
         base = settings.telegram_api_url.rstrip("/")
@@ -103,7 +117,10 @@ class TelegramBot:
         self.settings = settings
         self.listen = listen
         self.poll_timeout = poll_timeout
-        self.app = build_application(settings, rate_limiter=rate_limiter)
+        self._requests = (MeteredRequest(connection_pool_size=256),
+                          MeteredRequest(connection_pool_size=1))
+        self.app = build_application(settings, rate_limiter=rate_limiter,
+                                     requests=self._requests)
         self._reachable: set[int] = set()  # users the bot may write to privately
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
         self.sink = TelegramSink(self.app.bot, on_reachable=self._reachable.add,
@@ -145,6 +162,14 @@ class TelegramBot:
         await self.tables.close()
         await self.app.shutdown()
 
+    def connection_problem(self) -> str | None:
+        """For /healthz: None while updates come in and the Bot API answers."""
+        updater = self.app.updater
+        if not self.app.running or updater is None or not updater.running:
+            return "not connected"
+        calls, polls = self._requests
+        return polls.failing or calls.failing
+
     async def _set_commands(self) -> None:
         bot = self.app.bot
         try:
@@ -168,6 +193,7 @@ class TelegramBot:
             "rules": self._rules, "scores": self._scores, "stats": self._stats,
             "cancel": self._cancel, "kick": self._kick, "lang": self._lang, "help": self._help,
             "mentions": self._mentions, "options": self._options,
+            "mydata": self._mydata, "forgetme": self._forgetme,
         }
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
@@ -188,6 +214,7 @@ class TelegramBot:
         user = update.effective_user
         assert message is not None and user is not None
         place = place_of(message)
+        logs.bind(platform=PLATFORM, channel=place.key)
         is_admin = False
         if message.chat.type == ChatType.PRIVATE:
             self._reachable.add(user.id)
@@ -416,6 +443,45 @@ class TelegramBot:
             target = " ".join(context.args or [])
         await self._answer(update, await self.tables.kick(actor, place.key, target))
 
+    # --- privacy --------------------------------------------------------------------------
+
+    async def _private_only(self, update: Update, actor: Actor) -> bool:
+        """What is said about one person is said in their private chat, not in a group."""
+        message = update.effective_message
+        assert message is not None
+        if message.chat.type == ChatType.PRIVATE:
+            return True
+        lang = await self.tables.lang_of(actor.user_id)
+        await self._answer(update, Reply(t(lang, "private_only"), ok=False))
+        return False
+
+    async def _mydata(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, _ = await self._actor(update)
+        if not await self._private_only(update, actor):
+            return
+        message = update.effective_message
+        assert message is not None
+        lang = await self.tables.lang_of(actor.user_id)
+        try:
+            data = await self.tables.my_data(actor)
+        except StorageError:
+            log.exception("/mydata could not read the database")
+            await self._in_chat(message, t(lang, "mydata_failed"))
+            return
+        document = json.dumps(data, ensure_ascii=False, indent=2).encode()
+        await message.reply_document(InputFile(document, filename="tapis-my-data.json"),
+                                     caption=t(lang, "mydata_caption"), do_quote=False)
+
+    async def _forgetme(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, _ = await self._actor(update)
+        if not await self._private_only(update, actor):
+            return
+        message = update.effective_message
+        assert message is not None
+        question = await self.tables.forget_prompt(actor)
+        await message.reply_text(question.text, do_quote=False, reply_markup=keyboard(
+            PRIVACY_TABLE, question.version, question.buttons))
+
     # --- buttons --------------------------------------------------------------------------
 
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -426,6 +492,7 @@ class TelegramBot:
         decoded = decode_payload(data)
         action = decoded[2] if decoded else ""
         chat = query.message.chat if query.message is not None else None
+        logs.bind(platform=PLATFORM, channel=chat.id if chat is not None else None)
         in_group = chat is not None and chat.type != ChatType.PRIVATE
         if chat is not None and chat.type == ChatType.PRIVATE:
             self._reachable.add(user.id)
@@ -438,10 +505,31 @@ class TelegramBot:
             await query.answer(t(await self.tables.lang_of(actor.user_id),
                                  "needs_private_chat_short"), url=link)
             return
+        if decoded is not None and decoded[0] == PRIVACY_TABLE:
+            await self._privacy_press(query, actor, data, in_group)
+            return
         reply = await self.tables.press(actor, data)
         if reply.ok and action in {"join", "leave"}:
             await self._dm(user.id, reply.text)
         await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
+
+    async def _privacy_press(self, query: CallbackQuery, actor: Actor, data: str,
+                             in_group: bool) -> None:
+        """The /forgetme question's buttons, honoured only in the private chat they were
+        sent to; the answer replaces the question, so it cannot be pressed twice."""
+        if in_group:
+            lang = await self.tables.lang_of(actor.user_id)
+            await query.answer(clip(t(lang, "private_only"), MAX_ANSWER), show_alert=True)
+            return
+        reply = await self.tables.press(actor, data)
+        await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
+        message = query.message
+        markup = message.reply_markup if isinstance(message, Message) else None
+        shown = [b.callback_data for row in (markup.inline_keyboard if markup else ())
+                 for b in row]
+        if data in shown:  # only the question itself; a forged press elsewhere edits nothing
+            with contextlib.suppress(TelegramError):
+                await query.edit_message_text(clip(reply.text, 4096))
 
     # --- platform events ------------------------------------------------------------------
 
@@ -493,10 +581,13 @@ class TelegramBot:
                 await update.effective_message.reply_text(text)
 
 
-async def run_telegram(repo: Repository, settings: Settings) -> None:
+async def run_telegram(repo: Repository, settings: Settings, *,
+                       health: Health | None = None) -> None:
     """Run until cancelled (`python -m bot` cancels on SIGINT/SIGTERM), then stop cleanly:
     queued deliveries are sent before the HTTP client closes."""
     bot = TelegramBot(repo, settings)
+    if health is not None:
+        health.watch(PLATFORM, bot.connection_problem)
     await bot.start()
     log.info("Telegram bot @%s running (%s)", bot.app.bot.username,
              "webhook" if settings.telegram_webhook_url else "long polling")

@@ -84,3 +84,34 @@ def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
     assert out.count("Options (e.g.") == 2  # not asked for a game that does not exist
     assert "Type a number from 2 to 7, or Enter." in out
     assert "Michigan has started" in out and "Traceback" not in out + result.stderr
+
+
+def test_mydata_prints_the_stored_data_and_forgetme_asks_then_forgets(tmp_path):
+    import json
+    import sqlite3
+
+    db = tmp_path / "console.db"
+    played = run_bot(db, ["/lang fr", "#1", "#1", "/quit"], "--game", "the-game", "--bots", "1",
+                     "-o", "deadline=off")
+    assert played.returncode == 0, played.stderr
+    shown = run_bot(db, ["/mydata", "/quit"])
+    assert shown.returncode == 0, shown.stderr
+    start = shown.stdout.index('{\n  "about"')
+    data, _ = json.JSONDecoder().raw_decode(shown.stdout[start:])
+    assert data["user_id"] == "you" and [e["game"] for e in data["tables"]] == ["the-game"]
+    name = data["tables"][0]["seats"][0]["name"]
+    assert name.encode() in db.read_bytes()
+
+    # Asked, then kept: nothing changes; asked again and confirmed: forgotten.
+    kept = run_bot(db, ["/forgetme", "#42", "/quit"])
+    assert "[#41]" in kept.stdout and "[#42]" in kept.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT name FROM seats WHERE user_id = 'you'").fetchall()
+    forgot = run_bot(db, ["/forgetme", "#41", "/quit"])
+    assert forgot.returncode == 0, forgot.stderr
+    assert "Done: I no longer store your name" in forgot.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM seats WHERE user_id = 'you'"
+                                  " OR former_user_id = 'you'").fetchone() == (0,)
+        assert connection.execute("SELECT COUNT(*) FROM user_settings").fetchone() == (0,)
+    assert name.encode() not in db.read_bytes()

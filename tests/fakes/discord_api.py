@@ -302,6 +302,7 @@ class RequestRecord:
     status: int = 0
     body: Any = None
     query: dict[str, str] = field(default_factory=dict)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # multipart files by name
 
     @property
     def key(self) -> str:
@@ -1546,7 +1547,7 @@ class FakeDiscord:
         )
         self.requests.append(record)
         try:
-            body, files = await _read_body(request)
+            body, files = await _read_body(request, record.uploads)
             record.body = body
             route, params = self._match(request.method, path)
             if route is None:
@@ -1979,8 +1980,10 @@ def _embed_size(embed: Json) -> int:
     return size
 
 
-async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
-    """The JSON body of a request, and the names of any uploaded files."""
+async def _read_body(request: web.Request, uploads: dict[str, bytes] | None = None
+                     ) -> tuple[Any, list[str]]:
+    """The JSON body of a request, and the names of any uploaded files (their contents go
+    to `uploads`)."""
     if request.content_type.startswith("multipart/"):
         body: Any = {}
         files: list[str] = []
@@ -1991,8 +1994,10 @@ async def _read_body(request: web.Request) -> tuple[Any, list[str]]:
             if part.name == "payload_json":
                 body = json.loads(await part.text())
             else:
-                await part.read()
+                content = await part.read()
                 files.append(part.filename or part.name or "file")
+                if uploads is not None:
+                    uploads[files[-1]] = bytes(content)
         return body, files
     raw = await request.read()
     return (json.loads(raw) if raw else {}), []

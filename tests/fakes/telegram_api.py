@@ -75,7 +75,7 @@ STRING_FIELDS = frozenset({
 # fmt: on
 
 # Methods whose success puts a new message in a chat: these count for the flood limit.
-SEND_METHODS = frozenset({"sendMessage"})
+SEND_METHODS = frozenset({"sendMessage", "sendDocument"})
 
 COMMAND_RE = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
 COMMAND_NAME_RE = re.compile(r"^[a-z0-9_]{1,32}$")
@@ -163,6 +163,8 @@ class FakeMessage:
     history: list[Version] = field(default_factory=list)
     edit_date: int | None = None
     deleted: bool = False
+    # sendDocument: {"file_name", "mime_type", "content": bytes}; `text` is then the caption.
+    document: JSON | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -346,7 +348,8 @@ def _decode_params(raw: dict[str, Any]) -> JSON:
     params: JSON = {}
     for key, value in raw.items():
         if isinstance(value, web.FileField):
-            params[key] = {"file_name": value.filename, "content_type": value.content_type}
+            params[key] = {"file_name": value.filename, "content_type": value.content_type,
+                           "content": value.file.read()}
         elif isinstance(value, str) and key not in STRING_FIELDS:
             try:
                 params[key] = json.loads(value)
@@ -461,6 +464,7 @@ class FakeTelegram:
                 "deleteWebhook": self._delete_webhook,
                 "getWebhookInfo": self._get_webhook_info,
                 "sendMessage": self._send_message,
+                "sendDocument": self._send_document,
                 "editMessageText": self._edit_message_text,
                 "editMessageReplyMarkup": self._edit_message_reply_markup,
                 "deleteMessage": self._delete_message,
@@ -1036,8 +1040,19 @@ class FakeTelegram:
             "from": message.sender.to_api(),
             "chat": chat.to_api(),
             "date": message.date,
-            "text": message.text,
         }
+        if message.document is None:
+            api["text"] = message.text
+        else:
+            api["document"] = {
+                "file_id": f"doc-{message.chat_id}-{message.message_id}",
+                "file_unique_id": f"u{message.chat_id}{message.message_id}",
+                "file_name": message.document["file_name"],
+                "mime_type": message.document["mime_type"],
+                "file_size": len(message.document["content"]),
+            }
+            if message.text:
+                api["caption"] = message.text
         if message.entities:
             api["entities"] = message.entities
         if chat.is_forum and message.thread_id is not None:
@@ -1180,6 +1195,41 @@ class FakeTelegram:
             raw_text=params["text"],
             parse_mode=params.get("parse_mode"),
             reply_to=reply.get("message_id") or params.get("reply_to_message_id"),
+        )
+        chat.messages.append(message)
+        return self._message_api(message)
+
+    def _send_document(self, params: JSON) -> JSON:
+        """A file uploaded with the request (multipart); the fake knows no stored file ids."""
+        chat = self._target_chat(params)
+        document = params.get("document")
+        if isinstance(document, str):
+            raise bad_request("wrong remote file identifier specified")
+        if not isinstance(document, dict) or "content" not in document:
+            raise bad_request("there is no document in the request")
+        content = document["content"]
+        if not content:
+            raise bad_request("file must be non-empty")
+        if len(content) > 50 * 1024 * 1024:
+            raise ApiError(413, "Request Entity Too Large")
+        caption = params.get("caption") or ""
+        if params.get("parse_mode"):
+            caption = render_html(caption) if str(params["parse_mode"]).upper() == "HTML" \
+                else caption
+        if _utf16_len(caption) > 1024:
+            raise bad_request("message caption is too long")
+        markup = _validate_reply_markup(params.get("reply_markup"))
+        self._check_group_limit("sendDocument", chat.id)
+        message = FakeMessage(
+            message_id=next(self._message_ids[chat.id]),
+            chat_id=chat.id,
+            sender=BOT_USER,
+            text=caption,
+            date=int(time.time()),
+            reply_markup=markup,
+            document={"file_name": document.get("file_name") or "document",
+                      "mime_type": document.get("content_type") or "application/octet-stream",
+                      "content": content},
         )
         chat.messages.append(message)
         return self._message_api(message)

@@ -1,0 +1,160 @@
+"""/mydata and /forgetme: what the bot stores about a person, and removing it.
+
+A person's own data is their settings (language, mentions, their app's language) and
+their name and id in tables' seats and results. Forgetting keeps every score under "a
+former player", so the statistics of the people they played with stay whole; a seat in
+a game under way passes to a bot first, as when someone leaves.
+
+The confirmation button carries no user: whoever presses it forgets themselves, so a
+forged or forwarded button can never act on somebody else. It names the minute it was
+drawn, only so that an old one left in a chat expires.
+"""
+
+import contextlib
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.i18n import t
+from bot.live import Actor, Reply
+from bot.render import Button, Rendering
+from bot.tables_base import TablesBase
+from db.repository import LOBBY, OPEN_STATUSES, PLAYING, StorageError, TableRow
+
+log = logging.getLogger(__name__)
+
+FORGET, KEEP = "forget", "keep"
+PRIVACY_TABLE = 0  # the "table" a privacy button names: none; no table has id 0
+CONFIRM_MINUTES = 10
+
+
+def _when(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
+
+
+class Privacy(TablesBase):
+    # --- /mydata --------------------------------------------------------------------------
+
+    async def my_data(self, actor: Actor) -> dict[str, Any]:
+        """Everything stored that names the person, as a JSON-able document.
+
+        Raises StorageError when the database cannot be read: an incomplete export would
+        tell the person less than the truth.
+        """
+        settings = await self.repo.user_settings(self.platform, actor.user_id)
+        tables = []
+        for row in await self.repo.user_tables(self.platform, actor.user_id):
+            tables.append(await self._table_data(row, actor.user_id))
+        return {
+            "about": "What Tapis stores about you. Send /forgetme in a private chat with the "
+                     "bot to delete it.",
+            "platform": self.platform,
+            "user_id": actor.user_id,
+            "exported_at": _when(self.clock.now()),
+            "settings": {"language": settings.lang, "mentions": settings.mentions,
+                         "app_language": settings.locale},
+            "tables": tables,
+        }
+
+    async def _table_data(self, row: TableRow, user_id: str) -> dict[str, Any]:
+        seats = await self.repo.get_seats(row.id)
+        results = await self.repo.results(row.id)
+        lists = {key: any((v[0] if isinstance(v, list) and v else v) == user_id
+                          for v in row.settings.get(key, []))
+                 for key in ("takeovers", "kicked", "unreachable")}
+        return {
+            "table": row.id, "game": row.game, "channel": row.channel, "status": row.status,
+            "created_at": _when(row.created_at), "last_change": _when(row.updated_at),
+            "you_host": row.host == user_id,
+            "seats": [{"seat": s.seat + 1, "name": s.name,
+                       "played_by_a_bot_for_you": s.former_user_id == user_id}
+                      for s in seats if user_id in (s.user_id, s.former_user_id)],
+            "results": [{"seat": r.seat + 1, "name": r.name, "score": r.score, "rank": r.rank}
+                        for r in results if r.user_id == user_id],
+            "waiting_to_take_a_seat": lists["takeovers"],
+            "kicked": lists["kicked"],
+            "could_not_be_reached": lists["unreachable"],
+        }
+
+    # --- /forgetme ------------------------------------------------------------------------
+
+    async def forget_prompt(self, actor: Actor) -> Rendering:
+        """The question and its two buttons; nothing changes until "yes" is pressed."""
+        lang = await self.lang_of(actor.user_id)
+        minute = int(self.clock.now() // 60)
+        return Rendering(title=t(lang, "forget_ask"), lines=[], buttons=[[
+            Button(t(lang, "btn_forget"), FORGET, "danger"),
+            Button(t(lang, "btn_keep"), KEEP)]], version=minute)
+
+    async def privacy_press(self, actor: Actor, minute: int, action: str) -> Reply:
+        """A press on the /forgetme question: it acts for whoever pressed, if still fresh."""
+        lang = await self.lang_of(actor.user_id)
+        if action == KEEP:
+            return Reply(t(lang, "forget_kept"))
+        if action != FORGET:
+            return Reply(t(lang, "bad_button"), ok=False)
+        age = self.clock.now() / 60 - minute
+        if not -1 <= age <= CONFIRM_MINUTES:
+            return Reply(t(lang, "forget_expired"), ok=False)
+        return await self.forget(actor)
+
+    async def forget(self, actor: Actor) -> Reply:
+        lang = await self.lang_of(actor.user_id)  # answered in their language, read first
+        user_id = actor.user_id
+        try:
+            rows = await self.repo.user_tables(self.platform, user_id)
+            for row in rows:
+                if row.status in OPEN_STATUSES:
+                    await self._give_up_seat(row.id, actor)
+            names = {row.id: t(await self.channel_lang(row.channel), "former_player")
+                     for row in rows}
+            # Under the locks of the tables in memory (in id order, so two people forgetting
+            # at once cannot deadlock): no seat write from a copy still naming them can
+            # land between the database's change and the copies' refresh.
+            async with contextlib.AsyncExitStack() as locks:
+                held = sorted(row.id for row in rows if row.id in self._live)
+                for table_id in held:
+                    await locks.enter_async_context(self._lock(table_id))
+                await self.repo.forget_user(
+                    self.platform, user_id, names=names,
+                    default_name=t(self.settings.default_lang, "former_player"))
+                for table_id in held:
+                    await self._refresh(table_id)
+        except StorageError:
+            log.exception("forgetting a user failed")
+            return Reply(t(lang, "storage_failed"), ok=False)
+        self._users.pop(user_id, None)
+        self._locales.pop(user_id, None)
+        for row in rows:
+            self.outbox.forget(row.id)  # their hand messages' ids, read again when needed
+        log.info("a user asked to be forgotten: %d tables anonymised", len(rows))
+        return Reply(t(lang, "forget_done"))
+
+    async def _give_up_seat(self, table_id: int, actor: Actor) -> None:
+        """Leave as /leave does: out of a lobby, or a bot takes the seat of a game."""
+        live = await self._load(table_id)
+        if live is None or live.row.status not in (LOBBY, PLAYING):
+            return
+        waiting = any(w[0] == actor.user_id for w in live.row.settings.get("takeovers", []))
+        if live.seat_of(actor.user_id) is not None or waiting:
+            reply = await self._leave(live, actor)
+            if not reply.ok:
+                raise StorageError(f"table {table_id}: seat not given up ({reply.text})")
+
+    async def _refresh(self, table_id: int) -> None:
+        """A table in memory takes the anonymised seats and settings from the database
+        (the caller holds its lock)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        try:
+            row = await self.repo.get_table(table_id)
+            seats = await self.repo.get_seats(table_id)
+        except StorageError:
+            self._live.pop(table_id, None)  # read again on next use
+            return
+        if row is not None:
+            live.row, live.seats = row, seats
+
+
+__all__ = ["FORGET", "KEEP", "PRIVACY_TABLE", "Privacy"]

@@ -1,0 +1,61 @@
+"""/forgetme at the table level: a lobby seat is left, the host moves on, a channel in
+French names her in French, and a second confirmation does no harm."""
+
+from bot.i18n import t
+from bot.privacy import CONFIRM_MINUTES, FORGET
+from db.repository import LOBBY, UserSettings
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
+
+
+async def confirm(harness, actor, minutes_later=0):
+    prompt = await harness.tables.forget_prompt(actor)
+    harness.clock.advance(minutes_later * 60)
+    return await harness.tables.press(actor, f"0.{prompt.version}.{FORGET}")
+
+
+async def test_forgetting_in_a_lobby_leaves_it_and_the_next_player_hosts(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+
+    reply = await confirm(harness, ALICE)
+    await tables.settle()
+
+    assert reply.ok and reply.text == t("en", "forget_done")
+    row = await tables.table_for_channel(CHANNEL)
+    assert row.status == LOBBY and row.host == BOB.user_id
+    assert [s.name for s in (await tables.live_table(row.id)).seats] == ["Bob", "Carol"]
+    assert await tables.repo.user_tables("test", ALICE.user_id) == []
+
+
+async def test_her_name_becomes_the_channels_own_words_and_twice_is_harmless(harness):
+    tables = harness.tables
+    assert (await tables.set_lang(ADMIN, CHANNEL, "fr", personal=False)).ok
+    await tables.new_game(ALICE, CHANNEL, "the-game")
+    await tables.join(BOB, CHANNEL)
+    await tables.start_game(ALICE, CHANNEL)
+    await tables.settle()
+    row = await tables.table_for_channel(CHANNEL)
+    await tables.cancel(ALICE, CHANNEL)
+    await tables.set_lang(ALICE, CHANNEL, "en", personal=True)
+
+    assert (await confirm(harness, ALICE)).text == t("en", "forget_done")
+    assert (await confirm(harness, ALICE)).text == t("en", "forget_done")
+
+    names = [s.name for s in await tables.repo.get_seats(row.id)]
+    assert names == [t("fr", "former_player"), "Bob"]
+    assert await tables.repo.user_settings("test", ALICE.user_id) == UserSettings()
+    assert await tables.lang_of(ALICE.user_id) == "en"  # the default again
+
+
+async def test_a_confirmation_pressed_too_late_changes_nothing(harness):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+
+    reply = await confirm(harness, ALICE, minutes_later=CONFIRM_MINUTES + 1)
+
+    assert not reply.ok and reply.text == t("en", "forget_expired")
+    row = await tables.table_for_channel(CHANNEL)
+    assert [s.name for s in (await tables.live_table(row.id)).seats] == ["Alice"]
+    assert (await tables.press(ALICE, "0.0.nonsense")).text == t("en", "bad_button")
