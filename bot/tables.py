@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
@@ -19,7 +19,7 @@ from bot import present
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
-from bot.live import Actor, Live, Reply
+from bot.live import NARRATION_LINES, Actor, Live, Reply
 from bot.lobby import Lobby
 from bot.outbox import Outbox, Sink
 from bot.render import Button, decode_payload
@@ -82,16 +82,19 @@ class Tables(Lobby, Turns):
         """Resume every unfinished table: deadlines at once, everything else as a job.
 
         Start-up only reads rows and schedules: each table is loaded, verified against
-        its move log and given its next bot move by a `resume` job, so a restart with
-        thousands of tables is quick and players are served while the rest resumes.
+        its move log, redrawn and given its next bot move by a `resume` job, so a restart
+        with thousands of tables is quick and players are served while the rest resumes.
+        Lobbies are resumed too, only to be redrawn (see `Turns._redraw`).
         """
         deadlines = {d.table_id: d for d in await self.repo.deadlines()}
         now = self.clock.now()
         for row in await self.repo.unfinished_tables():
-            if row.platform != self.platform or row.status != PLAYING:
+            if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
                 continue
             self.scheduler.at(now, "resume", row.id, row.version)
             self._resuming[row.id] = row
+            if row.status == LOBBY:
+                continue  # a lobby has no deadline: its resume only redraws it
             deadline = deadlines.get(row.id)
             if deadline is not None and deadline.version == row.version:
                 await self._resume_deadline(row, deadline)
@@ -178,9 +181,18 @@ class Tables(Lobby, Turns):
     async def _verify(self, live: Live) -> None:
         """The move log is the truth and the snapshot a cache: check it once per process."""
         row, game = live.row, live.game
-        replayed = await self._replay(row, game, len(live.seats))
+        # Every move yields at least one line: the last NARRATION_LINES moves fill the list.
+        recent: deque[list[Any]] = deque(maxlen=NARRATION_LINES)
+        replayed = await self._replay(row, game, len(live.seats), recent)
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
+        # The table's "last moves" as they were before the restart, for its redraw.
+        try:
+            lang = await self.channel_lang(row.channel)
+            for events in recent:
+                live.narration.extend(present.narrate(live, events, lang))
+        except Exception:  # a narration bug costs the lines, never the table
+            log.exception("table %s: last moves not narrated", row.id)
         if dumped != row.snapshot:
             log.error("table %s: snapshot differs from its move log; using the log", row.id)
             live.row = await self.repo.update_table(row.id, expected_version=row.version,
@@ -188,12 +200,17 @@ class Tables(Lobby, Turns):
             self.repaired.append(row.id)
         self._verified.add(row.id)
 
-    async def _replay(self, row: TableRow, game: Game, seats: int) -> Any:
+    async def _replay(self, row: TableRow, game: Game, seats: int,
+                      recent: deque[list[Any]] | None = None) -> Any:
+        """The state the move log gives; `recent` receives the events of its last moves."""
         state = game.new_game(seats, row.options, row.seed)
         if row.version == 0:
             return state  # nothing logged yet: no need to read the log
         for move in await self.repo.moves(row.id):
-            state, _ = game.apply(state, move.seat, game.parse_move(state, move.seat, move.move))
+            state, events = game.apply(state, move.seat,
+                                       game.parse_move(state, move.seat, move.move))
+            if recent is not None:
+                recent.append(events)
         return state
 
     def _evict(self) -> None:

@@ -109,3 +109,44 @@ async def test_a_table_loaded_by_several_callers_at_once_is_one_copy(harness):
     copies = await asyncio.gather(*(tables.live_table(table_id) for _ in range(5)))
     assert all(copy is copies[0] for copy in copies)
     assert tables._loading == {}
+
+
+async def test_after_a_restart_every_screen_is_redrawn_as_stored_with_its_last_moves(harness):
+    """What a killed process had not delivered reaches the players from the new one."""
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    live = await tables.live_table(table_id)
+    await _play_to(harness, live, 4)
+    before = harness.sink.tables[table_id].rendering
+    assert before.version == 4 and "Last moves:" in before.lines
+
+    harness.sink = RecordingSink()  # the new process starts with nothing delivered
+    await harness.restart()
+
+    after = harness.sink.tables[table_id].rendering
+    assert after.version == 4
+    assert after.lines == before.lines  # "last moves" included, rebuilt from the move log
+    assert {user for (tid, user) in harness.sink.hands if tid == table_id} == {
+        ALICE.user_id, BOB.user_id, CAROL.user_id}
+    assert all(hand.rendering.version == 4 for hand in harness.sink.hands.values())
+    # The hand's edit notifies nobody: the player to act is called again, once.
+    to_act = live.game.to_act(live.state)[0]
+    calls = [a for a in harness.sink.announcements if a.kind == "turn"]
+    assert [a.mentions for a in calls] == [[live.seats[to_act].user_id]]
+
+
+async def test_after_a_restart_a_lobby_is_redrawn_with_its_seats(harness):
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel", [])).table_id
+    await tables.join(BOB, CHANNEL)
+    harness.sink = RecordingSink()  # Bob's seat never reached the lobby message
+    await harness.restart()
+    shown = harness.sink.tables[table_id].rendering
+    assert any("Bob" in line for line in shown.lines), shown.lines
