@@ -562,10 +562,19 @@ class Tables(Lobby, Turns):
                      table_id=live.id)
 
     async def scores(self, actor: Actor, channel: str) -> Reply:
+        """The running scores; once the game is over (and no new table was opened there),
+        the finished game's final ranking, which is what people ask for right after it."""
         live = await self._in_channel(channel)
         lang = await self.lang_of(actor.user_id, channel)
+        if live is None:
+            newest = await self.repo.newest_tables_in(self.platform, channel)
+            if newest and newest[0].status == FINISHED:
+                live = await self._load(newest[0].id)
         if live is None or live.state is None:
             return Reply(t(lang, "no_game"), ok=False)
+        result = live.game.outcome(live.state)
+        if live.row.status == FINISHED and result is not None:
+            return Reply("\n".join(present.final_ranking(live, result, lang)), table_id=live.id)
         return Reply("\n".join(present.score_lines(live, lang)), table_id=live.id)
 
     async def stats(self, actor: Actor, channel: str | None = None) -> Reply:
