@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from html import escape
 from typing import Any
 from urllib.parse import urlparse
@@ -217,26 +217,55 @@ class TelegramBot:
 
     async def _can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they pressed Start, never
-        blocked it). Asked once with an invisible chat action, then remembered."""
+        blocked it). Asked once with an invisible chat action, then remembered.
+
+        When Telegram gives no answer (network down, timeout, flood limit) the answer is
+        unknown and not remembered; it counts as "no": the user then gets the deep link,
+        which seats them whether or not their private chat was open, where seating them
+        blind could leave a seat whose hand reaches nobody.
+        """
         if user_id in self._reachable:
             return True
         try:
             await self.app.bot.send_chat_action(user_id, ChatAction.TYPING)
         except (Forbidden, BadRequest):
             return False
+        except TelegramError as error:
+            log.warning("reachability of %s unknown (%s); offering the deep link", user_id,
+                        error)
+            return False
         self._reachable.add(user_id)
         return True
 
     # --- answering ------------------------------------------------------------------------
 
-    async def _dm(self, user_id: int, text: str) -> bool:
+    async def _dm(self, user_id: int, text: str) -> bool | None:
+        """True once sent; False when Telegram refuses the private chat (never started,
+        blocked); None when it could not be sent for another reason (flood limit past the
+        limiter's retries, network), which says nothing about the private chat."""
         try:
             await self.app.bot.send_message(user_id, clip(text, 4096))
         except (Forbidden, BadRequest):
             self._reachable.discard(user_id)
             return False
+        except TelegramError as error:
+            log.warning("private message to %s not sent: %s", user_id, error)
+            return None
         self._reachable.add(user_id)
         return True
+
+    async def _confirm(self, send: Awaitable[object]) -> None:
+        """Send the confirmation of a change that is already stored, or drop it.
+
+        Past this point no answer may say "nothing changed": if Telegram refuses or cannot
+        be reached, the confirmation is dropped (logged) instead of reaching the error
+        handler, whose sentence says nothing changed. The table or hand message shows the
+        change, and the outbox keeps trying to deliver those.
+        """
+        try:
+            await send
+        except TelegramError as error:
+            log.warning("confirmation of a stored change dropped: %s", error)
 
     async def _in_chat(self, message: Message, text: str) -> None:
         await message.reply_text(clip(text, 4096), do_quote=message.chat.type != ChatType.PRIVATE)
@@ -252,13 +281,10 @@ class TelegramBot:
         if not reply.ok:
             if private or not await self._dm(user.id, reply.text):
                 await self._in_chat(message, reply.text)
-        elif ok == "chat":
-            await self._in_chat(message, reply.text)
+        elif ok == "chat" or (ok == "private" and private):
+            await self._confirm(self._in_chat(message, reply.text))
         elif ok == "private":
-            if private:
-                await self._in_chat(message, reply.text)
-            else:
-                await self._dm(user.id, reply.text)
+            await self._dm(user.id, reply.text)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -278,7 +304,7 @@ class TelegramBot:
         if reply.ok and reply.table_id is not None and place.chat_id < 0 \
                 and not await self._can_reach(int(actor.user_id)):
             # The host is seated already; the link only opens the chat their hand needs.
-            await self._send_deep_link(message, actor, reply.table_id)
+            await self._confirm(self._send_deep_link(message, actor, reply.table_id))
 
     async def _join_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
@@ -294,10 +320,11 @@ class TelegramBot:
         reply = await self.tables.join(actor, place.key)
         if not reply.ok or place.chat_id > 0:
             await self._answer(update, reply, "chat")
-        elif not await self._dm(int(actor.user_id), reply.text) and table is not None:
+        elif await self._dm(int(actor.user_id), reply.text) is False and table is not None:
             # The chat action got through but the message did not: seated, yet their hand
-            # cannot reach them until they open the private chat.
-            await self._send_deep_link(message, actor, table.id)
+            # cannot reach them until they open the private chat. (Not sent for another
+            # reason, e.g. a flood limit: dropped, the lobby message shows them seated.)
+            await self._confirm(self._send_deep_link(message, actor, table.id))
 
     async def _send_deep_link(self, message: Message, actor: Actor, table_id: int) -> None:
         link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{table_id}")
@@ -325,7 +352,10 @@ class TelegramBot:
         message = update.effective_message
         assert message is not None
         reply = await self.tables.join_table(actor, table_id)
-        await self._in_chat(message, reply.text)
+        if reply.ok:
+            await self._confirm(self._in_chat(message, reply.text))
+        else:
+            await self._in_chat(message, reply.text)
 
     async def _leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
@@ -439,9 +469,14 @@ class TelegramBot:
                                  "needs_private_chat_short"), url=link)
             return
         reply = await self.tables.press(actor, data)
-        if reply.ok and action in {"join", "leave"}:
+        if not reply.ok:
+            await query.answer(clip(reply.text, MAX_ANSWER), show_alert=True)
+            return
+        # Stored: the button's answer first (a press expires), then the private copy of a
+        # seat change; either may be dropped, never reported as "nothing changed".
+        await self._confirm(query.answer(clip(reply.text, MAX_ANSWER)))
+        if action in {"join", "leave"}:
             await self._dm(user.id, reply.text)
-        await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
 
     # --- platform events ------------------------------------------------------------------
 
