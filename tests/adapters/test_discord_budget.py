@@ -1,0 +1,73 @@
+"""One 3-second budget per Discord interaction, whatever the number of slow steps before
+the answer: the fake answers a first response after 3 s with 404 / 10062 (Unknown
+interaction), as Discord does, so a budget spent twice leaves the user with "This
+interaction failed"."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.adapters.test_discord import Harness, button, hand_of, open_table, table_messages
+from tests.fakes.discord_api import FakeDiscord
+
+pytestmark = pytest.mark.timeout(60)
+
+FIRST_STEP, SECOND_STEP = 1.8, 1.4  # each under the 2 s wait, together over Discord's 3 s
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        erin = server.add_user("erin")
+        server.guild.members[erin.id] = []
+        yield server
+    assert server.unhandled == [] and server.server_errors == []
+
+
+@pytest.fixture
+async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
+    harness = Harness(fake, tmp_path / "tapis.db")
+    await harness.open()
+    yield harness
+    await harness.close()
+
+
+def slowed(monkeypatch: pytest.MonkeyPatch, tables: Any, name: str, seconds: float) -> None:
+    """`tables.<name>` as a slow store makes it: the same answer, `seconds` later."""
+    real = getattr(tables, name)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(tables, name, slow)
+
+
+async def test_my_hand_from_a_spectator_with_a_slow_store_is_deferred_once_and_answered(
+        h, fake, monkeypatch):
+    await open_table(h, ["alice", "bob", "carol"])
+    [table] = table_messages(fake, fake.channel)
+    slowed(monkeypatch, h.tables, "live_table", FIRST_STEP)  # loading the table
+    slowed(monkeypatch, h.tables, "press", SECOND_STEP)  # then the answer's own work
+
+    press = await h.click(table, button(table, "hand"), "erin")
+
+    assert press.response_type == 5  # deferred within Discord's window, once
+    [answer] = [m for m in fake.ephemerals("erin") if m.interaction_id == press.id]
+    assert answer.content == "You are not playing at this table."
+    assert not answer.loading
+
+
+async def test_slash_hand_with_a_slow_store_still_shows_the_hand_in_time(h, fake, monkeypatch):
+    await open_table(h, ["alice", "bob", "dave"])  # dave's DMs are closed: ephemeral hand
+    slowed(monkeypatch, h.tables, "live_table", FIRST_STEP)
+    slowed(monkeypatch, h.tables, "hand_rendering_for_table", SECOND_STEP)
+
+    asked = await h.slash("hand", "dave")
+
+    assert asked.response_type == 5
+    hand = hand_of(h, "dave")
+    assert hand is not None and "Your hand:" in hand.content and not hand.loading
