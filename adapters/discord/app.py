@@ -157,10 +157,17 @@ class TapisDiscord(discord.Client):
         """An ephemeral answer, deferred first if the work outlasts Discord's 3 seconds."""
         result = await self.in_time(interaction, work)
         text = fit((result.text if isinstance(result, Reply) else result) or "…")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            if not (isinstance(result, Reply) and result.ok):
+                raise
+            # Done and stored: the table shows it. The error handler's sentence says that
+            # nothing changed, which would be untrue now, so the confirmation is dropped.
+            log.warning("the answer to a done action was not delivered", exc_info=True)
 
     async def _lang(self, interaction: discord.Interaction) -> str:
         return await self.tables.lang_of(str(interaction.user.id), channel_of(interaction))
@@ -263,8 +270,14 @@ class TapisDiscord(discord.Client):
                 return
             content = content_of(rendering)
             view = view_of(table_id, rendering.version, rendering.buttons)
-            await interaction.response.edit_message(
-                content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            try:
+                await interaction.response.edit_message(
+                    content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                # The move is stored: never "nothing changed". The outbox edits the hand.
+                log.warning("a hand press's own edit failed; the outbox redraws it",
+                            exc_info=True)
+                return
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
     async def show_hand(self, interaction: discord.Interaction, actor: Actor, table_id: int,

@@ -71,3 +71,16 @@ async def test_slash_hand_with_a_slow_store_still_shows_the_hand_in_time(h, fake
     assert asked.response_type == 5
     hand = hand_of(h, "dave")
     assert hand is not None and "Your hand:" in hand.content and not hand.loading
+
+
+async def test_a_join_whose_answer_discord_refuses_is_never_reported_as_nothing_changed(
+        h, fake):
+    await h.slash("newgame", "alice", game="ochs-esel")
+    fake.fail_next("POST /interactions/*", status=400, code=50035, message="Invalid Form Body")
+
+    await fake.slash("join", user="bob")
+    [lobby] = table_messages(fake, fake.channel)
+    await fake.wait_for(lambda: "Bob" in lobby.content)  # joined and shown
+    await h.quiet()
+    assert not any("nothing was changed" in m.content or "went wrong" in m.content
+                   for m in fake.messages.values())
