@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Actor", "Live", "Reply", "Tables"]
 
+# Seconds before the newest stored change within which a finished table is redrawn at
+# start-up: longer than any delivery waits in the outbox and the rate limiter.
+JUST_FINISHED = 600.0
+
 
 
 class Tables(Lobby, Turns):
@@ -84,7 +88,8 @@ class Tables(Lobby, Turns):
         Start-up only reads rows and schedules: each table is loaded, verified against
         its move log, redrawn and given its next bot move by a `resume` job, so a restart
         with thousands of tables is quick and players are served while the rest resumes.
-        Lobbies are resumed too, only to be redrawn (see `Turns._redraw`).
+        Lobbies and just finished tables are resumed too, only to be redrawn (see
+        `Turns._redraw`).
         """
         deadlines = {d.table_id: d for d in await self.repo.deadlines()}
         now = self.clock.now()
@@ -99,6 +104,12 @@ class Tables(Lobby, Turns):
             if deadline is not None and deadline.version == row.version:
                 await self._resume_deadline(row, deadline)
                 self._deadline_resumed.add(row.id)
+        # A game's last move may have been stored just before the process stopped, its final
+        # table and hands not yet shown: without a redraw it would look stuck for good.
+        for row in await self.repo.just_finished_tables(JUST_FINISHED):
+            if row.platform == self.platform:
+                self.scheduler.at(now, "resume", row.id, row.version)
+                self._resuming[row.id] = row
         if run_scheduler:
             self.scheduler.start()
 

@@ -14,6 +14,7 @@ from bot.scheduler import Job
 from bot.tables_base import TablesBase
 from db.repository import (
     CLOSED,
+    FINISHED,
     LOBBY,
     PLAYING,
     Deadline,
@@ -149,7 +150,7 @@ class Turns(TablesBase):
             return
         if live is None or live.row.version != job.version:
             return  # the table moved on: this job is stale
-        if job.kind == "resume" and live.row.status in (LOBBY, PLAYING):
+        if job.kind == "resume" and live.row.status in (LOBBY, PLAYING, FINISHED):
             await self._redraw(live)
         if live.row.status != PLAYING:
             return
@@ -186,12 +187,19 @@ class Turns(TablesBase):
         that matters to a player, that it is their turn, is made again: a hand's edit
         notifies nobody, so the turn call is armed afresh (after `ping_delay`, skipped if
         they play first), at most once per restart.
+
+        A game whose last move was stored just before the stop (see `JUST_FINISHED`) gets
+        its final table and hands the same way; its final ranking message, if it was lost,
+        is dropped too: the table message shows the final scores and the rematch button,
+        and /scores gives the ranking.
         """
         await self._show_table(live)
-        if live.row.status != PLAYING or live.state is None:
+        if live.state is None:
             return
         for seat in live.seats:
             await self._show_hand(live, seat.seat)
+        if live.row.status != PLAYING:
+            return  # a finished game: its final ranking was announced, or is dropped
         to_act = live.game.to_act(live.state)
         live.last_to_act = list(to_act)
         await self._ping(live, to_act)

@@ -467,6 +467,17 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
+    async def just_finished_tables(self, window: float) -> list[TableRow]:
+        async def body(db: Connection) -> list[TableRow]:
+            rows = await db.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = $1"
+                " AND updated_at >= (SELECT max(updated_at) FROM tables) - $2 ORDER BY id",
+                FINISHED, window,
+            )
+            return [_table(row) for row in rows]
+
+        return await self._run(body)
+
     # -------------------------------------------------------------------- seats
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:

@@ -183,6 +183,12 @@ class Repository(ABC):
     async def unfinished_tables(self) -> list[TableRow]:
         """Every table in the lobby or playing, oldest first, for resuming at start-up."""
 
+    @abstractmethod
+    async def just_finished_tables(self, window: float) -> list[TableRow]:
+        """Tables finished at most `window` seconds before the newest change of any table:
+        those whose last deliveries a stopped process may not have made, however long it
+        stayed down. One scan, at start-up only (no index, so no cost on every move)."""
+
     # seats
     @abstractmethod
     async def get_seats(self, table_id: int) -> list[SeatRow]: ...

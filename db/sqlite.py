@@ -514,6 +514,17 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
+    async def just_finished_tables(self, window: float) -> list[TableRow]:
+        def body(db: Connection) -> list[TableRow]:
+            rows = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ?"
+                " AND updated_at >= (SELECT max(updated_at) FROM tables) - ? ORDER BY id",
+                (FINISHED, window),
+            ).fetchall()
+            return [_table(row) for row in rows]
+
+        return await self._run(body)
+
     # -------------------------------------------------------------------- seats
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:

@@ -150,3 +150,26 @@ async def test_after_a_restart_a_lobby_is_redrawn_with_its_seats(harness):
     await harness.restart()
     shown = harness.sink.tables[table_id].rendering
     assert any("Bob" in line for line in shown.lines), shown.lines
+
+
+async def test_a_game_finished_just_before_a_restart_shows_its_end_after_it(harness):
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "nix-fur-ungut", ["rounds=1", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    live = await tables.live_table(table_id)
+    await _play_to(harness, live, None)
+    assert live.row.status == FINISHED
+    final = harness.sink.tables[table_id].rendering
+
+    harness.sink = RecordingSink()  # the last move's deliveries died with the process
+    await harness.restart()
+
+    shown = harness.sink.tables[table_id].rendering
+    assert shown.version == final.version and shown.lines == final.lines
+    assert [b.action for row in shown.buttons for b in row] == ["rematch"]
+    assert {user for (tid, user) in harness.sink.hands if tid == table_id} == {
+        ALICE.user_id, BOB.user_id}
+    assert harness.sink.announcements == []  # the final ranking is not sent twice
