@@ -292,6 +292,9 @@ EN: dict[str, str] = {
                       "last to play leads again. Playing a pay card wins its chips; the first "
                       "player out collects a chip per card from everyone. Moves: `lead H`, "
                       "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+    # --- screens ---
+    "error_after_change": "Something went wrong on my side after your action was saved: it "
+                          "counts, and the table shows where things stand.",
 }
 
 FR: dict[str, str] = {
@@ -582,6 +585,10 @@ FR: dict[str, str] = {
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
                       "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
                       "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+    # --- screens ---
+    "error_after_change": "Quelque chose s'est mal passé de mon côté après l'enregistrement "
+                          "de votre action : elle est bien prise en compte, la table montre "
+                          "où en est la partie.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

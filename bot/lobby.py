@@ -7,8 +7,8 @@ kept apart so the rules of who may sit where read in one place.
 import logging
 from typing import Any
 
+from bot import changes, present
 from bot import options as table_options
-from bot import present
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
 from bot.tables_base import TablesBase
@@ -62,6 +62,7 @@ class Lobby(TablesBase):
                 platform=self.platform, channel=channel, game=game_id, options=game_opts,
                 settings=settings, seed=self._seeds(), host=actor.user_id,
                 seats=[host])
+            changes.note()
         except TableExists as exc:
             other = await self._load(exc.table_id)
             name = other.game.NAME if other else "?"
@@ -101,6 +102,7 @@ class Lobby(TablesBase):
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, options=merged,
                     settings={**live.row.settings, **table_settings})
+                changes.note()
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
         await self._show_table(live)
@@ -300,6 +302,7 @@ class Lobby(TablesBase):
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, status=PLAYING,
                     snapshot=live.game.dump(state), reset_moves=True)
+                changes.note()
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             live.state = state
@@ -390,6 +393,7 @@ class Lobby(TablesBase):
                 settings=settings)
         except StorageError:
             return False
+        changes.note()
         if seats is not None:
             live.seats = seats
         return True
@@ -399,6 +403,7 @@ class Lobby(TablesBase):
             await self.repo.update_seat(live.id, seat)
         except StorageError:
             return False
+        changes.note()
         live.seats[seat.seat] = seat
         return True
 
@@ -419,6 +424,7 @@ class Lobby(TablesBase):
                                                status=status, settings=settings)
         except StorageError:
             return False
+        changes.note()
         if live is not None:
             live.row = new
         return True
@@ -445,6 +451,7 @@ class Lobby(TablesBase):
                 options=live.row.options,
                 settings={k: v for k, v in live.row.settings.items() if k not in per_game},
                 seed=self._seeds(), host=actor.user_id, seats=seats)
+            changes.note()
         except TableExists:
             return await self._refuse(actor, channel, "table_exists_short")
         except StorageError:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import present
+from bot import changes, present
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
@@ -309,11 +309,13 @@ class Tables(Lobby, Turns):
             current = await self.user_settings(actor.user_id)
             new = replace(current, lang=lang)
             await self.repo.set_user_settings(self.platform, actor.user_id, new)
+            changes.note()
             self._users[actor.user_id] = new
             return Reply(t(lang, "lang_set_personal"))
         if not actor.is_admin:
             return await self._refuse(actor, channel, "admin_only")
         await self.repo.set_channel_lang(self.platform, channel, lang)
+        changes.note()
         self._channel_langs[channel] = lang
         live = await self._in_channel(channel)
         if live is not None:
@@ -324,6 +326,7 @@ class Tables(Lobby, Turns):
         current = await self.user_settings(actor.user_id)
         new = replace(current, mentions=on)
         await self.repo.set_user_settings(self.platform, actor.user_id, new)
+        changes.note()
         self._users[actor.user_id] = new
         lang = await self.lang_of(actor.user_id)
         return Reply(t(lang, "mentions_on" if on else "mentions_off"))
@@ -417,6 +420,7 @@ class Tables(Lobby, Turns):
             live.id, seq=live.row.version + 1, seat=seat, move=str(move), actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results)
+        changes.note()
         live.state = new_state
         return events
 
@@ -697,6 +701,7 @@ class Tables(Lobby, Turns):
                 row = await self.repo.update_table(
                     table_id, expected_version=row.version, status=row.settings["lost"],
                     settings=settings)
+                changes.note()
             except StorageError as exc:  # a table opened there meanwhile, or a fault
                 log.info("table %s could not come back: %s", table_id, exc)
                 return None

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
-from bot import present
+from bot import changes, present
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload, encode_payload
@@ -73,6 +73,7 @@ class TapisDiscord(discord.Client):
         self.sink.lang_of = self.tables.lang_of
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self._begin  # type: ignore[method-assign]
         _add_commands(self)
         self._tables_closed = False
 
@@ -173,9 +174,12 @@ class TapisDiscord(discord.Client):
         return await self.tables.lang_of(str(interaction.user.id), channel_of(interaction))
 
     async def _oops(self, interaction: discord.Interaction, key: str = "discord.oops") -> None:
-        """Whatever failed, the user reads one plain sentence, never a traceback."""
+        """Whatever failed, the user reads one plain sentence, never a traceback; never
+        "nothing was changed" once something was stored for this interaction."""
         if interaction.type is discord.InteractionType.autocomplete:
             return
+        if changes.stored():
+            key = "error_after_change"
         try:
             lang = await self._lang(interaction)
         except Exception:
@@ -187,6 +191,11 @@ class TapisDiscord(discord.Client):
                 await interaction.response.send_message(t(lang, key), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user about a failure", exc_info=True)
+
+    async def _begin(self, interaction: discord.Interaction) -> bool:
+        """Before every command, in the task that runs it: what it stores is recorded."""
+        changes.track()
+        return True
 
     async def _on_tree_error(self, interaction: discord.Interaction,
                              error: app_commands.AppCommandError) -> None:
@@ -209,6 +218,7 @@ class TapisDiscord(discord.Client):
             await self._oops(interaction)
 
     async def _press(self, interaction: discord.Interaction) -> None:
+        changes.track()
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         decoded = decode_payload(payload)

@@ -37,12 +37,13 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
-from bot import present
+from bot import changes, present
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload
@@ -169,6 +170,8 @@ class TelegramBot:
             "cancel": self._cancel, "kick": self._kick, "lang": self._lang, "help": self._help,
             "mentions": self._mentions, "options": self._options,
         }
+        # First of every update, in the task that handles it: what it stores is recorded.
+        self.app.add_handler(TypeHandler(Update, self._begin), group=-1)
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
         for name, handler in commands.items():
@@ -180,6 +183,9 @@ class TelegramBot:
         self.app.add_handler(ChatMemberHandler(self._my_membership,
                                                ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
+
+    async def _begin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        changes.track()
 
     # --- who is acting --------------------------------------------------------------------
 
@@ -518,7 +524,8 @@ class TelegramBot:
         lang = "en"
         with contextlib.suppress(Exception):
             lang = await self.tables.lang_of(str(update.effective_user.id))
-        text = t(lang, "error_generic")
+        # "Nothing changed" only while it is true: after a stored change, say it counts.
+        text = t(lang, "error_after_change" if changes.stored() else "error_generic")
         with contextlib.suppress(TelegramError):
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)

@@ -1,20 +1,29 @@
 """True answers on Telegram: once a change is stored, no answer says "nothing changed", and a
 reachability check that gets no answer falls back to the deep link, never to a failure."""
 
+from typing import Any
+
 import pytest
 
-from tests.adapters.telegram_rig import GROUP, table_messages
+from bot import changes
+from bot.i18n import t
+from bot.tables import Tables
+from db.repository import StorageError
+from tests.adapters.telegram_rig import (
+    GROUP,
+    hand_messages,
+    move_button,
+    open_table,
+    table_messages,
+)
 
 pytestmark = pytest.mark.timeout(60)
-
-GENERIC = "Something went wrong"
-
 
 def nothing_changed_said(fake) -> bool:
     """Whether any answer, message or button alert told somebody that nothing changed."""
     sent = [str(c.params.get("text", "")) for c in fake.calls
             if c.method in ("sendMessage", "answerCallbackQuery") and c.ok]
-    return any(GENERIC in text or "nothing changed" in text for text in sent)
+    return any("nothing changed" in text for text in sent)
 
 
 async def lobby_of(rig, fake, host):
@@ -102,3 +111,31 @@ async def test_a_reachability_check_without_answer_offers_the_deep_link(
     # The link seats them as it does anyone.
     fake.start_bot(bob, payload=f"j{table_id}")
     await fake.wait_for(lambda: "Bob" in lobby.text)
+
+
+async def test_a_failure_after_a_stored_move_says_the_move_counts(rig, fake, players,
+                                                                   monkeypatch):
+    """A fault after the move is stored (here the store, asked for the player's language
+    for the "Done"): the move is played, so the answer must not invite a second try."""
+    alice, bob, carol = players
+    table_id = await open_table(rig, GROUP, alice, [bob, carol])
+    fake.send_command(GROUP, alice, "/start")
+    await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
+    live = await rig.tables.live_table(table_id)
+    version = live.row.version
+    user = {str(p.id): p for p in players}[live.seats[live.game.to_act(live.state)[0]].user_id]
+    message, data = await fake.wait_for(lambda: move_button(fake, user, table_id, version))
+
+    lang_of = Tables.lang_of
+
+    async def store_gone_after_a_change(self: Tables, *args: Any) -> str:
+        if changes.stored():
+            raise StorageError("the disk went away")
+        return await lang_of(self, *args)
+
+    monkeypatch.setattr(Tables, "lang_of", store_gone_after_a_change)
+    press = fake.press(user.id, message.message_id, user, data)
+    await fake.wait_for(lambda: press.answer is not None)
+    assert live.row.version == version + 1
+    assert press.answer["text"] == t("en", "error_after_change")
+    assert not nothing_changed_said(fake)

@@ -1,7 +1,9 @@
-"""One 3-second budget per Discord interaction, whatever the number of slow steps before
-the answer: the fake answers a first response after 3 s with 404 / 10062 (Unknown
-interaction), as Discord does, so a budget spent twice leaves the user with "This
-interaction failed"."""
+"""True answers in time on Discord.
+
+One 3-second budget per interaction, whatever the number of slow steps before the answer:
+the fake answers a first response after 3 s with 404 / 10062 (Unknown interaction), as
+Discord does, so a budget spent twice leaves the user with "This interaction failed".
+And once a change is stored, no answer says that nothing changed."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -10,6 +12,10 @@ from typing import Any
 
 import pytest
 
+from bot import changes
+from bot.i18n import t
+from bot.tables import Tables
+from db.repository import StorageError
 from tests.adapters.test_discord import Harness, button, hand_of, open_table, table_messages
 from tests.fakes.discord_api import FakeDiscord
 
@@ -84,3 +90,32 @@ async def test_a_join_whose_answer_discord_refuses_is_never_reported_as_nothing_
     await h.quiet()
     assert not any("nothing was changed" in m.content or "went wrong" in m.content
                    for m in fake.messages.values())
+
+
+async def test_a_failure_after_a_stored_join_says_the_join_counts(h, fake, monkeypatch):
+    await h.slash("newgame", "alice", game="ochs-esel")
+    lang_of = Tables.lang_of
+
+    async def store_gone_after_a_change(self: Tables, *args: Any) -> str:
+        if changes.stored():
+            raise StorageError("the disk went away")
+        return await lang_of(self, *args)
+
+    monkeypatch.setattr(Tables, "lang_of", store_gone_after_a_change)
+    joined = await h.slash("join", "bob")
+
+    [lobby] = table_messages(fake, fake.channel)
+    assert "Bob" in lobby.content
+    [answer] = [m for m in fake.ephemerals("bob") if m.interaction_id == joined.id]
+    assert answer.content == ("Something went wrong on my side after your action was saved: "
+                              "it counts, and the table shows where things stand.")
+    # A failure before anything is stored still says so.
+    monkeypatch.setattr(Tables, "lang_of", lang_of)
+
+    async def store_gone(*args: Any) -> Any:
+        raise StorageError("the disk went away")
+
+    monkeypatch.setattr(h.tables, "join", store_gone)
+    refused = await h.slash("join", "carol")
+    [answer] = [m for m in fake.ephemerals("carol") if m.interaction_id == refused.id]
+    assert answer.content == t("fr", "discord.oops")  # Carol's Discord speaks French
