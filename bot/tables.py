@@ -46,8 +46,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Actor", "Live", "Reply", "Tables"]
 
-# Seconds before the newest stored change within which a finished table is redrawn at
-# start-up: longer than any delivery waits in the outbox and the rate limiter.
+# Seconds before the newest stored change within which a table is redrawn at start-up:
+# longer than any delivery waits in the outbox and the rate limiter.
 JUST_FINISHED = 600.0
 
 
@@ -78,6 +78,7 @@ class Tables(Lobby, Turns):
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
         self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
+        self._redraw_due: set[int] = set()  # tables start() found recently changed
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
 
     # --- life cycle -----------------------------------------------------------------------
@@ -86,16 +87,27 @@ class Tables(Lobby, Turns):
         """Resume every unfinished table: deadlines at once, everything else as a job.
 
         Start-up only reads rows and schedules: each table is loaded, verified against
-        its move log, redrawn and given its next bot move by a `resume` job, so a restart
-        with thousands of tables is quick and players are served while the rest resumes.
-        Lobbies and just finished tables are resumed too, only to be redrawn (see
-        `Turns._redraw`).
+        its move log and given its next bot move by a `resume` job, so a restart with
+        thousands of tables is quick and players are served while the rest resumes.
+
+        Tables that changed shortly before the previous process stopped (within
+        `JUST_FINISHED` of the newest stored change) are redrawn too, lobbies and games
+        finished then included (see `Turns._redraw`): only their deliveries can have been
+        in flight. Older ones were delivered, or given up, long before; redrawing them
+        would cost a request per message for nothing, all queued before the players'
+        own moves under the platform's rate limit.
         """
         deadlines = {d.table_id: d for d in await self.repo.deadlines()}
         now = self.clock.now()
+        newest = await self.repo.newest_change()
+        since = (newest or 0.0) - JUST_FINISHED
         for row in await self.repo.unfinished_tables():
             if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
                 continue
+            if row.updated_at >= since:
+                self._redraw_due.add(row.id)
+            elif row.status == LOBBY:
+                continue  # an idle lobby has nothing to resume
             self.scheduler.at(now, "resume", row.id, row.version)
             self._resuming[row.id] = row
             if row.status == LOBBY:
@@ -108,6 +120,7 @@ class Tables(Lobby, Turns):
         # table and hands not yet shown: without a redraw it would look stuck for good.
         for row in await self.repo.just_finished_tables(JUST_FINISHED):
             if row.platform == self.platform:
+                self._redraw_due.add(row.id)
                 self.scheduler.at(now, "resume", row.id, row.version)
                 self._resuming[row.id] = row
         if run_scheduler:

@@ -31,6 +31,7 @@ class TablesBase:
     _live: OrderedDict[int, Live]
     _verified: set[int]
     _deadline_resumed: set[int]
+    _redraw_due: set[int]
 
     if TYPE_CHECKING:
         # Defined in Tables.

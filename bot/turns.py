@@ -150,8 +150,10 @@ class Turns(TablesBase):
             return
         if live is None or live.row.version != job.version:
             return  # the table moved on: this job is stale
-        if job.kind == "resume" and live.row.status in (LOBBY, PLAYING, FINISHED):
-            await self._redraw(live)
+        if job.kind == "resume" and job.table_id in self._redraw_due:
+            self._redraw_due.discard(job.table_id)
+            if live.row.status in (LOBBY, PLAYING, FINISHED):
+                await self._redraw(live)
         if live.row.status != PLAYING:
             return
         if job.kind == "resume":

@@ -467,6 +467,13 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
+    async def newest_change(self) -> float | None:
+        async def body(db: Connection) -> float | None:
+            newest = await db.fetchval("SELECT max(updated_at) FROM tables")
+            return None if newest is None else float(newest)
+
+        return await self._run(body)
+
     async def just_finished_tables(self, window: float) -> list[TableRow]:
         async def body(db: Connection) -> list[TableRow]:
             rows = await db.fetch(

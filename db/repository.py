@@ -184,6 +184,11 @@ class Repository(ABC):
         """Every table in the lobby or playing, oldest first, for resuming at start-up."""
 
     @abstractmethod
+    async def newest_change(self) -> float | None:
+        """When any table last changed (`updated_at`), None without tables: at start-up,
+        the moment the previous process stopped storing, however long ago that was."""
+
+    @abstractmethod
     async def just_finished_tables(self, window: float) -> list[TableRow]:
         """Tables finished at most `window` seconds before the newest change of any table:
         those whose last deliveries a stopped process may not have made, however long it

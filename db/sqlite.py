@@ -514,6 +514,13 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
+    async def newest_change(self) -> float | None:
+        def body(db: Connection) -> float | None:
+            (newest,) = db.execute("SELECT max(updated_at) FROM tables").fetchone()
+            return None if newest is None else float(newest)
+
+        return await self._run(body)
+
     async def just_finished_tables(self, window: float) -> list[TableRow]:
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(

@@ -173,3 +173,46 @@ async def test_a_game_finished_just_before_a_restart_shows_its_end_after_it(harn
     assert {user for (tid, user) in harness.sink.hands if tid == table_id} == {
         ALICE.user_id, BOB.user_id}
     assert harness.sink.announcements == []  # the final ranking is not sent twice
+
+
+async def test_after_a_restart_only_tables_changed_shortly_before_the_stop_are_redrawn(
+        tmp_path, settings):
+    """An idle table's screens were delivered long ago: a redraw would only spend requests."""
+    from bot.clock import FakeClock
+    from bot.tables import Tables
+    from db.sqlite import SqliteRepository
+    from tests.bot.conftest import RecordingSink
+
+    stored_at = [1_700_000_000.0]
+
+    async def run(sink: RecordingSink) -> tuple[Tables, SqliteRepository]:
+        repo = SqliteRepository(str(tmp_path / "t.db"), clock=lambda: stored_at[0])
+        await repo.open()
+        tables = Tables(repo, sink, platform="test", settings=settings, clock=FakeClock())
+        await tables.start(run_scheduler=False)
+        await tables.settle()
+        return tables, repo
+
+    tables, repo = await run(RecordingSink())
+    idle = {}
+    for channel in ("idle-game", "idle-lobby", "busy"):
+        idle[channel] = (await tables.new_game(ALICE, channel, "ochs-esel", [])).table_id
+        await tables.join(BOB, channel)
+        await tables.join(CAROL, channel)
+    await tables.start_game(ALICE, "idle-game")
+    stored_at[0] += 3600  # an hour later, one table still plays
+    await tables.start_game(ALICE, "busy")
+    await tables.settle()
+    await tables.close()
+    await repo.close()
+
+    sink = RecordingSink()
+    tables, repo = await run(sink)
+    try:
+        assert set(sink.tables) == {idle["busy"]}
+        assert {tid for tid, _ in sink.hands} == {idle["busy"]}
+        # The idle game still resumes (deadline, bots); only its screens are left alone.
+        assert (await tables.live_table(idle["idle-game"])).row.status == "playing"
+    finally:
+        await tables.close()
+        await repo.close()

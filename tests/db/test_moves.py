@@ -227,3 +227,8 @@ async def test_just_finished_tables_are_those_finished_near_the_newest_change(re
 
     assert [t.id for t in await repo.just_finished_tables(600)] == [recent.id]
     assert {t.id for t in await repo.just_finished_tables(2000)} == {old.id, recent.id}
+    assert await repo.newest_change() == (await repo.get_table(playing.id)).updated_at
+
+
+async def test_no_table_no_newest_change(repo):
+    assert await repo.newest_change() is None
