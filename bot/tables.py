@@ -48,7 +48,7 @@ __all__ = ["Actor", "Live", "Reply", "Tables"]
 
 # Seconds before the newest stored change within which a table is redrawn at start-up:
 # longer than any delivery waits in the outbox and the rate limiter.
-JUST_FINISHED = 600.0
+REDRAW_WINDOW = 600.0
 
 
 
@@ -91,7 +91,7 @@ class Tables(Lobby, Turns):
         thousands of tables is quick and players are served while the rest resumes.
 
         Tables that changed shortly before the previous process stopped (within
-        `JUST_FINISHED` of the newest stored change) are redrawn too, lobbies and games
+        `REDRAW_WINDOW` of the newest stored change) are redrawn too, lobbies and games
         finished then included (see `Turns._redraw`): only their deliveries can have been
         in flight. Older ones were delivered, or given up, long before; redrawing them
         would cost a request per message for nothing, all queued before the players'
@@ -100,7 +100,7 @@ class Tables(Lobby, Turns):
         deadlines = {d.table_id: d for d in await self.repo.deadlines()}
         now = self.clock.now()
         newest = await self.repo.newest_change()
-        since = (newest or 0.0) - JUST_FINISHED
+        since = (newest or 0.0) - REDRAW_WINDOW
         for row in await self.repo.unfinished_tables():
             if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
                 continue
@@ -118,7 +118,7 @@ class Tables(Lobby, Turns):
                 self._deadline_resumed.add(row.id)
         # A game's last move may have been stored just before the process stopped, its final
         # table and hands not yet shown: without a redraw it would look stuck for good.
-        for row in await self.repo.just_finished_tables(JUST_FINISHED):
+        for row in await self.repo.just_finished_tables(REDRAW_WINDOW):
             if row.platform == self.platform:
                 self._redraw_due.add(row.id)
                 self.scheduler.at(now, "resume", row.id, row.version)
@@ -205,8 +205,8 @@ class Tables(Lobby, Turns):
     async def _verify(self, live: Live) -> None:
         """The move log is the truth and the snapshot a cache: check it once per process."""
         row, game = live.row, live.game
-        # Every move yields at least one line: the last NARRATION_LINES moves fill the list.
-        recent: deque[list[Any]] = deque(maxlen=NARRATION_LINES)
+        # Most moves yield a line, some none: a few times NARRATION_LINES moves fill the list.
+        recent: deque[list[Any]] = deque(maxlen=4 * NARRATION_LINES)
         replayed = await self._replay(row, game, len(live.seats), recent)
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree

@@ -190,7 +190,7 @@ class Turns(TablesBase):
         notifies nobody, so the turn call is armed afresh (after `ping_delay`, skipped if
         they play first), at most once per restart.
 
-        A game whose last move was stored just before the stop (see `JUST_FINISHED`) gets
+        A game whose last move was stored just before the stop (see `REDRAW_WINDOW`) gets
         its final table and hands the same way; its final ranking message, if it was lost,
         is dropped too: the table message shows the final scores and the rematch button,
         and /scores gives the ranking.
