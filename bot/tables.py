@@ -116,9 +116,9 @@ class Tables(Lobby, Turns):
             if deadline is not None and deadline.version == row.version:
                 await self._resume_deadline(row, deadline)
                 self._deadline_resumed.add(row.id)
-        # A game's last move may have been stored just before the process stopped, its final
-        # table and hands not yet shown: without a redraw it would look stuck for good.
-        for row in await self.repo.just_finished_tables(REDRAW_WINDOW):
+        # A game's last move (or its cancelling) may have been stored just before the process
+        # stopped, not yet shown: without a redraw it would look stuck for good.
+        for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
             if row.platform == self.platform:
                 self._redraw_due.add(row.id)
                 self.scheduler.at(now, "resume", row.id, row.version)

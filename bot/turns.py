@@ -13,6 +13,7 @@ from bot.live import Live
 from bot.scheduler import Job
 from bot.tables_base import TablesBase
 from db.repository import (
+    CANCELLED,
     CLOSED,
     FINISHED,
     LOBBY,
@@ -152,7 +153,7 @@ class Turns(TablesBase):
             return  # the table moved on: this job is stale
         if job.kind == "resume" and job.table_id in self._redraw_due:
             self._redraw_due.discard(job.table_id)
-            if live.row.status in (LOBBY, PLAYING, FINISHED):
+            if live.row.status in (LOBBY, PLAYING, FINISHED, CANCELLED):
                 await self._redraw(live)
         if live.row.status != PLAYING:
             return
@@ -193,11 +194,11 @@ class Turns(TablesBase):
         A game whose last move was stored just before the stop (see `REDRAW_WINDOW`) gets
         its final table and hands the same way; its final ranking message, if it was lost,
         is dropped too: the table message shows the final scores and the rematch button,
-        and /scores gives the ranking.
+        and /scores gives the ranking. A table cancelled then gets its table message.
         """
         await self._show_table(live)
-        if live.state is None:
-            return
+        if live.state is None or live.row.status == CANCELLED:
+            return  # a cancelled game's hands are left as cancelling leaves them
         for seat in live.seats:
             await self._show_hand(live, seat.seat)
         if live.row.status != PLAYING:

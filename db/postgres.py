@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from db.repository import (
+    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -474,12 +475,12 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
-    async def just_finished_tables(self, window: float) -> list[TableRow]:
+    async def just_ended_tables(self, window: float) -> list[TableRow]:
         async def body(db: Connection) -> list[TableRow]:
             rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = $1"
-                " AND updated_at >= (SELECT max(updated_at) FROM tables) - $2 ORDER BY id",
-                FINISHED, window,
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ($1, $2)"
+                " AND updated_at >= (SELECT max(updated_at) FROM tables) - $3 ORDER BY id",
+                FINISHED, CANCELLED, window,
             )
             return [_table(row) for row in rows]
 

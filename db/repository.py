@@ -189,8 +189,9 @@ class Repository(ABC):
         the moment the previous process stopped storing, however long ago that was."""
 
     @abstractmethod
-    async def just_finished_tables(self, window: float) -> list[TableRow]:
-        """Tables finished at most `window` seconds before the newest change of any table:
+    async def just_ended_tables(self, window: float) -> list[TableRow]:
+        """Tables finished or cancelled at most `window` seconds before the newest change of
+        any table:
         those whose last deliveries a stopped process may not have made, however long it
         stayed down. One scan, at start-up only (no index, so no cost on every move)."""
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from db.repository import (
+    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -521,12 +522,12 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
-    async def just_finished_tables(self, window: float) -> list[TableRow]:
+    async def just_ended_tables(self, window: float) -> list[TableRow]:
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status = ?"
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN (?, ?)"
                 " AND updated_at >= (SELECT max(updated_at) FROM tables) - ? ORDER BY id",
-                (FINISHED, window),
+                (FINISHED, CANCELLED, window),
             ).fetchall()
             return [_table(row) for row in rows]
 

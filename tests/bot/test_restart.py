@@ -216,3 +216,20 @@ async def test_after_a_restart_only_tables_changed_shortly_before_the_stop_are_r
     finally:
         await tables.close()
         await repo.close()
+
+
+async def test_a_game_cancelled_just_before_a_restart_shows_as_cancelled_after_it(harness):
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    assert (await tables.cancel(ALICE, CHANNEL)).ok
+    harness.sink = RecordingSink()  # the cancelled table's edit died with the process
+    await harness.restart()
+
+    shown = harness.sink.tables[table_id].rendering
+    assert any("cancelled" in line for line in shown.lines), shown.lines
+    assert shown.buttons == []
