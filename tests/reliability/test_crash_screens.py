@@ -16,12 +16,10 @@ import time
 from pathlib import Path
 
 from engine import games
+from tests.adapters.telegram_rig import GROUP, HAND_MARK, TABLE_MARK
 from tests.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
-GROUP = -1001234567890
-HAND_MARK = "🂠"
-TABLE_MARK = "🃏"
 CATCH_UP = 10.0  # seconds, from the new process's start
 
 
