@@ -139,3 +139,15 @@ async def test_a_failure_after_a_stored_move_says_the_move_counts(rig, fake, pla
     assert live.row.version == version + 1
     assert press.answer["text"] == t("en", "error_after_change")
     assert not nothing_changed_said(fake)
+
+
+async def test_a_new_table_whose_hosts_reachability_check_fails_still_opens_with_the_link(
+        rig, fake, players):
+    alice = players[0]
+    fake.fail_next("sendChatAction", status=502, description="Bad Gateway")
+    fake.send_command(GROUP, alice, "/newgame ochs-esel")  # Alice never opened the bot
+    lobby = (await fake.wait_for(lambda: table_messages(fake, GROUP)))[0]
+    row = await rig.tables.table_for_channel(str(GROUP))
+    await fake.wait_for(lambda: fake.find(GROUP, contains=f"?start=j{row.id}"))
+    assert "Alice" in lobby.text
+    assert not nothing_changed_said(fake)
