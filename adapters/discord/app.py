@@ -127,9 +127,18 @@ class TapisDiscord(discord.Client):
 
     @staticmethod
     def budget_left(interaction: discord.Interaction) -> float:
-        """Seconds left before this interaction must be acknowledged; the clock starts at
-        the first call, which every handler makes before its first wait."""
-        answer_by = interaction.extras.setdefault(BUDGET_KEY, time.monotonic() + ANSWER_WITHIN)
+        """Seconds left before this interaction must be acknowledged.
+
+        Set at the first call, which every handler makes before its first wait, and counted
+        from Discord's own timestamp of the interaction (the time it spent reaching us and
+        waiting in our event loop is gone too), trusted for one second at most so that a
+        clock running ahead of Discord's cannot spend the whole budget.
+        """
+        answer_by = interaction.extras.get(BUDGET_KEY)
+        if answer_by is None:
+            age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+            answer_by = time.monotonic() + ANSWER_WITHIN - min(max(age, 0.0), 1.0)
+            interaction.extras[BUDGET_KEY] = answer_by
         return max(0.0, float(answer_by) - time.monotonic())
 
     async def in_time(self, interaction: discord.Interaction, work: Awaitable[T], *,

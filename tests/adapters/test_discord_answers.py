@@ -6,6 +6,7 @@ Discord does, so a budget spent twice leaves the user with "This interaction fai
 And once a change is stored, no answer says that nothing changed."""
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -119,3 +120,25 @@ async def test_a_failure_after_a_stored_join_says_the_join_counts(h, fake, monke
     refused = await h.slash("join", "carol")
     [answer] = [m for m in fake.ephemerals("carol") if m.interaction_id == refused.id]
     assert answer.content == t("fr", "discord.oops")  # Carol's Discord speaks French
+
+
+async def test_time_lost_before_the_handler_runs_counts_against_the_budget(
+        h, fake, monkeypatch):
+    """A busy event loop: the press waits 1.2 s before its handler runs. The budget counts
+    from Discord's timestamp of the interaction, so the deferral still comes in time."""
+    await open_table(h, ["alice", "bob", "carol"])
+    [table] = table_messages(fake, fake.channel)
+    remember = h.tables.remember_locale
+
+    def busy_loop(*args: Any) -> None:
+        time.sleep(1.2)  # blocks the whole loop, as a burst of other work would
+        remember(*args)
+
+    monkeypatch.setattr(h.tables, "remember_locale", busy_loop)
+    slowed(monkeypatch, h.tables, "live_table", FIRST_STEP)
+
+    press = await h.click(table, button(table, "hand"), "erin")
+
+    assert press.response_type == 5
+    [answer] = [m for m in fake.ephemerals("erin") if m.interaction_id == press.id]
+    assert answer.content == "You are not playing at this table."
