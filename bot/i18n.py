@@ -330,6 +330,9 @@ EN: dict[str, str] = {
     "mydata_failed": "I couldn't read your data just now; please try again.",
     "help_privacy": "Your data: /mydata sends what I store about you, /forgetme deletes it "
                     "(in a private chat with me).",
+    # --- screens ---
+    "error_after_change": "Something went wrong on my side after your action was saved: it "
+                          "counts, and the table shows where things stand.",
 }
 
 FR: dict[str, str] = {
@@ -660,6 +663,10 @@ FR: dict[str, str] = {
     "mydata_failed": "Je n'ai pas pu lire vos données ; réessayez dans un instant.",
     "help_privacy": "Vos données : /mydata vous envoie ce que je garde sur vous, /forgetme "
                     "l'efface (en privé avec moi).",
+    # --- screens ---
+    "error_after_change": "Quelque chose s'est mal passé de mon côté après l'enregistrement "
+                          "de votre action : elle est bien prise en compte, la table montre "
+                          "où en est la partie.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

@@ -7,7 +7,7 @@ kept apart so the rules of who may sit where read in one place.
 import logging
 from typing import Any
 
-from bot import clean, present
+from bot import changes, clean, present
 from bot import options as table_options
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
@@ -66,6 +66,7 @@ class Lobby(TablesBase):
                     platform=self.platform, channel=channel, game=game_id, options=game_opts,
                     settings=settings, seed=self._seeds(), host=actor.user_id,
                     seats=[host])
+                changes.note()
                 break
             except TableExists as exc:
                 other = await self._load(exc.table_id)
@@ -111,6 +112,7 @@ class Lobby(TablesBase):
                     live.id, expected_version=live.row.version, options=merged,
                     settings={**live.row.settings, **table_settings},
                     expected_row=live.row)
+                changes.note()
             except VersionConflict:
                 await self._reload(live)
                 raise LobbyMoved(live.id) from None
@@ -325,6 +327,7 @@ class Lobby(TablesBase):
                     live.id, expected_version=live.row.version, status=PLAYING,
                     snapshot=live.game.dump(state), reset_moves=True,
                     expected_row=live.row, expected_seats=live.seats)
+                changes.note()
             except VersionConflict:
                 await self._reload(live)
                 raise LobbyMoved(live.id) from None
@@ -436,6 +439,7 @@ class Lobby(TablesBase):
             raise LobbyMoved(live.id) from None
         except StorageError:
             return False
+        changes.note()
         if seats is not None:
             live.seats = seats
         return True
@@ -462,6 +466,7 @@ class Lobby(TablesBase):
                                                status=status, settings=settings)
         except StorageError:
             return False
+        changes.note()
         if live is not None:
             live.row = new
         return True
@@ -488,6 +493,7 @@ class Lobby(TablesBase):
                 options=live.row.options,
                 settings={k: v for k, v in live.row.settings.items() if k not in per_game},
                 seed=self._seeds(), host=actor.user_id, seats=seats)
+            changes.note()
         except TableExists:
             return await self._refuse(actor, channel, "table_exists_short")
         except StorageError:

@@ -11,16 +11,16 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot import logs, metrics, present
+from bot import changes, logs, metrics, present
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
-from bot.live import Actor, Live, Reply
+from bot.live import NARRATION_LINES, Actor, Live, Reply
 from bot.lobby import Lobby
 from bot.outbox import Outbox, Sink
 from bot.privacy import PRIVACY_TABLE, Privacy
@@ -53,6 +53,10 @@ __all__ = ["Actor", "Live", "Reply", "Tables"]
 # The longest move of any game (The Game: a hand of eight plays with their piles) is under
 # 100 characters; a longer text is no move, and is not handed to a parser.
 MAX_MOVE_CHARS = 300
+# Seconds before the newest stored change within which a table is redrawn at start-up:
+# longer than any delivery waits in the outbox and the rate limiter.
+REDRAW_WINDOW = 600.0
+
 
 
 
@@ -83,6 +87,7 @@ class Tables(Lobby, Turns, Privacy):
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
         self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
+        self._redraw_due: set[int] = set()  # tables start() found recently changed
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
 
     # --- life cycle -----------------------------------------------------------------------
@@ -93,18 +98,40 @@ class Tables(Lobby, Turns, Privacy):
         Start-up only reads rows and schedules: each table is loaded, verified against
         its move log and given its next bot move by a `resume` job, so a restart with
         thousands of tables is quick and players are served while the rest resumes.
+
+        Tables that changed shortly before the previous process stopped (within
+        `REDRAW_WINDOW` of the newest stored change) are redrawn too, lobbies and games
+        finished then included (see `Turns._redraw`): only their deliveries can have been
+        in flight. Older ones were delivered, or given up, long before; redrawing them
+        would cost a request per message for nothing, all queued before the players'
+        own moves under the platform's rate limit.
         """
         deadlines = {d.table_id: d for d in await self.repo.deadlines()}
         now = self.clock.now()
+        newest = await self.repo.newest_change()
+        since = (newest or 0.0) - REDRAW_WINDOW
         for row in await self.repo.unfinished_tables():
-            if row.platform != self.platform or row.status != PLAYING:
+            if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
                 continue
+            if row.updated_at >= since:
+                self._redraw_due.add(row.id)
+            elif row.status == LOBBY:
+                continue  # an idle lobby has nothing to resume
             self.scheduler.at(now, "resume", row.id, row.version)
             self._resuming[row.id] = row
+            if row.status == LOBBY:
+                continue  # a lobby has no deadline: its resume only redraws it
             deadline = deadlines.get(row.id)
             if deadline is not None and deadline.version == row.version:
                 await self._resume_deadline(row, deadline)
                 self._deadline_resumed.add(row.id)
+        # A game's last move (or its cancelling) may have been stored just before the process
+        # stopped, not yet shown: without a redraw it would look stuck for good.
+        for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
+            if row.platform == self.platform:
+                self._redraw_due.add(row.id)
+                self.scheduler.at(now, "resume", row.id, row.version)
+                self._resuming[row.id] = row
         if run_scheduler:
             self.scheduler.start()
 
@@ -193,9 +220,18 @@ class Tables(Lobby, Turns, Privacy):
     async def _verify(self, live: Live) -> None:
         """The move log is the truth and the snapshot a cache: check it once per process."""
         row, game = live.row, live.game
-        replayed = await self._replay(row, game, len(live.seats))
+        # Most moves yield a line, some none: a few times NARRATION_LINES moves fill the list.
+        recent: deque[list[Any]] = deque(maxlen=4 * NARRATION_LINES)
+        replayed = await self._replay(row, game, len(live.seats), recent)
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
+        # The table's "last moves" as they were before the restart, for its redraw.
+        try:
+            lang = await self.channel_lang(row.channel)
+            for events in recent:
+                live.narration.extend(present.narrate(live, events, lang))
+        except Exception:  # a narration bug costs the lines, never the table
+            log.exception("table %s: last moves not narrated", row.id)
         if dumped != row.snapshot:
             log.error("table %s: snapshot differs from its move log; using the log", row.id)
             live.row = await self.repo.update_table(row.id, expected_version=row.version,
@@ -203,12 +239,17 @@ class Tables(Lobby, Turns, Privacy):
             self.repaired.append(row.id)
         self._verified.add(row.id)
 
-    async def _replay(self, row: TableRow, game: Game, seats: int) -> Any:
+    async def _replay(self, row: TableRow, game: Game, seats: int,
+                      recent: deque[list[Any]] | None = None) -> Any:
+        """The state the move log gives; `recent` receives the events of its last moves."""
         state = game.new_game(seats, row.options, row.seed)
         if row.version == 0:
             return state  # nothing logged yet: no need to read the log
         for move in await self.repo.moves(row.id):
-            state, _ = game.apply(state, move.seat, game.parse_move(state, move.seat, move.move))
+            state, events = game.apply(state, move.seat,
+                                       game.parse_move(state, move.seat, move.move))
+            if recent is not None:
+                recent.append(events)
         return state
 
     def _evict(self) -> None:
@@ -302,6 +343,7 @@ class Tables(Lobby, Turns, Privacy):
             new = replace(current, lang=lang)
             try:
                 await self.repo.set_user_settings(self.platform, actor.user_id, new)
+                changes.note()
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             self._users[actor.user_id] = new
@@ -310,6 +352,7 @@ class Tables(Lobby, Turns, Privacy):
             return await self._refuse(actor, channel, "admin_only")
         try:
             await self.repo.set_channel_lang(self.platform, channel, lang)
+            changes.note()
         except StorageError:
             return await self._refuse(actor, channel, "storage_failed")
         self._channel_langs[channel] = lang
@@ -324,6 +367,7 @@ class Tables(Lobby, Turns, Privacy):
         new = replace(current, mentions=on)
         try:
             await self.repo.set_user_settings(self.platform, actor.user_id, new)
+            changes.note()
         except StorageError:
             return await self._refuse(actor, None, "storage_failed")
         self._users[actor.user_id] = new
@@ -442,6 +486,7 @@ class Tables(Lobby, Turns, Privacy):
             live.id, seq=live.row.version + 1, seat=seat, move=str(move), actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results)
+        changes.note()
         live.state = new_state
         metrics.MOVES.labels(self.platform, live.row.game, actor_kind).inc()
         return events
@@ -635,10 +680,19 @@ class Tables(Lobby, Turns, Privacy):
 
     @answers_storage_faults
     async def scores(self, actor: Actor, channel: str) -> Reply:
+        """The running scores; once the game is over (and no new table was opened there),
+        the finished game's final ranking, which is what people ask for right after it."""
         live = await self._in_channel(channel)
         lang = await self.lang_of(actor.user_id, channel)
+        if live is None:
+            newest = await self.repo.newest_tables_in(self.platform, channel)
+            if newest and newest[0].status == FINISHED:
+                live = await self._load(newest[0].id)
         if live is None or live.state is None:
             return Reply(t(lang, "no_game"), ok=False)
+        result = live.game.outcome(live.state)
+        if live.row.status == FINISHED and result is not None:
+            return Reply("\n".join(present.final_ranking(live, result, lang)), table_id=live.id)
         return Reply("\n".join(present.score_lines(live, lang)), table_id=live.id)
 
     @answers_storage_faults
@@ -754,6 +808,7 @@ class Tables(Lobby, Turns, Privacy):
                 row = await self.repo.update_table(
                     table_id, expected_version=row.version, status=row.settings["lost"],
                     settings=settings)
+                changes.note()
             except StorageError as exc:  # a table opened there meanwhile, or a fault
                 log.info("table %s could not come back: %s", table_id, exc)
                 return None

@@ -41,6 +41,7 @@ class TablesBase:
     _deadline_resumed: set[int]
     _users: dict[str, UserSettings]
     _locales: dict[str, str | None]
+    _redraw_due: set[int]
 
     if TYPE_CHECKING:
         # Defined in Tables.

@@ -14,6 +14,9 @@ from bot.live import Live
 from bot.scheduler import Job
 from bot.tables_base import LobbyMoved, TablesBase
 from db.repository import (
+    CANCELLED,
+    FINISHED,
+    LOBBY,
     PLAYING,
     Deadline,
     SeatRow,
@@ -154,8 +157,14 @@ class Turns(TablesBase):
             log.exception("table %s could not be loaded; closing it", job.table_id)
             await self._close_broken(job.table_id, "table_unrestorable")
             return
-        if live is None or live.row.status != PLAYING or live.row.version != job.version:
+        if live is None or live.row.version != job.version:
             return  # the table moved on: this job is stale
+        if job.kind == "resume" and job.table_id in self._redraw_due:
+            self._redraw_due.discard(job.table_id)
+            if live.row.status in (LOBBY, PLAYING, FINISHED, CANCELLED):
+                await self._redraw(live)
+        if live.row.status != PLAYING:
+            return
         if job.kind == "resume":
             if job.table_id not in self._deadline_resumed:
                 # No deadline survived for this turn (never stored, or the bot stopped
@@ -172,6 +181,39 @@ class Turns(TablesBase):
             await self._remind(live, job.version)
         elif job.kind == "expire":
             await self._expire(live, job.version)
+
+    async def _redraw(self, live: Live) -> None:
+        """After a restart, show the table as stored: its message and every human's hand.
+
+        A move is one transaction (move row and snapshot); its deliveries follow it from
+        memory, so a process killed in between leaves the screens one move behind. Rather
+        than a durable outbox (a second write in every move's transaction), the table is
+        redrawn from its state when it resumes: the table message and each hand are edited
+        to what they should show, an edit that changes nothing counting as done (Telegram's
+        "message is not modified"). Its "last moves" come from replaying the log.
+
+        Announcements of the lost moves are knowingly dropped: a round's summary or a
+        seat change is already reflected in the table's scores, seats and last moves, and
+        knowing which were delivered would need that second write per move. The one call
+        that matters to a player, that it is their turn, is made again: a hand's edit
+        notifies nobody, so the turn call is armed afresh (after `ping_delay`, skipped if
+        they play first), at most once per restart.
+
+        A game whose last move was stored just before the stop (see `REDRAW_WINDOW`) gets
+        its final table and hands the same way; its final ranking message, if it was lost,
+        is dropped too: the table message shows the final scores and the rematch button,
+        and /scores gives the ranking. A table cancelled then gets its table message.
+        """
+        await self._show_table(live)
+        if live.state is None or live.row.status == CANCELLED:
+            return  # a cancelled game's hands are left as cancelling leaves them
+        for seat in live.seats:
+            await self._show_hand(live, seat.seat)
+        if live.row.status != PLAYING:
+            return  # a finished game: its final ranking was announced, or is dropped
+        to_act = live.game.to_act(live.state)
+        live.last_to_act = list(to_act)
+        await self._ping(live, to_act)
 
     async def _bot_move(self, live: Live, version: int) -> None:
         async with self._lock(live.id):

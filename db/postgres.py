@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from db.repository import (
+    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -489,6 +490,24 @@ class PostgresRepository(Repository):
         async def body(db: Connection) -> list[TableRow]:
             rows = await db.fetch(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
+            )
+            return [_table(row) for row in rows]
+
+        return await self._run(body)
+
+    async def newest_change(self) -> float | None:
+        async def body(db: Connection) -> float | None:
+            newest = await db.fetchval("SELECT max(updated_at) FROM tables")
+            return None if newest is None else float(newest)
+
+        return await self._run(body)
+
+    async def just_ended_tables(self, window: float) -> list[TableRow]:
+        async def body(db: Connection) -> list[TableRow]:
+            rows = await db.fetch(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ($1, $2)"
+                " AND updated_at >= (SELECT max(updated_at) FROM tables) - $3 ORDER BY id",
+                FINISHED, CANCELLED, window,
             )
             return [_table(row) for row in rows]
 

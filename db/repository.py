@@ -201,6 +201,18 @@ class Repository(ABC):
     async def unfinished_tables(self) -> list[TableRow]:
         """Every table in the lobby or playing, oldest first, for resuming at start-up."""
 
+    @abstractmethod
+    async def newest_change(self) -> float | None:
+        """When any table last changed (`updated_at`), None without tables: at start-up,
+        the moment the previous process stopped storing, however long ago that was."""
+
+    @abstractmethod
+    async def just_ended_tables(self, window: float) -> list[TableRow]:
+        """Tables finished or cancelled at most `window` seconds before the newest change of
+        any table:
+        those whose last deliveries a stopped process may not have made, however long it
+        stayed down. One scan, at start-up only (no index, so no cost on every move)."""
+
     # seats
     @abstractmethod
     async def get_seats(self, table_id: int) -> list[SeatRow]: ...

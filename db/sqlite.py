@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from db.repository import (
+    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -556,6 +557,24 @@ class SqliteRepository(Repository):
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(
                 f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
+            ).fetchall()
+            return [_table(row) for row in rows]
+
+        return await self._run(body)
+
+    async def newest_change(self) -> float | None:
+        def body(db: Connection) -> float | None:
+            (newest,) = db.execute("SELECT max(updated_at) FROM tables").fetchone()
+            return None if newest is None else float(newest)
+
+        return await self._run(body)
+
+    async def just_ended_tables(self, window: float) -> list[TableRow]:
+        def body(db: Connection) -> list[TableRow]:
+            rows = db.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN (?, ?)"
+                " AND updated_at >= (SELECT max(updated_at) FROM tables) - ? ORDER BY id",
+                (FINISHED, CANCELLED, window),
             ).fetchall()
             return [_table(row) for row in rows]
 

@@ -11,14 +11,16 @@ import asyncio
 import io
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from adapters.discord.metered import trace_config
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
-from bot import logs, present
+from bot import changes, logs, present
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
@@ -31,8 +33,12 @@ from engine import games
 
 log = logging.getLogger(__name__)
 
-# Leave a second of the 3 for the network: past this the answer is deferred.
+# Leave a second of the 3 for the network: past this the answer is deferred. One budget
+# per interaction, counted from its first handling, shared by every wait before the answer.
 ANSWER_WITHIN = 2.0
+BUDGET_KEY = "tapis_answer_by"  # in `Interaction.extras`: the monotonic time of the deadline
+
+T = TypeVar("T")
 LANG_NAMES = {"en": "English", "fr": "Français"}
 
 
@@ -74,6 +80,7 @@ class TapisDiscord(discord.Client):
         self.sink.lang_of = self.tables.lang_of
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self._begin  # type: ignore[method-assign]
         _add_commands(self)
         self._tables_closed = False
         self._gateway_up = False
@@ -145,27 +152,70 @@ class TapisDiscord(discord.Client):
 
     # --- answering ------------------------------------------------------------------------
 
+    @staticmethod
+    def budget_left(interaction: discord.Interaction) -> float:
+        """Seconds left before this interaction must be acknowledged.
+
+        Set at the first call, which every handler makes before its first wait, and counted
+        from Discord's own timestamp of the interaction (the time it spent reaching us and
+        waiting in our event loop is gone too), trusted for one second at most so that a
+        clock running ahead of Discord's cannot spend the whole budget.
+        """
+        answer_by = interaction.extras.get(BUDGET_KEY)
+        if answer_by is None:
+            age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+            answer_by = time.monotonic() + ANSWER_WITHIN - min(max(age, 0.0), 1.0)
+            interaction.extras[BUDGET_KEY] = answer_by
+        return max(0.0, float(answer_by) - time.monotonic())
+
+    async def in_time(self, interaction: discord.Interaction, work: Awaitable[T], *,
+                      update: bool = False) -> T:
+        """`work`'s result, acknowledging the interaction first if it would outlast what is
+        left of the interaction's one budget.
+
+        Discord counts its 3 seconds from the interaction, not from each step: two waits
+        of two seconds each (loading the table, then the answer's work) would miss it. So
+        every wait before the first response takes what is left, and once deferred nothing
+        waits for the budget again. `update`: a button on a message that will be edited
+        (deferred update, no "thinking" message).
+        """
+        task = asyncio.ensure_future(work)
+        if not interaction.response.is_done():
+            done, _ = await asyncio.wait({task}, timeout=self.budget_left(interaction))
+            if not done and not interaction.response.is_done():
+                if update:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+        return await task
+
     async def answer(self, interaction: discord.Interaction,
                      work: Awaitable[Reply | str]) -> None:
         """An ephemeral answer, deferred first if the work outlasts Discord's 3 seconds."""
-        task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-        if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await task
+        result = await self.in_time(interaction, work)
         text = fit((result.text if isinstance(result, Reply) else result) or "…")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            if not (isinstance(result, Reply) and result.ok):
+                raise
+            # Done and stored: the table shows it. The error handler's sentence says that
+            # nothing changed, which would be untrue now, so the confirmation is dropped.
+            log.warning("the answer to a done action was not delivered", exc_info=True)
 
     async def _lang(self, interaction: discord.Interaction) -> str:
         return await self.tables.lang_of(str(interaction.user.id), channel_of(interaction))
 
     async def _oops(self, interaction: discord.Interaction, key: str = "discord.oops") -> None:
-        """Whatever failed, the user reads one plain sentence, never a traceback."""
+        """Whatever failed, the user reads one plain sentence, never a traceback; never
+        "nothing was changed" once something was stored for this interaction."""
         if interaction.type is discord.InteractionType.autocomplete:
             return
+        if changes.stored():
+            key = "error_after_change"
         try:
             lang = await self._lang(interaction)
         except Exception:
@@ -177,6 +227,11 @@ class TapisDiscord(discord.Client):
                 await interaction.response.send_message(t(lang, key), ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the user about a failure", exc_info=True)
+
+    async def _begin(self, interaction: discord.Interaction) -> bool:
+        """Before every command, in the task that runs it: what it stores is recorded."""
+        changes.track()
+        return True
 
     async def _on_tree_error(self, interaction: discord.Interaction,
                              error: app_commands.AppCommandError) -> None:
@@ -203,6 +258,7 @@ class TapisDiscord(discord.Client):
                              if isinstance(error, StorageError) else "discord.oops")
 
     async def _press(self, interaction: discord.Interaction) -> None:
+        changes.track()
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         decoded = decode_payload(payload)
@@ -283,11 +339,8 @@ class TapisDiscord(discord.Client):
         same hand then finds the message already showing it and is skipped.
         """
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            work = asyncio.ensure_future(self.tables.press(actor, payload))
-            done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
-            if not done:
-                await interaction.response.defer()
-            reply = await work
+            reply = await self.in_time(interaction, self.tables.press(actor, payload),
+                                       update=True)
             if not reply.ok:
                 if not interaction.response.is_done():
                     await interaction.response.defer()
@@ -295,36 +348,46 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            rendering = await self.tables.hand_rendering_for_table(actor, table_id)
+            rendering = await self.in_time(
+                interaction, self.tables.hand_rendering_for_table(actor, table_id), update=True)
+            if interaction.response.is_done():
+                return  # deferred after all: the outbox edits the hand
             if rendering is None:
                 await interaction.response.defer()
                 return
             content = content_of(rendering)
             view = view_of(table_id, rendering.version, rendering.buttons)
-            await interaction.response.edit_message(
-                content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            try:
+                await interaction.response.edit_message(
+                    content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                # The move is stored: never "nothing changed". The outbox edits the hand.
+                log.warning("a hand press's own edit failed; the outbox redraws it",
+                            exc_info=True)
+                return
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
     async def show_hand(self, interaction: discord.Interaction, actor: Actor, table_id: int,
                         payload: str) -> None:
         """"My hand" and /hand: in DMs when they work, else here, ephemeral, with buttons."""
-        # Loading a table (first touch after a restart replays its log) may be slow:
-        # past two seconds the answer is deferred, so Discord's 3 s window is never missed.
-        loading = asyncio.ensure_future(self.tables.live_table(table_id))
-        done, _ = await asyncio.wait({loading}, timeout=ANSWER_WITHIN)
-        if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        live = await loading
+        # Loading a table (first touch after a restart replays its log) may be slow: every
+        # step before the answer shares the interaction's one budget (`in_time`).
+        live = await self.in_time(interaction, self.tables.live_table(table_id))
         seat = None
         if live is not None and live.row.status == PLAYING and live.row.platform == "discord":
             seat = live.seat_of(actor.user_id)
         if live is None or seat is None:
             await self.answer(interaction, self.tables.press(actor, payload))
             return
-        stored = await self._hand_ref(table_id, seat.seat, actor.user_id)
+        seat_no = seat.seat
+
+        async def prepare() -> tuple[MessageRef | None, Any]:
+            return (await self._hand_ref(table_id, seat_no, actor.user_id),
+                    await self.tables.hand_rendering_for_table(actor, table_id))
+
+        stored, rendering = await self.in_time(interaction, prepare())
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
-        rendering = await self.tables.hand_rendering_for_table(actor, table_id)
         if not private or rendering is None:
             await self.answer(interaction, self._hand_in_dm(actor, payload, live.row.channel))
             return
@@ -452,7 +515,7 @@ def _add_commands(app: TapisDiscord) -> None:
     @app_commands.guild_only()
     async def hand(interaction: discord.Interaction) -> None:
         actor, channel = actor_of(interaction), channel_of(interaction)
-        row = await tables.table_for_channel(channel)
+        row = await app.in_time(interaction, tables.table_for_channel(channel))
         if row is None or row.status != PLAYING:
             await app.answer(interaction, tables.hand(actor, channel))
             return

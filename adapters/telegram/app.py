@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from html import escape
 from typing import Any
 from urllib.parse import urlparse
@@ -40,13 +40,14 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, keyboard
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
-from bot import logs, present
+from bot import changes, logs, present
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
@@ -195,6 +196,8 @@ class TelegramBot:
             "mentions": self._mentions, "options": self._options,
             "mydata": self._mydata, "forgetme": self._forgetme,
         }
+        # First of every update, in the task that handles it: what it stores is recorded.
+        self.app.add_handler(TypeHandler(Update, self._begin), group=-1)
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
         for name, handler in commands.items():
@@ -206,6 +209,9 @@ class TelegramBot:
         self.app.add_handler(ChatMemberHandler(self._my_membership,
                                                ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
+
+    async def _begin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        changes.track()
 
     # --- who is acting --------------------------------------------------------------------
 
@@ -244,26 +250,55 @@ class TelegramBot:
 
     async def _can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they pressed Start, never
-        blocked it). Asked once with an invisible chat action, then remembered."""
+        blocked it). Asked once with an invisible chat action, then remembered.
+
+        When Telegram gives no answer (network down, timeout, flood limit) the answer is
+        unknown and not remembered; it counts as "no": the user then gets the deep link,
+        which seats them whether or not their private chat was open, where seating them
+        blind could leave a seat whose hand reaches nobody.
+        """
         if user_id in self._reachable:
             return True
         try:
             await self.app.bot.send_chat_action(user_id, ChatAction.TYPING)
         except (Forbidden, BadRequest):
             return False
+        except TelegramError as error:
+            log.warning("reachability of %s unknown (%s); offering the deep link", user_id,
+                        error)
+            return False
         self._reachable.add(user_id)
         return True
 
     # --- answering ------------------------------------------------------------------------
 
-    async def _dm(self, user_id: int, text: str) -> bool:
+    async def _dm(self, user_id: int, text: str) -> bool | None:
+        """True once sent; False when Telegram refuses the private chat (never started,
+        blocked); None when it could not be sent for another reason (flood limit past the
+        limiter's retries, network), which says nothing about the private chat."""
         try:
             await self.app.bot.send_message(user_id, clip(text, 4096))
         except (Forbidden, BadRequest):
             self._reachable.discard(user_id)
             return False
+        except TelegramError as error:
+            log.warning("private message to %s not sent: %s", user_id, error)
+            return None
         self._reachable.add(user_id)
         return True
+
+    async def _confirm(self, send: Awaitable[object]) -> None:
+        """Send the confirmation of a change that is already stored, or drop it.
+
+        Past this point no answer may say "nothing changed": if Telegram refuses or cannot
+        be reached, the confirmation is dropped (logged) instead of reaching the error
+        handler, whose sentence says nothing changed. The table or hand message shows the
+        change, and the outbox keeps trying to deliver those.
+        """
+        try:
+            await send
+        except TelegramError as error:
+            log.warning("confirmation of a stored change dropped: %s", error)
 
     async def _in_chat(self, message: Message, text: str) -> None:
         await message.reply_text(clip(text, 4096), do_quote=message.chat.type != ChatType.PRIVATE)
@@ -279,13 +314,10 @@ class TelegramBot:
         if not reply.ok:
             if private or not await self._dm(user.id, reply.text):
                 await self._in_chat(message, reply.text)
-        elif ok == "chat":
-            await self._in_chat(message, reply.text)
+        elif ok == "chat" or (ok == "private" and private):
+            await self._confirm(self._in_chat(message, reply.text))
         elif ok == "private":
-            if private:
-                await self._in_chat(message, reply.text)
-            else:
-                await self._dm(user.id, reply.text)
+            await self._dm(user.id, reply.text)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -305,7 +337,7 @@ class TelegramBot:
         if reply.ok and reply.table_id is not None and place.chat_id < 0 \
                 and not await self._can_reach(int(actor.user_id)):
             # The host is seated already; the link only opens the chat their hand needs.
-            await self._send_deep_link(message, actor, reply.table_id)
+            await self._confirm(self._send_deep_link(message, actor, reply.table_id))
 
     async def _join_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
@@ -321,10 +353,11 @@ class TelegramBot:
         reply = await self.tables.join(actor, place.key)
         if not reply.ok or place.chat_id > 0:
             await self._answer(update, reply, "chat")
-        elif not await self._dm(int(actor.user_id), reply.text) and table is not None:
+        elif await self._dm(int(actor.user_id), reply.text) is False and table is not None:
             # The chat action got through but the message did not: seated, yet their hand
-            # cannot reach them until they open the private chat.
-            await self._send_deep_link(message, actor, table.id)
+            # cannot reach them until they open the private chat. (Not sent for another
+            # reason, e.g. a flood limit: dropped, the lobby message shows them seated.)
+            await self._confirm(self._send_deep_link(message, actor, table.id))
 
     async def _send_deep_link(self, message: Message, actor: Actor, table_id: int) -> None:
         link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{table_id}")
@@ -352,7 +385,10 @@ class TelegramBot:
         message = update.effective_message
         assert message is not None
         reply = await self.tables.join_table(actor, table_id)
-        await self._in_chat(message, reply.text)
+        if reply.ok:
+            await self._confirm(self._in_chat(message, reply.text))
+        else:
+            await self._in_chat(message, reply.text)
 
     async def _leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
@@ -509,9 +545,14 @@ class TelegramBot:
             await self._privacy_press(query, actor, data, in_group)
             return
         reply = await self.tables.press(actor, data)
-        if reply.ok and action in {"join", "leave"}:
+        if not reply.ok:
+            await query.answer(clip(reply.text, MAX_ANSWER), show_alert=True)
+            return
+        # Stored: the button's answer first (a press expires), then the private copy of a
+        # seat change; either may be dropped, never reported as "nothing changed".
+        await self._confirm(query.answer(clip(reply.text, MAX_ANSWER)))
+        if action in {"join", "leave"}:
             await self._dm(user.id, reply.text)
-        await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
 
     async def _privacy_press(self, query: CallbackQuery, actor: Actor, data: str,
                              in_group: bool) -> None:
@@ -571,9 +612,15 @@ class TelegramBot:
         lang = "en"
         with contextlib.suppress(Exception):
             lang = await self.tables.lang_of(str(update.effective_user.id))
-        # A storage fault the command did not word itself is still the storage's.
-        text = t(lang, "storage_unavailable" if isinstance(context.error, StorageError)
-                 else "error_generic")
+        # After a stored change "nothing changed" is no longer true: say it counts. A
+        # storage fault the command did not word itself is still the storage's.
+        if changes.stored():
+            key = "error_after_change"
+        elif isinstance(context.error, StorageError):
+            key = "storage_unavailable"
+        else:
+            key = "error_generic"
+        text = t(lang, key)
         with contextlib.suppress(TelegramError):
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)

@@ -79,3 +79,31 @@ async def test_a_french_lobby_shows_its_options_in_french(rig, fake, players):
     (lobby,) = table_messages(fake, GROUP)
     assert "Options : rounds=1, ox=non, deadline=non" in lobby.text
     assert "off" not in lobby.text
+
+
+async def test_scores_right_after_the_end_show_the_finished_games_ranking(rig, fake, players):
+    alice, bob, carol = players
+    await play_to_the_end(rig, fake, players, "ochs-esel rounds=1")
+    ending = fake.find(GROUP, contains="Final ranking")[-1]
+
+    fake.send_command(GROUP, bob, "/scores")
+    answer = await fake.wait_for(lambda: [m for m in fake.find(GROUP, contains="Final ranking")
+                                          if m.reply_to is not None])
+    assert "No game is being played" not in answer[-1].text
+    # The same ranking as the end-of-game message, every player with their score.
+    ranking = ending.text[ending.text.index("Final ranking"):]
+    assert answer[-1].text.endswith(ranking.split("\n", 1)[1].split("\n\n")[0])
+    assert all(p.first_name in answer[-1].text for p in (alice, bob, carol))
+
+    # Also once the table is no longer in memory (a restart), until a new table opens.
+    await rig.stop()
+    await rig.start()
+    fake.send_command(GROUP, carol, "/scores")
+    await fake.wait_for(lambda: len([m for m in fake.find(GROUP, contains="Final ranking")
+                                     if m.reply_to is not None]) == 2)
+    fake.send_command(GROUP, alice, "/newgame nix")
+    await fake.wait_for(lambda: fake.find(GROUP, contains="Nix für Ungut"))
+    fake.send_command(GROUP, carol, "/scores")
+    await fake.wait_for(lambda: fake.find(GROUP, contains="No game is being played")
+                        or [c for c in fake.calls_to("sendMessage")
+                            if "No game is being played" in str(c.params.get("text"))])

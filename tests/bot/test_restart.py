@@ -109,3 +109,127 @@ async def test_a_table_loaded_by_several_callers_at_once_is_one_copy(harness):
     copies = await asyncio.gather(*(tables.live_table(table_id) for _ in range(5)))
     assert all(copy is copies[0] for copy in copies)
     assert tables._loading == {}
+
+
+async def test_after_a_restart_every_screen_is_redrawn_as_stored_with_its_last_moves(harness):
+    """What a killed process had not delivered reaches the players from the new one."""
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    live = await tables.live_table(table_id)
+    await _play_to(harness, live, 4)
+    before = harness.sink.tables[table_id].rendering
+    assert before.version == 4 and "Last moves:" in before.lines
+
+    harness.sink = RecordingSink()  # the new process starts with nothing delivered
+    await harness.restart()
+
+    after = harness.sink.tables[table_id].rendering
+    assert after.version == 4
+    assert after.lines == before.lines  # "last moves" included, rebuilt from the move log
+    assert {user for (tid, user) in harness.sink.hands if tid == table_id} == {
+        ALICE.user_id, BOB.user_id, CAROL.user_id}
+    assert all(hand.rendering.version == 4 for hand in harness.sink.hands.values())
+    # The hand's edit notifies nobody: the player to act is called again, once.
+    to_act = live.game.to_act(live.state)[0]
+    calls = [a for a in harness.sink.announcements if a.kind == "turn"]
+    assert [a.mentions for a in calls] == [[live.seats[to_act].user_id]]
+
+
+async def test_after_a_restart_a_lobby_is_redrawn_with_its_seats(harness):
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel", [])).table_id
+    await tables.join(BOB, CHANNEL)
+    harness.sink = RecordingSink()  # Bob's seat never reached the lobby message
+    await harness.restart()
+    shown = harness.sink.tables[table_id].rendering
+    assert any("Bob" in line for line in shown.lines), shown.lines
+
+
+async def test_a_game_finished_just_before_a_restart_shows_its_end_after_it(harness):
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "nix-fur-ungut", ["rounds=1", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    live = await tables.live_table(table_id)
+    await _play_to(harness, live, None)
+    assert live.row.status == FINISHED
+    final = harness.sink.tables[table_id].rendering
+
+    harness.sink = RecordingSink()  # the last move's deliveries died with the process
+    await harness.restart()
+
+    shown = harness.sink.tables[table_id].rendering
+    assert shown.version == final.version and shown.lines == final.lines
+    assert [b.action for row in shown.buttons for b in row] == ["rematch"]
+    assert {user for (tid, user) in harness.sink.hands if tid == table_id} == {
+        ALICE.user_id, BOB.user_id}
+    assert harness.sink.announcements == []  # the final ranking is not sent twice
+
+
+async def test_after_a_restart_only_tables_changed_shortly_before_the_stop_are_redrawn(
+        tmp_path, settings):
+    """An idle table's screens were delivered long ago: a redraw would only spend requests."""
+    from bot.clock import FakeClock
+    from bot.tables import Tables
+    from db.sqlite import SqliteRepository
+    from tests.bot.conftest import RecordingSink
+
+    stored_at = [1_700_000_000.0]
+
+    async def run(sink: RecordingSink) -> tuple[Tables, SqliteRepository]:
+        repo = SqliteRepository(str(tmp_path / "t.db"), clock=lambda: stored_at[0])
+        await repo.open()
+        tables = Tables(repo, sink, platform="test", settings=settings, clock=FakeClock())
+        await tables.start(run_scheduler=False)
+        await tables.settle()
+        return tables, repo
+
+    tables, repo = await run(RecordingSink())
+    idle = {}
+    for channel in ("idle-game", "idle-lobby", "busy"):
+        idle[channel] = (await tables.new_game(ALICE, channel, "ochs-esel", [])).table_id
+        await tables.join(BOB, channel)
+        await tables.join(CAROL, channel)
+    await tables.start_game(ALICE, "idle-game")
+    stored_at[0] += 3600  # an hour later, one table still plays
+    await tables.start_game(ALICE, "busy")
+    await tables.settle()
+    await tables.close()
+    await repo.close()
+
+    sink = RecordingSink()
+    tables, repo = await run(sink)
+    try:
+        assert set(sink.tables) == {idle["busy"]}
+        assert {tid for tid, _ in sink.hands} == {idle["busy"]}
+        # The idle game still resumes (deadline, bots); only its screens are left alone.
+        assert (await tables.live_table(idle["idle-game"])).row.status == "playing"
+    finally:
+        await tables.close()
+        await repo.close()
+
+
+async def test_a_game_cancelled_just_before_a_restart_shows_as_cancelled_after_it(harness):
+    from tests.bot.conftest import RecordingSink
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    assert (await tables.cancel(ALICE, CHANNEL)).ok
+    harness.sink = RecordingSink()  # the cancelled table's edit died with the process
+    await harness.restart()
+
+    shown = harness.sink.tables[table_id].rendering
+    assert any("cancelled" in line for line in shown.lines), shown.lines
+    assert shown.buttons == []

@@ -209,3 +209,30 @@ async def test_moves_of_many_tables_at_once_each_commit_or_fail_alone(repo, make
             assert [m.move for m in await reopened.moves(table.id)] == [f"m{table.id}"]
             assert (await reopened.get_table(table.id)).snapshot == f"s{table.id}"
         assert [m.move for m in await reopened.moves(tables[0].id)] == ["first"]
+
+
+async def test_just_ended_tables_are_those_finished_or_cancelled_near_the_newest_change(
+        repo, clock):
+    """Start-up redraws them: their last deliveries may have died with the process. The
+    window counts from the newest stored change, not from now, so a process that stayed
+    down for hours still finds the game it finished as it stopped."""
+    old = await started_table(repo, channel="old")
+    await repo.commit_move(old.id, seq=1, seat=0, move="out", actor="player", snapshot="end",
+                           results=finish(("u-ana", 0, 1), ("u-bo", 1, 2)))
+    clock.now += 1000  # a long game elsewhere
+    recent = await started_table(repo, channel="recent")
+    await repo.commit_move(recent.id, seq=1, seat=0, move="out", actor="player",
+                           snapshot="end", results=finish(("u-ana", 0, 1), ("u-bo", 1, 2)))
+    cancelled = await new_table(repo, channel="cancelled")
+    cancelled = await repo.update_table(cancelled.id, expected_version=0, status=CANCELLED)
+    playing = await started_table(repo, channel="playing")
+    await repo.commit_move(playing.id, seq=1, seat=0, move="7", actor="player", snapshot="s1")
+
+    assert [t.id for t in await repo.just_ended_tables(600)] == [recent.id, cancelled.id]
+    assert {t.id for t in await repo.just_ended_tables(2000)} == {old.id, recent.id,
+                                                                  cancelled.id}
+    assert await repo.newest_change() == (await repo.get_table(playing.id)).updated_at
+
+
+async def test_no_table_no_newest_change(repo):
+    assert await repo.newest_change() is None

@@ -446,6 +446,9 @@ class FakeTelegram:
         self._message_ids: dict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._press_ids = itertools.count(900_000)
         self._failures: dict[str, deque[_Failure]] = defaultdict(deque)
+        self._held: set[str] = set()  # methods whose calls wait, unanswered, for release
+        self._release = asyncio.Event()
+        self.held_calls: list[Call] = []  # calls that waited and were never carried out
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._poll_generation = 0
         self._closing = False
@@ -776,6 +779,18 @@ class FakeTelegram:
             _Failure(times, status, description, retry_after if status == 429 else None)
         )
 
+    def hold(self, *methods: str) -> None:
+        """Calls of `methods` from now on get no answer and change nothing until `drop_held`:
+        a request in flight, as when the bot's process is killed before Telegram answers."""
+        self._held.update(m.lower() for m in methods)
+        self._release = asyncio.Event()
+
+    def drop_held(self) -> None:
+        """Stop holding: the waiting calls end with an error and are never carried out (their
+        sender is gone); later calls are served as usual."""
+        self._held.clear()
+        self._release.set()
+
     # ------------------------------------------------------------------ records
 
     def calls_to(self, method: str) -> list[Call]:
@@ -846,6 +861,12 @@ class FakeTelegram:
                 raise ApiError(401, "Unauthorized")
             if handler is None:
                 raise ApiError(404, "Not Found")
+            if name.lower() in self._held:
+                self.held_calls.append(Call(name, params, arrived, 0, "held"))
+                self._activity.set()
+                self._activity = asyncio.Event()
+                await self._release.wait()
+                raise ApiError(500, "Internal Server Error: held and dropped")
             self._check_failures(name, params, arrived)
             result = handler(params)
             if asyncio.iscoroutine(result):
