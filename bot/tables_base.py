@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
+from bot import changes
 from bot.clock import Clock
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
@@ -119,7 +120,9 @@ def answers_storage_faults(
             lang = self.settings.default_lang
             with contextlib.suppress(StorageError):
                 lang = await self.lang_of(actor.user_id)
-            return Reply(t(lang, "storage_unavailable"), ok=False)
+            # Once something was stored for this request, "nothing changed" is untrue.
+            key = "error_after_change" if changes.stored() else "storage_unavailable"
+            return Reply(t(lang, key), ok=False)
 
     return answered
 

@@ -119,7 +119,8 @@ async def test_a_failure_after_a_stored_join_says_the_join_counts(h, fake, monke
     monkeypatch.setattr(h.tables, "join", store_gone)
     refused = await h.slash("join", "carol")
     [answer] = [m for m in fake.ephemerals("carol") if m.interaction_id == refused.id]
-    assert answer.content == t("fr", "discord.oops")  # Carol's Discord speaks French
+    # Carol's Discord speaks French; a storage fault is worded as one, "nothing changed"
+    assert answer.content == t("fr", "storage_unavailable")
 
 
 async def test_time_lost_before_the_handler_runs_counts_against_the_budget(
