@@ -61,8 +61,12 @@ async def test_deep_json_in_newgame_and_options_is_refused_in_words(world):
     await assert_refused(w, w.host, f"/options board={DEEP}", expected)
     w.fake.add_chat(-1005550001, "supergroup", title="other")
     before = row_state(w.rig.db)
+    seen = len(w.fake.find(w.host.id))  # the refusal of /options above says the same
     w.fake.send_command(-1005550001, w.host, f"/newgame nix board={DEEP}")
-    found = await w.fake.wait_for(lambda: w.fake.find(w.host.id, contains=expected), timeout=20)
+    found = await w.fake.wait_for(
+        lambda: [m for m in w.fake.find(w.host.id)[seen:] if html.unescape(m.text) == expected],
+        timeout=20)
+    await w.rig.tables.settle()
     assert found and row_state(w.rig.db) == before
     nested = "[" * 8 + "]" * 8
     await assert_refused(w, w.host, f"/options board={nested}",
