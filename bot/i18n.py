@@ -292,6 +292,16 @@ EN: dict[str, str] = {
                       "last to play leads again. Playing a pay card wins its chips; the first "
                       "player out collects a chip per card from everyone. Moves: `lead H`, "
                       "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+    # --- trust-authority ---
+    "button_elsewhere": "This button belongs to a table in another chat: it does nothing "
+                        "here.",
+    "button_not_your_hand": "This button is not on your hand for that table: use the "
+                            "buttons of your latest hand message.",
+    "rights_unknown": "I couldn't check your rights just now; try again in a moment. Nothing "
+                      "was changed.",
+    "bad_link": "This link does not lead to a table: ask for a fresh one in the table's "
+                "chat.",
+    "not_a_member": "Only members of the table's chat can sit at it: join that chat first.",
 }
 
 FR: dict[str, str] = {
@@ -582,6 +592,17 @@ FR: dict[str, str] = {
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
                       "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
                       "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+    # --- trust-authority ---
+    "button_elsewhere": "Ce bouton appartient à une table d'une autre discussion : il ne "
+                        "fait rien ici.",
+    "button_not_your_hand": "Ce bouton n'est pas sur votre main pour cette table : utilisez "
+                            "les boutons de votre dernier message de main.",
+    "rights_unknown": "Je n'ai pas pu vérifier vos droits pour l'instant ; réessayez dans "
+                      "un instant. Rien n'a été changé.",
+    "bad_link": "Ce lien ne mène à aucune table : demandez-en un nouveau dans la discussion "
+                "de la table.",
+    "not_a_member": "Seuls les membres de la discussion de la table peuvent s'y asseoir : "
+                    "rejoignez-la d'abord.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

@@ -5,12 +5,15 @@ kept apart so the rules of who may sit where read in one place.
 """
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import options as table_options
 from bot import present
+from bot.authority import RightsUnknown
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
+from bot.render import decode_ref
 from bot.tables_base import TablesBase
 from db.repository import (
     CANCELLED,
@@ -26,6 +29,9 @@ from engine.core.options import parse_options
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
+
+# Whether a user is a member of a table's chat, asked of the platform by channel key.
+MemberCheck = Callable[[str], Awaitable[bool]]
 
 BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper",
              "Ising", "Jacobi", "Knuth", "Lovelace"]
@@ -453,12 +459,24 @@ class Lobby(TablesBase):
         assert new is not None
         return await self._start(new, Actor(actor.user_id, actor.name, is_admin=True))
 
-    async def join_table(self, actor: Actor, table_id: int) -> Reply:
-        """Join a table named by id (a deep link from a private chat), if it is still open."""
-        live = await self._load(table_id)
+    async def join_link(self, actor: Actor, text: str, is_member: MemberCheck) -> Reply:
+        """A deep link's table reference, opened in a private chat: seat its user if the
+        reference is one we made, the table still takes players, and the platform says
+        they are a member of the table's chat (`is_member(channel)`, which raises
+        `RightsUnknown` when it cannot say)."""
+        decoded = decode_ref(text)
+        if decoded is None or not await self._genuine(*decoded):
+            return await self._refuse(actor, None, "bad_link")
+        live = await self._load(decoded[0])
         if live is None or live.row.platform != self.platform or live.row.status not in (
                 LOBBY, PLAYING):
             return await self._refuse(actor, None, "no_table")
+        try:
+            member = await is_member(live.row.channel)
+        except RightsUnknown:
+            return await self._refuse(actor, live.row.channel, "rights_unknown")
+        if not member:
+            return await self._refuse(actor, live.row.channel, "not_a_member")
         return await self._join(live, actor)
 
 

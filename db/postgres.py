@@ -663,6 +663,16 @@ class PostgresRepository(Repository):
 
         await self._run(body)
 
+    # ------------------------------------------------------------------ secrets
+
+    async def secret(self, name: str, new_value: str) -> str:
+        async def body(db: Connection) -> str:
+            await db.execute("INSERT INTO secrets (name, value) VALUES ($1, $2)"
+                             " ON CONFLICT (name) DO NOTHING", name, new_value)
+            return str(await db.fetchval("SELECT value FROM secrets WHERE name = $1", name))
+
+        return await self._run(body)
+
     # ------------------------------------------------------------------ results
 
     async def results(self, table_id: int) -> list[ResultRow]:

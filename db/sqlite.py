@@ -754,6 +754,18 @@ class SqliteRepository(Repository):
 
         await self._write(body)
 
+    # ------------------------------------------------------------------ secrets
+
+    async def secret(self, name: str, new_value: str) -> str:
+        def body(db: Connection) -> str:
+            db.execute("INSERT INTO secrets (name, value) VALUES (?, ?)"
+                       " ON CONFLICT (name) DO NOTHING", (name, new_value))
+            (value,) = db.execute("SELECT value FROM secrets WHERE name = ?",
+                                  (name,)).fetchone()
+            return str(value)
+
+        return await self._write(body)
+
     # ------------------------------------------------------------------ results
 
     async def results(self, table_id: int) -> list[ResultRow]:

@@ -11,6 +11,7 @@ import sys
 from typing import TextIO
 
 from bot import present
+from bot.authority import Press
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import t
 from bot.options import resolve_game
@@ -23,6 +24,10 @@ from engine.core.notation import read_number
 
 CHANNEL = "local"
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
+
+
+async def _yes() -> bool:
+    return True
 FIRST = {"hand": 1, "table": 31, "announce": 41}  # hands have at most 25 buttons
 
 
@@ -36,11 +41,12 @@ class ConsoleSink:
         self.out.write(text + "\n")
         self.out.flush()
 
-    def _numbered(self, where: str, table_id: int, rendering: Rendering) -> str:
+    def _numbered(self, where: str, rendering: Rendering) -> str:
         self.buttons[where] = []
         labels = []
         for button in (b for row in rendering.buttons for b in row):
-            self.buttons[where].append(encode_payload(table_id, rendering.version, button.action))
+            self.buttons[where].append(encode_payload(rendering.ref, rendering.version,
+                                                     button.action))
             labels.append(f"[#{FIRST[where] + len(self.buttons[where]) - 1}] {button.label}")
         return "  ".join(labels)
 
@@ -54,17 +60,17 @@ class ConsoleSink:
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         self._print("\n" + "─" * 60 + "\n" + msg.rendering.text)
-        self._renumber(msg.table_id, msg.rendering, "table")
+        self._renumber(msg.rendering, "table")
         return ref or MessageRef(key="table", chat="console", message_id=str(next(self._ids)))
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         self._print("\n" + msg.rendering.text)
-        self._renumber(msg.table_id, msg.rendering, "hand")
+        self._renumber(msg.rendering, "hand")
         return ref or MessageRef(key=f"hand:{msg.seat}", chat="console",
                                  message_id=str(next(self._ids)))
 
-    def _renumber(self, table_id: int, rendering: Rendering, where: str) -> None:
-        line = self._numbered(where, table_id, rendering)
+    def _renumber(self, rendering: Rendering, where: str) -> None:
+        line = self._numbered(where, rendering)
         if line:
             self._print(line)
 
@@ -73,8 +79,8 @@ class ConsoleSink:
             return  # the only human is at the keyboard: the hand already says "your turn"
         self._print("📣 " + msg.text)
         if msg.buttons:
-            rendering = Rendering("", [], msg.buttons, msg.version)
-            self._renumber(msg.table_id, rendering, "announce")
+            rendering = Rendering("", [], msg.buttons, msg.version, msg.ref)
+            self._renumber(rendering, "announce")
 
     async def notify(self, msg: Notice) -> None:
         self._print("✉ " + msg.text)
@@ -200,7 +206,9 @@ class Console:
             payload = self.sink.payload(button)
             if payload is None:
                 return t(self.lang, "console_no_button")
-            reply = await tables.press(USER, payload)
+            # Every message of the console is in its one channel, its user that channel's
+            # admin (a private chat is its user's own channel).
+            reply = await tables.press(USER, Press(payload, CHANNEL, is_admin=_yes))
             return None if reply.ok else reply.text
         word, _, rest = line.partition(" ")
         command = word.lstrip("/").lower() if word.startswith("/") else "play"

@@ -10,12 +10,14 @@ public state of a table is its one message, edited in place by the outbox.
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 import discord
 from discord import app_commands
 
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
 from bot import present
+from bot.authority import Press
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload, encode_payload
@@ -38,7 +40,10 @@ def _data_of(interaction: discord.Interaction) -> Mapping[str, object]:
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
-    """Host/admin-only commands also accept whoever may manage messages in the channel."""
+    """Host/admin-only commands also accept whoever may manage messages in the channel.
+
+    A command acts on the table of the channel it is typed in, so these are the rights in
+    the table's own channel. Buttons do not use them: see `press_of`."""
     user = interaction.user
     admin = interaction.guild_id is not None and interaction.permissions.manage_messages
     tables = getattr(interaction.client, "tables", None)
@@ -50,6 +55,19 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 def channel_of(interaction: discord.Interaction) -> str:
     # A thread's id is its own channel id: a thread hosts its own table.
     return str(interaction.channel_id)
+
+
+def press_of(interaction: discord.Interaction, payload: str) -> Press:
+    """Discord's facts about a button press: the channel (None for a DM) where the pressed
+    message lives, that message, and the presser's rights in that channel."""
+    message = interaction.message
+    private = interaction.guild_id is None
+
+    async def is_admin() -> bool:
+        return not private and interaction.permissions.manage_messages
+
+    return Press(payload, None if private else channel_of(interaction),
+                 str(message.id) if message is not None else None, is_admin)
 
 
 class TapisDiscord(discord.Client):
@@ -174,40 +192,47 @@ class TapisDiscord(discord.Client):
     async def _press(self, interaction: discord.Interaction) -> None:
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
+        press = press_of(interaction, payload)
         decoded = decode_payload(payload)
-        action = decoded[2] if decoded else ""
-        if decoded and action == "hand":
-            await self.show_hand(interaction, actor, decoded[0], payload)
-        elif decoded and action.startswith("m:"):
-            await self._move(interaction, actor, decoded[0], payload)
+        action = decoded.action if decoded else ""
+        if action == "hand":
+            await self.show_hand(interaction, actor, press)
+        elif action.startswith("m:"):
+            await self._move(interaction, actor, press)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
-            await self.answer(interaction, self.tables.press(actor, payload))
+            await self.answer(interaction, self.tables.press(actor, press))
 
-    async def _move(self, interaction: discord.Interaction, actor: Actor, table_id: int,
-                    payload: str) -> None:
+    async def _move(self, interaction: discord.Interaction, actor: Actor, press: Press
+                    ) -> None:
         message = interaction.message
         ephemeral = message is not None and message.flags.ephemeral
         if not ephemeral and message is not None:
-            await self._move_from_dm(interaction, message, actor, table_id, payload)
+            await self._move_from_dm(interaction, message, actor, press)
             return
         # Acknowledge at once ("deferred update"): what changes is the hand message itself,
         # which the outbox edits.
         await interaction.response.defer()
+        found = await self.tables.pressed(actor, press)
+        if isinstance(found, Reply):
+            await interaction.followup.send(fit(found.text), ephemeral=True)
+            return
+        live = found[0]
         if ephemeral and message is not None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
-            self.sink.adopt(table_id, actor.user_id, self.sink.ephemeral_ref(
+            self.sink.adopt(live.id, actor.user_id, self.sink.ephemeral_ref(
                 interaction.channel_id or 0, message.id, interaction.token))
-        reply = await self.tables.press(actor, payload)
+        reply = await self.tables.press(actor, press)
         if reply.ok:
             return
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
-            await self.tables.press(actor, encode_payload(table_id, 0, "hand"))
+            await self.tables.press(actor, replace(press, payload=encode_payload(
+                live.ref, 0, "hand")))
         await interaction.followup.send(fit(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
-                            actor: Actor, table_id: int, payload: str) -> None:
+                            actor: Actor, press: Press) -> None:
         """Answer a hand press with the updated hand itself: one request, not two.
 
         The interaction response edits the message the button was on (UPDATE_MESSAGE), so
@@ -215,7 +240,7 @@ class TapisDiscord(discord.Client):
         same hand then finds the message already showing it and is skipped.
         """
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            work = asyncio.ensure_future(self.tables.press(actor, payload))
+            work = asyncio.ensure_future(self.tables.press(actor, press))
             done, _ = await asyncio.wait({work}, timeout=ANSWER_WITHIN)
             if not done:
                 await interaction.response.defer()
@@ -227,41 +252,45 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            rendering = await self.tables.hand_rendering_for_table(actor, table_id)
+            decoded = decode_payload(press.payload)
+            rendering = None if decoded is None else await self.tables.hand_rendering_for_table(
+                actor, decoded.table_id)
             if rendering is None:
                 await interaction.response.defer()
                 return
             content = content_of(rendering)
-            view = view_of(table_id, rendering.version, rendering.buttons)
+            view = view_of(rendering.ref, rendering.version, rendering.buttons)
             await interaction.response.edit_message(
                 content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
-    async def show_hand(self, interaction: discord.Interaction, actor: Actor, table_id: int,
-                        payload: str) -> None:
+    async def show_hand(self, interaction: discord.Interaction, actor: Actor, press: Press
+                        ) -> None:
         """"My hand" and /hand: in DMs when they work, else here, ephemeral, with buttons."""
         # Loading a table (first touch after a restart replays its log) may be slow:
         # past two seconds the answer is deferred, so Discord's 3 s window is never missed.
-        loading = asyncio.ensure_future(self.tables.live_table(table_id))
+        loading = asyncio.ensure_future(self.tables.pressed(actor, press))
         done, _ = await asyncio.wait({loading}, timeout=ANSWER_WITHIN)
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        live = await loading
+        found = await loading
+        live = None if isinstance(found, Reply) else found[0]
         seat = None
-        if live is not None and live.row.status == PLAYING and live.row.platform == "discord":
+        if live is not None and live.row.status == PLAYING:
             seat = live.seat_of(actor.user_id)
         if live is None or seat is None:
-            await self.answer(interaction, self.tables.press(actor, payload))
+            await self.answer(interaction, self.tables.press(actor, press))
             return
+        table_id = live.id
         stored = await self._hand_ref(table_id, seat.seat, actor.user_id)
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
         rendering = await self.tables.hand_rendering_for_table(actor, table_id)
         if not private or rendering is None:
-            await self.answer(interaction, self._hand_in_dm(actor, payload, live.row.channel))
+            await self.answer(interaction, self._hand_in_dm(actor, press, live.row.channel))
             return
         content = content_of(rendering)
-        view = view_of(table_id, rendering.version, rendering.buttons)
+        view = view_of(rendering.ref, rendering.version, rendering.buttons)
         message_id: int | None
         if interaction.response.is_done():
             # Deferred: the "thinking" answer becomes the hand, still editable as @original.
@@ -280,10 +309,10 @@ class TapisDiscord(discord.Client):
             lang = await self.tables.lang_of(actor.user_id, live.row.channel)
             await interaction.followup.send(t(lang, "discord.hand_here"), ephemeral=True)
         # Through the core, so that this message is stored as the seat's hand display.
-        await self.tables.press(actor, payload)
+        await self.tables.press(actor, press)
 
-    async def _hand_in_dm(self, actor: Actor, payload: str, channel: str) -> Reply:
-        reply = await self.tables.press(actor, payload)
+    async def _hand_in_dm(self, actor: Actor, press: Press, channel: str) -> Reply:
+        reply = await self.tables.press(actor, press)
         if reply.ok:
             lang = await self.tables.lang_of(actor.user_id, channel)
             reply.text = f"{reply.text}\n\n{t(lang, 'discord.hand_in_dm')}"
@@ -388,8 +417,8 @@ def _add_commands(app: TapisDiscord) -> None:
         if row is None or row.status != PLAYING:
             await app.answer(interaction, tables.hand(actor, channel))
             return
-        await app.show_hand(interaction, actor, row.id,
-                            encode_payload(row.id, row.version, "hand"))
+        payload = encode_payload(await tables.ref(row.id), row.version, "hand")
+        await app.show_hand(interaction, actor, press_of(interaction, payload))
 
     @tree.command(name="kick", description="Remove a player from the table (host or admin)")
     @app_commands.describe(member="The player to remove")

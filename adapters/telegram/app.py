@@ -43,6 +43,7 @@ from telegram.ext import (
 from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
 from bot import present
+from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload
@@ -56,9 +57,7 @@ PLATFORM = "telegram"
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 ADMIN_TTL = 60.0  # seconds an admin check is trusted; promotions are rare, checks cost a call
 FLOOD_RETRIES = 3  # AIORateLimiter's default of 0 would raise RetryAfter at once
-JOIN_PREFIX = "j"  # deep-link payload "j<table id>": seat me at that table
-# Lobby buttons for which being a group admin matters.
-MANAGING = {"start", "addbot", "removebot", "options"}
+JOIN_PREFIX = "j"  # deep-link payload "j<table reference>": seat me at that table
 
 # Command menus: (command, catalogue key of its description), per chat kind.
 GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
@@ -199,6 +198,8 @@ class TelegramBot:
 
     async def _is_admin(self, chat_id: int, user_id: int, message: Message | None = None
                         ) -> bool:
+        """Raises `RightsUnknown` when Telegram cannot say: a real admin is then told to
+        try again, not treated as a stranger."""
         if message is not None and message.sender_chat is not None \
                 and message.sender_chat.id == chat_id:
             return True  # an anonymous admin writes as the group itself
@@ -206,14 +207,31 @@ class TelegramBot:
         now = time.monotonic()
         if cached is not None and cached[1] > now:
             return cached[0]
-        try:
-            member = await self.app.bot.get_chat_member(chat_id, user_id)
-            is_admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-        except TelegramError:
-            log.warning("getChatMember %s/%s failed; treating as no admin", chat_id, user_id)
-            return False
+        status = await self._status_in(chat_id, user_id)
+        is_admin = status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
         self._admins[(chat_id, user_id)] = (is_admin, now + ADMIN_TTL)
         return is_admin
+
+    async def _is_member(self, user_id: int, channel: str) -> bool:
+        """Whether the user belongs to the chat of the table at `channel` (a deep link seats
+        only its members). Asked every time: it is asked once per link opened."""
+        status = await self._status_in(Place.parse(channel).chat_id, user_id)
+        return status not in (None, ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+    async def _status_in(self, chat_id: int, user_id: int) -> str | None:
+        """The user's status in the chat, as getChatMember says; None when Telegram says
+        there is no such participant; `RightsUnknown` when it cannot say."""
+        try:
+            member = await self.app.bot.get_chat_member(chat_id, user_id)
+        except BadRequest:
+            return None  # "user not found", "PARTICIPANT_ID_INVALID": not in that chat
+        except TelegramError as exc:
+            log.warning("getChatMember %s/%s failed: %s", chat_id, user_id, exc)
+            raise RightsUnknown from exc
+        if member.status == ChatMemberStatus.RESTRICTED and not getattr(member, "is_member",
+                                                                        True):
+            return ChatMemberStatus.LEFT  # restricted but gone from the chat
+        return member.status
 
     async def _can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they pressed Start, never
@@ -300,7 +318,7 @@ class TelegramBot:
             await self._send_deep_link(message, actor, table.id)
 
     async def _send_deep_link(self, message: Message, actor: Actor, table_id: int) -> None:
-        link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{table_id}")
+        link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{await self.tables.ref(table_id)}")
         text = t(await self.tables.lang_of(actor.user_id, None), "needs_private_chat",
                  name=escape(actor.name), link=f'<a href="{escape(link)}">{escape(link)}</a>')
         await message.reply_html(text, link_preview_options=NO_PREVIEW)
@@ -314,17 +332,22 @@ class TelegramBot:
             return
         actor, place = await self._actor(update)
         payload = (context.args or [""])[0]
-        if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX):].isdigit():
-            await self._deep_join(update, actor, int(payload[len(JOIN_PREFIX):]))
+        if payload.startswith(JOIN_PREFIX):
+            await self._deep_join(update, actor, payload[len(JOIN_PREFIX):])
             return
         lang = await self.tables.lang_of(actor.user_id)
         await self._in_chat(message, present.help_text(lang))
 
-    async def _deep_join(self, update: Update, actor: Actor, table_id: int) -> None:
-        """`t.me/<bot>?start=j<table>`: the private chat is open now, so take the seat."""
+    async def _deep_join(self, update: Update, actor: Actor, ref: str) -> None:
+        """`t.me/<bot>?start=j<table reference>`: the private chat is open now, so take
+        the seat, if Telegram says the user is a member of the table's chat."""
         message = update.effective_message
         assert message is not None
-        reply = await self.tables.join_table(actor, table_id)
+
+        async def is_member(channel: str) -> bool:
+            return await self._is_member(int(actor.user_id), channel)
+
+        reply = await self.tables.join_link(actor, ref, is_member)
         await self._in_chat(message, reply.text)
 
     async def _leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -419,29 +442,52 @@ class TelegramBot:
     # --- buttons --------------------------------------------------------------------------
 
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The platform's facts about a press (who, on which message, in which chat or
+        topic, with which rights there) go to the core, which decides what it may do."""
         query = update.callback_query
         assert query is not None
         user = query.from_user
-        data = query.data or ""
-        decoded = decode_payload(data)
-        action = decoded[2] if decoded else ""
-        chat = query.message.chat if query.message is not None else None
-        in_group = chat is not None and chat.type != ChatType.PRIVATE
-        if chat is not None and chat.type == ChatType.PRIVATE:
-            self._reachable.add(user.id)
-        is_admin = in_group and action in MANAGING and chat is not None \
-            and await self._is_admin(chat.id, user.id)
         self.tables.remember_locale(str(user.id), user.language_code)
-        actor = Actor(str(user.id), actor_name(user), is_admin=is_admin)
-        if action == "join" and decoded is not None and not await self._can_reach(user.id):
-            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{decoded[0]}")
+        actor = Actor(str(user.id), actor_name(user))
+        press = self._press_of(query.message, user.id, query.data or "")
+        if press is None:
+            # An inline-mode message, or one too old to say which topic it is in.
+            await query.answer(t(await self.tables.lang_of(actor.user_id), "out_of_date"),
+                               show_alert=True)
+            return
+        decoded = decode_payload(press.payload)
+        action = decoded.action if decoded else ""
+        if action == "join" and not await self._can_reach(user.id):
+            found = await self.tables.pressed(actor, press)
+            if isinstance(found, Reply):
+                await query.answer(clip(found.text, MAX_ANSWER), show_alert=True)
+                return
+            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{found[0].ref}")
             await query.answer(t(await self.tables.lang_of(actor.user_id),
                                  "needs_private_chat_short"), url=link)
             return
-        reply = await self.tables.press(actor, data)
+        reply = await self.tables.press(actor, press)
         if reply.ok and action in {"join", "leave"}:
             await self._dm(user.id, reply.text)
         await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
+
+    def _press_of(self, message: object, user_id: int, data: str) -> Press | None:
+        if not isinstance(message, Message):
+            chat = getattr(message, "chat", None)
+            if chat is None or chat.is_forum:
+                return None  # no message, or no telling which topic it is in
+            place = Place(chat.id)
+            message_id = getattr(message, "message_id", None)
+        else:
+            chat, place, message_id = message.chat, place_of(message), message.message_id
+        if chat.type == ChatType.PRIVATE:
+            self._reachable.add(user_id)
+            return Press(data, None, str(message_id))
+
+        async def is_admin() -> bool:
+            return await self._is_admin(chat.id, user_id)
+
+        return Press(data, place.key, str(message_id), is_admin)
 
     # --- platform events ------------------------------------------------------------------
 
@@ -477,13 +523,17 @@ class TelegramBot:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""
-        log.error("update %r failed", update, exc_info=context.error)
+        unknown = isinstance(context.error, RightsUnknown)
+        if unknown:  # Telegram could not tell whether the user is an admin: ask to retry
+            log.warning("update %r: rights unknown", update)
+        else:
+            log.error("update %r failed", update, exc_info=context.error)
         if not isinstance(update, Update) or update.effective_user is None:
             return
         lang = "en"
         with contextlib.suppress(Exception):
             lang = await self.tables.lang_of(str(update.effective_user.id))
-        text = t(lang, "error_generic")
+        text = t(lang, "rights_unknown" if unknown else "error_generic")
         with contextlib.suppress(TelegramError):
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)
