@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.authority import Press
 from bot.clock import FakeClock
 from bot.deliveries import (
     Announcement,
@@ -16,7 +17,6 @@ from bot.deliveries import (
     TableMessage,
     UserUnreachable,
 )
-from bot.authority import Press
 from bot.render import encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
