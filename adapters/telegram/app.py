@@ -408,10 +408,14 @@ class TelegramBot:
         await self._answer(update, await self.tables.cancel(actor, place.key))
 
     async def _lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update, admin=True)
         words = [w.lower() for w in context.args or []]
-        private = place.chat_id > 0
+        message = update.effective_message
+        assert message is not None
+        private = message.chat.type == ChatType.PRIVATE
         personal = private or "me" in words
+        # Rights are asked only for the channel's language: a Telegram hiccup must not
+        # stop anyone choosing their own.
+        actor, place = await self._actor(update, admin=not personal)
         lang = next((w for w in words if w != "me"), "")
         reply = await self.tables.set_lang(actor, place.key, lang, personal=personal)
         await self._answer(update, reply, "private" if personal and not private else "chat")
