@@ -465,7 +465,11 @@ class Lobby(TablesBase):
         they are a member of the table's chat (`is_member(channel)`, which raises
         `RightsUnknown` when it cannot say)."""
         decoded = decode_ref(text)
-        if decoded is None or not await self._genuine(*decoded):
+        try:
+            genuine = decoded is not None and await self._genuine(*decoded)
+        except StorageError:  # the key could not be read
+            return await self._refuse(actor, None, "storage_failed")
+        if decoded is None or not genuine:
             return await self._refuse(actor, None, "bad_link")
         live = await self._load(decoded[0])
         if live is None or live.row.platform != self.platform or live.row.status not in (

@@ -377,7 +377,11 @@ class Tables(Lobby, Turns):
         message of that table in their private chat. Adapters that answer some presses
         themselves (a hand shown in place, a deep link) ask this first."""
         decoded = decode_payload(press.payload)
-        if decoded is None or not await self._genuine(decoded.table_id, decoded.tag):
+        try:
+            genuine = decoded is not None and await self._genuine(decoded.table_id, decoded.tag)
+        except StorageError:  # the key could not be read
+            return await self._refuse(actor, press.channel, "storage_failed")
+        if decoded is None or not genuine:
             return await self._refuse(actor, press.channel, "bad_button")
         live = await self._load(decoded.table_id)
         if live is None or live.row.platform != self.platform:

@@ -284,3 +284,24 @@ def test_payloads_name_tables_by_reference_within_telegrams_limit():
     assert len(f"j{ref}") <= 64
     with pytest.raises(ValueError):
         encode_payload(ref, 10**6, "m:" + "7" * 40)
+
+
+async def test_a_key_that_cannot_be_read_is_refused_with_the_storage_sentence(harness,
+                                                                            monkeypatch):
+    from db.repository import StorageError
+
+    table_id = await lobby_with_a_bot(harness)
+    payload = await harness.payload(table_id, 0, "join")
+    ref = await harness.tables.ref(table_id)
+    await harness.restart()  # the key is read again, on first need
+
+    async def unreadable(*args):
+        raise StorageError("disk I/O error")
+
+    monkeypatch.setattr(harness.repo, "secret", unreadable)
+    before = row_state(harness.path)
+    reply = await harness.tables.press(CAROL, Press(payload, CHANNEL))
+    assert not reply.ok and "couldn't save" in reply.text
+    reply = await harness.tables.join_link(CAROL, ref, await member_of({CHANNEL}))
+    assert not reply.ok and "couldn't save" in reply.text
+    assert row_state(harness.path) == before
