@@ -25,6 +25,9 @@ class RightsUnknown(Exception):
 
 
 Check = Callable[[], Awaitable[bool]]
+# Whether a user (by id) is a member of the chat of a table's channel, as the platform
+# says; raises `RightsUnknown` when it cannot say.
+MemberCheck = Callable[[str, str], Awaitable[bool]]
 
 
 async def _nobody() -> bool:
@@ -39,13 +42,16 @@ class Press:
     the pressed message lives, None in a private chat with the bot. `message_id` is the
     platform's id of that message. `is_admin` asks the platform whether the presser is an
     admin of that chat; it is only called when it matters, and raises `RightsUnknown`
-    when the platform cannot say.
+    when the platform cannot say. `is_member` asks whether someone is still a member of
+    a table's chat (a rematch seats again only those who are); None where the platform
+    has no such notion (the console).
     """
 
     payload: str
     channel: str | None
     message_id: str | None = None
     is_admin: Check = _nobody
+    is_member: MemberCheck | None = None
 
 
 def is_move(action: str) -> bool:
@@ -57,4 +63,5 @@ def private_action(action: str) -> bool:
     return is_move(action) or action in HAND_ACTIONS
 
 
-__all__ = ["MANAGING", "Check", "Press", "RightsUnknown", "is_move", "private_action"]
+__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "RightsUnknown", "is_move",
+           "private_action"]

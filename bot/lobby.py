@@ -5,12 +5,11 @@ kept apart so the rules of who may sit where read in one place.
 """
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot import options as table_options
 from bot import present
-from bot.authority import RightsUnknown
+from bot.authority import MemberCheck, RightsUnknown
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
 from bot.render import decode_ref
@@ -29,9 +28,6 @@ from engine.core.options import parse_options
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
-
-# Whether a user is a member of a table's chat, asked of the platform by channel key.
-MemberCheck = Callable[[str], Awaitable[bool]]
 
 BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper",
              "Ising", "Jacobi", "Knuth", "Lovelace"]
@@ -429,18 +425,31 @@ class Lobby(TablesBase):
             live.row = new
         return True
 
-    async def _rematch(self, live: Live, actor: Actor) -> Reply:
+    async def _rematch(self, live: Live, actor: Actor, is_member: MemberCheck | None = None
+                       ) -> Reply:
         """Same options, same seats: the people still seated play again, bots the rest.
 
         Someone who left or whose seat a bot kept is not pulled back into a new game; they
-        can take a bot's seat between rounds with /join like anyone else.
+        can take a bot's seat between rounds with /join like anyone else. Nor is someone
+        the platform says has left the table's chat (`is_member`) since the game began.
         """
         channel = live.row.channel
         if live.row.status != FINISHED:
             return await self._refuse(actor, channel, "out_of_date")
         if live.seat_of(actor.user_id) is None:
             return await self._refuse(actor, channel, "not_seated")
-        seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name) if not s.is_bot
+        stays: dict[str, bool] = {}
+        try:
+            for seat in live.seats:
+                if not seat.is_bot and seat.user_id is not None:
+                    stays[seat.user_id] = is_member is None \
+                        or await is_member(seat.user_id, channel)
+        except RightsUnknown:
+            return await self._refuse(actor, channel, "rights_unknown")
+        if not stays.get(actor.user_id):
+            return await self._refuse(actor, channel, "not_a_member")
+        seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name)
+                 if not s.is_bot and stays.get(s.user_id or "")
                  else SeatRow(seat=s.seat, user_id=None, name=self._bot_name(live, s.seat),
                               is_bot=True)
                  for s in live.seats]
@@ -462,7 +471,7 @@ class Lobby(TablesBase):
     async def join_link(self, actor: Actor, text: str, is_member: MemberCheck) -> Reply:
         """A deep link's table reference, opened in a private chat: seat its user if the
         reference is one we made, the table still takes players, and the platform says
-        they are a member of the table's chat (`is_member(channel)`, which raises
+        they are a member of the table's chat (`is_member(user, channel)`, which raises
         `RightsUnknown` when it cannot say)."""
         decoded = decode_ref(text)
         try:
@@ -476,7 +485,7 @@ class Lobby(TablesBase):
                 LOBBY, PLAYING):
             return await self._refuse(actor, None, "no_table")
         try:
-            member = await is_member(live.row.channel)
+            member = await is_member(actor.user_id, live.row.channel)
         except RightsUnknown:
             return await self._refuse(actor, live.row.channel, "rights_unknown")
         if not member:

@@ -367,8 +367,10 @@ class Tables(Lobby, Turns):
         handler = handlers.get(action)
         if handler is None:
             return Reply(t(lang, "bad_button"), ok=False)
-        if action == "rematch" and live.row.status != FINISHED:
-            return Reply(t(lang, "out_of_date"), ok=False)
+        if action == "rematch":
+            if live.row.status != FINISHED:
+                return Reply(t(lang, "out_of_date"), ok=False)
+            return await self._rematch(live, actor, press.is_member)
         return await handler(live, actor)
 
     async def pressed(self, actor: Actor, press: Press) -> tuple[Live, Payload] | Reply:

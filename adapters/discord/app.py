@@ -12,12 +12,13 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
 from bot import present
-from bot.authority import Press
+from bot.authority import Press, RightsUnknown
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload, encode_payload
@@ -59,15 +60,38 @@ def channel_of(interaction: discord.Interaction) -> str:
 
 def press_of(interaction: discord.Interaction, payload: str) -> Press:
     """Discord's facts about a button press: the channel (None for a DM) where the pressed
-    message lives, that message, and the presser's rights in that channel."""
+    message lives, that message, the presser's rights in that channel, and who is still
+    a member of its server."""
     message = interaction.message
-    private = interaction.guild_id is None
+    guild_id = interaction.guild_id
 
     async def is_admin() -> bool:
-        return not private and interaction.permissions.manage_messages
+        return guild_id is not None and interaction.permissions.manage_messages
 
-    return Press(payload, None if private else channel_of(interaction),
-                 str(message.id) if message is not None else None, is_admin)
+    async def is_member(user_id: str, channel: str) -> bool:
+        # Asked only of a press in the table's own channel, so this is the table's server.
+        if guild_id is None or channel != channel_of(interaction):
+            return False
+        return await member_of(interaction.client, guild_id, user_id)
+
+    return Press(payload, None if guild_id is None else channel_of(interaction),
+                 str(message.id) if message is not None else None, is_admin, is_member)
+
+
+async def member_of(client: discord.Client, guild_id: int, user_id: str) -> bool:
+    """Whether the server lists the user among its members, asked of Discord itself
+    (GET /guilds/{guild}/members/{user}): the gateway sends no member list to a bot
+    without the privileged members intent."""
+    if not (user_id.isascii() and user_id.isdecimal()):
+        return False
+    try:
+        await client.http.get_member(guild_id, int(user_id))
+    except discord.NotFound:  # 10007 Unknown Member (or 10004 Unknown Guild)
+        return False
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        log.warning("GET member %s of %s failed: %s", user_id, guild_id, exc)
+        raise RightsUnknown from exc
+    return True
 
 
 class TapisDiscord(discord.Client):

@@ -212,10 +212,10 @@ class TelegramBot:
         self._admins[(chat_id, user_id)] = (is_admin, now + ADMIN_TTL)
         return is_admin
 
-    async def _is_member(self, user_id: int, channel: str) -> bool:
-        """Whether the user belongs to the chat of the table at `channel` (a deep link seats
-        only its members). Asked every time: it is asked once per link opened."""
-        status = await self._status_in(Place.parse(channel).chat_id, user_id)
+    async def _is_member(self, user_id: str, channel: str) -> bool:
+        """Whether the user belongs to the chat of the table at `channel` (a deep link or
+        a rematch seats only its members). Not cached: asked once per link or rematch."""
+        status = await self._status_in(Place.parse(channel).chat_id, int(user_id))
         return status not in (None, ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
 
     async def _status_in(self, chat_id: int, user_id: int) -> str | None:
@@ -343,11 +343,7 @@ class TelegramBot:
         the seat, if Telegram says the user is a member of the table's chat."""
         message = update.effective_message
         assert message is not None
-
-        async def is_member(channel: str) -> bool:
-            return await self._is_member(int(actor.user_id), channel)
-
-        reply = await self.tables.join_link(actor, ref, is_member)
+        reply = await self.tables.join_link(actor, ref, self._is_member)
         await self._in_chat(message, reply.text)
 
     async def _leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -486,12 +482,12 @@ class TelegramBot:
             chat, place, message_id = message.chat, place_of(message), message.message_id
         if chat.type == ChatType.PRIVATE:
             self._reachable.add(user_id)
-            return Press(data, None, str(message_id))
+            return Press(data, None, str(message_id), is_member=self._is_member)
 
         async def is_admin() -> bool:
             return await self._is_admin(chat.id, user_id)
 
-        return Press(data, place.key, str(message_id), is_admin)
+        return Press(data, place.key, str(message_id), is_admin, self._is_member)
 
     # --- platform events ------------------------------------------------------------------
 

@@ -223,9 +223,10 @@ async def test_references_survive_a_restart_and_differ_between_databases(harness
         await other.close()
 
 
-async def member_of(channels: set[str]):
-    async def check(channel: str) -> bool:
-        return channel in channels
+async def member_of(channels: set[str], *, except_for: str = ""):
+    """The platform's answer: every user but `except_for` is a member of `channels`."""
+    async def check(user_id: str, channel: str) -> bool:
+        return channel in channels and user_id != except_for
     return check
 
 
@@ -242,7 +243,7 @@ async def test_a_link_seats_only_a_member_of_the_tables_chat(harness, lang):
                           "fr": "Seuls les membres de la discussion de la table peuvent s'y "
                                 "asseoir : rejoignez-la d'abord."}[lang]
 
-    async def unknown(channel: str) -> bool:
+    async def unknown(user_id: str, channel: str) -> bool:
         raise RightsUnknown
 
     reply = await harness.tables.join_link(MALLORY, ref, unknown)
@@ -304,4 +305,59 @@ async def test_a_key_that_cannot_be_read_is_refused_with_the_storage_sentence(ha
     assert not reply.ok and "couldn't save" in reply.text
     reply = await harness.tables.join_link(CAROL, ref, await member_of({CHANNEL}))
     assert not reply.ok and "couldn't save" in reply.text
+    assert row_state(harness.path) == before
+
+
+async def finished_game(harness):
+    """Alice, Bob and a bot played Nix für Ungut to its end."""
+    import random
+
+    tables = harness.tables
+    assert (await tables.new_game(ALICE, CHANNEL, "nix-fur-ungut", ["rounds=1",
+                                                                     "deadline=off"])).ok
+    assert (await tables.join(BOB, CHANNEL)).ok
+    assert (await tables.add_bot(ALICE, CHANNEL)).ok
+    reply = await tables.start_game(ALICE, CHANNEL)
+    live = await tables.live_table(reply.table_id)
+    people = {ALICE.user_id: ALICE, BOB.user_id: BOB}
+    for _ in range(500):
+        await tables.settle()
+        if live.row.status == FINISHED:
+            break
+        seat = live.game.to_act(live.state)[0]
+        actor = people.get(live.seats[seat].user_id or "")
+        if actor is not None:
+            move = live.game.choose(live.state, seat, random.Random(live.row.version))
+            assert (await tables.play(actor, CHANNEL, str(move))).ok
+    assert live.row.status == FINISHED
+    return live
+
+
+async def test_a_rematch_seats_again_only_those_still_in_the_tables_chat(harness):
+    live = await finished_game(harness)
+    assert BOB.user_id in [s.user_id for s in live.seats]
+    payload = await harness.payload(live.id, live.row.version, "rematch")
+    reply = await harness.tables.press(ALICE, Press(
+        payload, CHANNEL, "1", is_member=await member_of({CHANNEL}, except_for=BOB.user_id)))
+    assert reply.ok, reply.text
+    new = await harness.tables.live_table((await harness.tables.table_for_channel(CHANNEL)).id)
+    assert new.id != live.id
+    assert BOB.user_id not in [s.user_id for s in new.seats]
+    assert [s.is_bot for s in new.seats].count(True) == len(new.seats) - 1
+
+
+async def test_a_rematch_whose_members_cannot_be_checked_asks_to_retry(harness):
+    live = await finished_game(harness)
+
+    async def unknown(user_id: str, channel: str) -> bool:
+        raise RightsUnknown
+
+    before = row_state(harness.path)
+    payload = await harness.payload(live.id, live.row.version, "rematch")
+    reply = await harness.tables.press(ALICE, Press(payload, CHANNEL, "1", is_member=unknown))
+    assert not reply.ok and reply.text == RIGHTS_UNKNOWN["en"]
+    # Nor can someone the platform says has left the chat start one.
+    reply = await harness.tables.press(ALICE, Press(
+        payload, CHANNEL, "1", is_member=await member_of(set())))
+    assert not reply.ok and "join that chat first" in reply.text
     assert row_state(harness.path) == before
