@@ -9,11 +9,14 @@ import discord
 import pytest
 
 from bot.render import decode_payload
-from tests.adapters.test_discord import (  # noqa: F401 (the `fake` fixture)
+from tests.adapters.test_discord import (  # noqa: F401 (the `fake` and `h` fixtures)
     Harness,
     button,
     fake,
+    h,
     hand_of,
+    open_table,
+    play_until,
     table_messages,
 )
 from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeRole
@@ -30,8 +33,8 @@ class World:
     """Alice's lobby in the test server's #general (Bob seated, a bot added); Erin, a
     moderator of her own server, has a table there, whose message she presses."""
 
-    def __init__(self, h: Harness, server: FakeDiscord, hers: FakeChannel) -> None:
-        self.h, self.fake, self.hers = h, server, hers
+    def __init__(self, bot: Harness, server: FakeDiscord, hers: FakeChannel) -> None:
+        self.h, self.fake, self.hers = bot, server, hers
 
     async def forge(self, user: str, table_id: int, action: str, on=None) -> str:
         """`user` presses, on `on` (Erin's table message by default), a button they made
@@ -54,17 +57,17 @@ async def world(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:  # n
     other.roles.append(moderator)
     other.members[erin.id] = [moderator.id]
     hers = fake.add_channel(other, "her-table")
-    h = Harness(fake, tmp_path / "tapis.db")
-    h.settings = h.settings.model_copy(
+    bot = Harness(fake, tmp_path / "tapis.db")
+    bot.settings = bot.settings.model_copy(
         update={"discord_guild_ids": [fake.guild.id, other.id]})
-    await h.open()
-    await h.slash("newgame", "alice", game="ochs-esel", options="rounds=1")
-    await h.slash("join", "bob")
-    await h.slash("addbot", "alice")
-    await h.slash("newgame", "erin", hers, game="ochs-esel")
+    await bot.open()
+    await bot.slash("newgame", "alice", game="ochs-esel", options="rounds=1")
+    await bot.slash("join", "bob")
+    await bot.slash("addbot", "alice")
+    await bot.slash("newgame", "erin", hers, game="ochs-esel")
     assert table_messages(fake, hers)
-    yield World(h, fake, hers)
-    await h.close()
+    yield World(bot, fake, hers)
+    await bot.close()
 
 
 async def alices_table(w: World) -> int:
@@ -139,3 +142,26 @@ async def test_the_refusal_is_in_the_pressers_language(world):
     table_id = await alices_table(w)
     await w.h.slash("lang", "erin", w.hers, language="fr")
     assert await w.forge("erin", table_id, "start") == ELSEWHERE_FR
+
+
+async def test_a_rematch_leaves_out_whoever_left_the_server(h, fake):  # noqa: F811
+    players = ["alice", "bob", "carol"]
+    table_id = await open_table(h, players)
+    await play_until(h, table_id, players)
+    [table] = table_messages(fake, fake.channel)
+    del fake.guild.members[fake.user("bob").id]  # Bob leaves the server
+    # 503 (500 would be retried by discord.py, and then answered).
+    fake.fail_next("GET /guilds/*/members/*", 503)
+    await h.click(table, button(table, "rematch"), "alice")
+    assert h.said_to("alice")[-1] == ("I couldn't check your rights just now; try again in a "
+                                      "moment. Nothing was changed.")
+    assert await h.tables.table_for_channel(str(fake.channel.id)) is None  # no new table
+    await h.click(table, button(table, "rematch"), "alice")
+    row = await h.tables.table_for_channel(str(fake.channel.id))
+    live = await h.tables.live_table(row.id)
+    assert row.id != table_id and live.row.status == "playing"
+    assert sorted(s.user_id for s in live.seats if not s.is_bot) == sorted(
+        str(fake.user(n).id) for n in ("alice", "carol"))
+    # Discord itself said so: 404 Unknown Member for Bob.
+    asked = fake.requests_to("GET /guilds/{guild_id}/members/{user_id}")
+    assert [r.status for r in asked if r.path.endswith(str(fake.user("bob").id))][-1] == 404

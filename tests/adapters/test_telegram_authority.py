@@ -11,6 +11,8 @@ from tests.adapters.telegram_rig import (
     hand_messages,
     move_button,
     open_table,
+    play_moves,
+    start_with,
     table_messages,
 )
 from tests.reliability.checks import row_state
@@ -219,3 +221,24 @@ async def test_a_link_whose_membership_cannot_be_checked_asks_to_retry(rig, fake
     await fake.wait_for(lambda: fake.find(eve.id, contains=RIGHTS_UNKNOWN))
     await settled(rig)
     assert row_state(rig.db) == before
+
+
+async def test_a_rematch_leaves_out_whoever_left_the_group(rig, fake, players):
+    alice, bob, carol = players
+    table_id = await start_with(rig, players, "/start")
+    assert await play_moves(rig, table_id, players, limit=300) < 300
+    ranking = (await fake.wait_for(lambda: fake.find(GROUP, contains="Final ranking")))[0]
+    fake.set_member(GROUP, bob, "left")
+    fake.fail_next("getChatMember", status=500, description="Internal Server Error")
+    answer = await answered(fake, fake.press_button(GROUP, ranking.message_id, alice,
+                                                    "Rematch"))
+    assert answer["text"] == RIGHTS_UNKNOWN
+    assert (await rig.tables.table_for_channel(str(GROUP))) is None
+    answer = await answered(fake, fake.press_button(GROUP, ranking.message_id, alice,
+                                                    "Rematch"))
+    assert not answer.get("show_alert"), answer
+    row = await rig.tables.table_for_channel(str(GROUP))
+    live = await rig.tables.live_table(row.id)
+    assert row.id != table_id and live.row.status == PLAYING
+    seated = [s.user_id for s in live.seats if not s.is_bot]
+    assert sorted(seated) == sorted([str(alice.id), str(carol.id)])
