@@ -7,6 +7,7 @@ import pytest
 from bot.render import decode_payload
 from db.repository import PLAYING
 from tests.adapters.telegram_rig import (
+    FORUM,
     GROUP,
     hand_messages,
     move_button,
@@ -242,3 +243,22 @@ async def test_a_rematch_leaves_out_whoever_left_the_group(rig, fake, players):
     assert row.id != table_id and live.row.status == PLAYING
     seated = [s.user_id for s in live.seats if not s.is_bot]
     assert sorted(seated) == sorted([str(alice.id), str(carol.id)])
+
+
+async def test_a_press_in_one_topic_cannot_act_on_another_topics_table(rig, fake, players):
+    alice, bob, carol = players
+    first = await open_table(rig, FORUM, alice, [carol], thread=11)
+    await open_table(rig, FORUM, bob, [], game="the-game", thread=22)
+    (lobby_22,) = table_messages(fake, FORUM, thread=22)
+    before = row_state(rig.db)
+    for action in ("start", "join", "leave", "addbot"):
+        answer = await forge(rig, fake, lobby_22, bob, first, action)
+        assert answer["text"] == ELSEWHERE, action
+    await settled(rig)
+    assert row_state(rig.db) == before
+    # The honest press in the table's own topic works.
+    (lobby_11,) = table_messages(fake, FORUM, thread=11)
+    answer = await answered(fake, fake.press_button(FORUM, lobby_11.message_id, bob, "Join"))
+    assert not answer.get("show_alert"), answer
+    assert [s.name for s in (await rig.tables.live_table(first)).seats] == [
+        "Alice", "Carol", "Bob"]
