@@ -21,6 +21,7 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    MaybeInaccessibleMessage,
     Message,
     Update,
     User,
@@ -471,15 +472,21 @@ class TelegramBot:
             await self._dm(user.id, reply.text)
         await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
 
-    def _press_of(self, message: object, user_id: int, data: str) -> Press | None:
-        if not isinstance(message, Message):
-            chat = getattr(message, "chat", None)
-            if chat is None or chat.is_forum:
-                return None  # no message, or no telling which topic it is in
-            place = Place(chat.id)
-            message_id = getattr(message, "message_id", None)
+    def _press_of(self, message: MaybeInaccessibleMessage | None, user_id: int, data: str
+                  ) -> Press | None:
+        """Where the pressed message lives, as Telegram says: its chat, and its topic when
+        it is a topic message. A message older than Telegram shows (inaccessible) still
+        names its chat, which is enough outside forums."""
+        if message is None:
+            return None  # a button under an inline-mode message: none of ours
+        chat = message.chat
+        if isinstance(message, Message):
+            place = place_of(message)
+        elif chat.is_forum:
+            return None  # no telling which topic it is in
         else:
-            chat, place, message_id = message.chat, place_of(message), message.message_id
+            place = Place(chat.id)
+        message_id = message.message_id
         if chat.type == ChatType.PRIVATE:
             self._reachable.add(user_id)
             return Press(data, None, str(message_id), is_member=self._is_member)
