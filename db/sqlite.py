@@ -757,14 +757,20 @@ class SqliteRepository(Repository):
     # ------------------------------------------------------------------ secrets
 
     async def secret(self, name: str, new_value: str) -> str:
-        def body(db: Connection) -> str:
+        def read(db: Connection) -> str | None:
+            row = db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+            return None if row is None else str(row[0])
+
+        def store(db: Connection) -> str:
             db.execute("INSERT INTO secrets (name, value) VALUES (?, ?)"
                        " ON CONFLICT (name) DO NOTHING", (name, new_value))
-            (value,) = db.execute("SELECT value FROM secrets WHERE name = ?",
-                                  (name,)).fetchone()
-            return str(value)
+            value = read(db)
+            assert value is not None
+            return value
 
-        return await self._write(body)
+        # Read first: a database that went read-only still yields the secret it holds.
+        stored = await self._run(read)
+        return stored if stored is not None else await self._write(store)
 
     # ------------------------------------------------------------------ results
 
