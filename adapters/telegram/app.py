@@ -307,7 +307,7 @@ class TelegramBot:
         if table is not None and place.chat_id < 0 \
                 and not await self._can_reach(int(actor.user_id)):
             # Seated only once their hand can reach them: the deep link opens the private
-            # chat and `/start j<table>` seats them.
+            # chat and `/start j<table reference>` seats them.
             await self._send_deep_link(message, actor, table.id)
             return
         reply = await self.tables.join(actor, place.key)
