@@ -165,3 +165,26 @@ async def test_a_rematch_leaves_out_whoever_left_the_server(h, fake):  # noqa: F
     # Discord itself said so: 404 Unknown Member for Bob.
     asked = fake.requests_to("GET /guilds/{guild_id}/members/{user_id}")
     assert [r.status for r in asked if r.path.endswith(str(fake.user("bob").id))][-1] == 404
+
+
+async def test_an_ephemeral_hand_in_one_channel_cannot_play_at_another_channels_table(
+        h, fake):  # noqa: F811
+    # Dave's DMs are closed: his hands are ephemeral messages in each table's channel.
+    here = await open_table(h, ["alice", "dave"], game="nix-fur-ungut")
+    there = await open_table(h, ["bob", "dave"], channel=fake.cards, game="nix-fur-ungut")
+    [table] = table_messages(fake, fake.channel)
+    await h.click(table, button(table, "hand"), "dave")
+    hand = hand_of(h, "dave")
+    assert hand is not None and hand.ephemeral and hand.channel_id == fake.channel.id
+    live = await h.tables.live_table(there)
+    seat = live.game.to_act(live.state)[0]
+    move = next(str(m) for m in live.game.legal_moves(live.state, seat))
+    before = row_state(h.path)
+    await h.click(hand, f"{live.ref}.{live.row.version}.m:{move}", "dave", seen="forged")
+    assert h.said_to("dave")[-1] == ELSEWHERE
+    await h.quiet()
+    assert row_state(h.path) == before
+    # His hand at the other table was not moved onto this channel's message.
+    daves = live.seat_of(str(fake.user("dave").id))
+    shown = h.tables.outbox.ref(there, f"hand:{daves.seat}")
+    assert here != there and (shown is None or shown.message_id != str(hand.id))
