@@ -193,7 +193,14 @@ class TelegramBot:
             self._reachable.add(user.id)
             is_admin = True  # a private chat is its user's own channel
         elif admin:
-            is_admin = await self._is_admin(message.chat_id, user.id, message)
+            try:
+                is_admin = await self._is_admin(message.chat_id, user.id, message)
+            except RightsUnknown:
+                # The host of the chat's table needs no rights to manage it: a Telegram
+                # hiccup must not stop them. Anyone else is asked to try again.
+                table = await self.tables.table_for_channel(place.key)
+                if table is None or table.host != str(user.id):
+                    raise
         self.tables.remember_locale(str(user.id), user.language_code)
         return Actor(str(user.id), actor_name(user), is_admin=is_admin), place
 

@@ -262,3 +262,15 @@ async def test_a_press_in_one_topic_cannot_act_on_another_topics_table(rig, fake
     assert not answer.get("show_alert"), answer
     assert [s.name for s in (await rig.tables.live_table(first)).seats] == [
         "Alice", "Carol", "Bob"]
+
+
+async def test_the_host_needs_no_rights_check_so_a_failing_one_does_not_stop_them(
+        rig, fake, players):
+    alice, bob, carol = players
+    table_id = await open_table(rig, GROUP, alice, [bob, carol])
+    fake.fail_next("getChatMember", status=500, description="Internal Server Error")
+    fake.send_command(GROUP, alice, "/start")
+    await fake.wait_for(lambda: hand_messages(fake, alice))
+    assert [c.status for c in fake.calls_to("getChatMember")] == [500]  # it was asked
+    assert (await rig.tables.live_table(table_id)).row.status == PLAYING
+    assert not fake.find(GROUP, contains=RIGHTS_UNKNOWN)
