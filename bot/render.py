@@ -30,7 +30,7 @@ class Rendering:
 # a deep link can only name a table its sender was shown. Base64url: Telegram deep links
 # allow only [A-Za-z0-9_-].
 TAG_LENGTH = 10  # 60 bits
-MAX_NUMBER_DIGITS = 18  # below 2**63: every id and version SQLite can store
+MAX_NUMBER_DIGITS = 18  # under 10**18: inside SQLite's 64-bit integers, far above any real id
 LINK_LIMIT = 64  # a Telegram deep-link payload
 _TAG_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
