@@ -34,6 +34,7 @@ class Announcement:
     text: str
     buttons: list[list[Button]] = field(default_factory=list)
     version: int = 0
+    ref: str = ""  # the table's reference, which the buttons' payloads carry
     mentions: list[str] = field(default_factory=list)  # user ids to notify
     # "turn" (a turn starts), "reminder", "result" (round or final ranking), "info":
     # adapters may treat them differently, e.g. replace the previous turn ping.

@@ -333,6 +333,16 @@ EN: dict[str, str] = {
     # --- screens ---
     "error_after_change": "Something went wrong on my side after your action was saved: it "
                           "counts, and the table shows where things stand.",
+    # --- trust-authority ---
+    "button_elsewhere": "This button belongs to a table in another chat: it does nothing "
+                        "here.",
+    "button_not_your_hand": "This button is not on your hand for that table: use the "
+                            "buttons of your latest hand message.",
+    "rights_unknown": "I couldn't check your rights just now; try again in a moment. Nothing "
+                      "was changed.",
+    "bad_link": "This link does not lead to a table: ask for a fresh one in the table's "
+                "chat.",
+    "not_a_member": "Only members of the table's chat can sit at it: join that chat first.",
 }
 
 FR: dict[str, str] = {
@@ -667,6 +677,17 @@ FR: dict[str, str] = {
     "error_after_change": "Quelque chose s'est mal passé de mon côté après l'enregistrement "
                           "de votre action : elle est bien prise en compte, la table montre "
                           "où en est la partie.",
+    # --- trust-authority ---
+    "button_elsewhere": "Ce bouton appartient à une table d'une autre discussion : il ne "
+                        "fait rien ici.",
+    "button_not_your_hand": "Ce bouton n'est pas sur votre main pour cette table : utilisez "
+                            "les boutons de votre dernier message de main.",
+    "rights_unknown": "Je n'ai pas pu vérifier vos droits pour l'instant ; réessayez dans "
+                      "un instant. Rien n'a été changé.",
+    "bad_link": "Ce lien ne mène à aucune table : demandez-en un nouveau dans la discussion "
+                "de la table.",
+    "not_a_member": "Seuls les membres de la discussion de la table peuvent s'y asseoir : "
+                    "rejoignez-la d'abord.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

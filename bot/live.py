@@ -44,6 +44,7 @@ class Live:
     # Whether a deadline row may exist: bot-only turns then need no write to clear it.
     deadline_stored: bool = True
     last_to_act: list[int] | None = None  # as last announced, to ping only new turns
+    ref: str = ""  # "<id>_<tag>": how buttons and links name this table (`Tables.ref`)
 
     @property
     def id(self) -> int:

@@ -9,8 +9,10 @@ from typing import Any
 
 from bot import changes, clean, present
 from bot import options as table_options
+from bot.authority import MemberCheck, RightsUnknown
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
+from bot.render import decode_ref
 from bot.tables_base import LobbyMoved, TablesBase, answers_storage_faults, retried_when_moved
 from db.repository import (
     CANCELLED,
@@ -471,18 +473,31 @@ class Lobby(TablesBase):
             live.row = new
         return True
 
-    async def _rematch(self, live: Live, actor: Actor) -> Reply:
+    async def _rematch(self, live: Live, actor: Actor, is_member: MemberCheck | None = None
+                       ) -> Reply:
         """Same options, same seats: the people still seated play again, bots the rest.
 
         Someone who left or whose seat a bot kept is not pulled back into a new game; they
-        can take a bot's seat between rounds with /join like anyone else.
+        can take a bot's seat between rounds with /join like anyone else. Nor is someone
+        the platform says has left the table's chat (`is_member`) since the game began.
         """
         channel = live.row.channel
         if live.row.status != FINISHED:
             return await self._refuse(actor, channel, "out_of_date")
         if live.seat_of(actor.user_id) is None:
             return await self._refuse(actor, channel, "not_seated")
-        seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name) if not s.is_bot
+        stays: dict[str, bool] = {}
+        try:
+            for seat in live.seats:
+                if not seat.is_bot and seat.user_id is not None:
+                    stays[seat.user_id] = is_member is None \
+                        or await is_member(seat.user_id, channel)
+        except RightsUnknown:
+            return await self._refuse(actor, channel, "rights_unknown")
+        if not stays.get(actor.user_id):
+            return await self._refuse(actor, channel, "not_a_member")
+        seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name)
+                 if not s.is_bot and stays.get(s.user_id or "")
                  else SeatRow(seat=s.seat, user_id=None, name=self._bot_name(live, s.seat),
                               is_bot=True)
                  for s in live.seats]
@@ -503,12 +518,28 @@ class Lobby(TablesBase):
         return await self._start(new, Actor(actor.user_id, actor.name, is_admin=True))
 
     @answers_storage_faults
-    async def join_table(self, actor: Actor, table_id: int) -> Reply:
-        """Join a table named by id (a deep link from a private chat), if it is still open."""
-        live = await self._load(table_id)
+    async def join_link(self, actor: Actor, text: str, is_member: MemberCheck) -> Reply:
+        """A deep link's table reference, opened in a private chat: seat its user if the
+        reference is one we made, the table still takes players, and the platform says
+        they are a member of the table's chat (`is_member(user, channel)`, which raises
+        `RightsUnknown` when it cannot say)."""
+        decoded = decode_ref(text)
+        try:
+            genuine = decoded is not None and await self._genuine(*decoded)
+        except StorageError:  # the key could not be read
+            return await self._refuse(actor, None, "storage_failed")
+        if decoded is None or not genuine:
+            return await self._refuse(actor, None, "bad_link")
+        live = await self._load(decoded[0])
         if live is None or live.row.platform != self.platform or live.row.status not in (
                 LOBBY, PLAYING):
             return await self._refuse(actor, None, "no_table")
+        try:
+            member = await is_member(actor.user_id, live.row.channel)
+        except RightsUnknown:
+            return await self._refuse(actor, live.row.channel, "rights_unknown")
+        if not member:
+            return await self._refuse(actor, live.row.channel, "not_a_member")
         return await self._join(live, actor)
 
 

@@ -27,7 +27,7 @@ def table(live: "Live", lang: str) -> Rendering:
     title = t(lang, "table_title", game=game.NAME, status=status)
     if live.state is None:
         lines = [t(lang, "table_cancelled" if live.row.status == CANCELLED else "table_closed")]
-        return Rendering(title, lines, [], live.row.version)
+        return Rendering(title, lines, [], live.row.version, live.ref)
     view = game.view(live.state)
     renderer = renderers.for_game(live.row.game)
     lines = list(renderer.public_lines(view, names(live, lang), lang))
@@ -47,7 +47,7 @@ def table(live: "Live", lang: str) -> Rendering:
         lines.append(t(lang, "table_closed"))
     else:
         buttons.append(Button(t(lang, "btn_hand"), "hand"))
-    return Rendering(title, lines, rows(buttons), live.row.version)
+    return Rendering(title, lines, rows(buttons), live.row.version, live.ref)
 
 
 def lobby(live: "Live", lang: str) -> Rendering:
@@ -68,7 +68,7 @@ def lobby(live: "Live", lang: str) -> Rendering:
     if len(live.seats) in game.SEATS:
         buttons.append(Button(t(lang, "btn_start"), "start", "primary"))
     return Rendering(t(lang, "lobby_title", game=game.NAME), lines, rows(buttons),
-                     live.row.version)
+                     live.row.version, live.ref)
 
 
 def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
@@ -95,12 +95,12 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         # Not "waiting for X": this message is edited only when this seat's hand changes,
         # so it must not say whose turn it is (the table message does).
         lines.append(t(lang, "hand_not_your_turn"))
-    return Rendering(title, lines, rows(buttons), live.row.version)
+    return Rendering(title, lines, rows(buttons), live.row.version, live.ref)
 
 
 def _fits(live: "Live", button: Button) -> bool:
     try:
-        encode_payload(live.id, live.row.version, button.action)
+        encode_payload(live.ref, live.row.version, button.action)
     except ValueError:
         return False
     return True

@@ -17,15 +17,27 @@ from typing import Any
 
 from bot.i18n import t
 from bot.live import Actor, Reply
-from bot.render import Button, Rendering
+from bot.render import Button, Rendering, number
 from bot.tables_base import TablesBase
 from db.repository import LOBBY, OPEN_STATUSES, PLAYING, StorageError, TableRow
 
 log = logging.getLogger(__name__)
 
 FORGET, KEEP = "forget", "keep"
-PRIVACY_TABLE = 0  # the "table" a privacy button names: none; no table has id 0
+# What a privacy button names in place of a table reference: no table (a reference is
+# `<id>_<tag>`, so it can never read as one).
+PRIVACY_REF = "privacy"
 CONFIRM_MINUTES = 10
+
+
+def decode_privacy(payload: str) -> tuple[int, str] | None:
+    """(minute, action) of a /forgetme button's payload, None for any other payload."""
+    ref, _, rest = payload.partition(".")
+    minute_text, _, action = rest.partition(".")
+    minute = number(minute_text)
+    if ref != PRIVACY_REF or minute is None or action not in (FORGET, KEEP):
+        return None
+    return minute, action
 
 
 def _when(timestamp: float) -> str:
@@ -157,4 +169,4 @@ class Privacy(TablesBase):
             live.row, live.seats = row, seats
 
 
-__all__ = ["FORGET", "KEEP", "PRIVACY_TABLE", "Privacy"]
+__all__ = ["FORGET", "KEEP", "PRIVACY_REF", "Privacy", "decode_privacy"]

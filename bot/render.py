@@ -18,33 +18,77 @@ class Rendering:
     lines: list[str]
     buttons: list[list[Button]] = field(default_factory=list)
     version: int = 0  # the table version the buttons were drawn for
+    ref: str = ""  # the table's unguessable reference, which the buttons' payloads carry
 
     @property
     def text(self) -> str:
         return "\n".join([self.title, *self.lines]) if self.lines else self.title
 
 
-def encode_payload(table_id: int, version: int, action: str) -> str:
-    """`<table>.<version>.<action>`: a press names the exact table state it was drawn for."""
-    payload = f"{table_id}.{version}.{action}"
+# A table reference is "<table id>_<tag>": the tag, an HMAC of the id under a secret the
+# bot keeps in its database (`Tables.ref`), makes references unguessable, so a payload or
+# a deep link can only name a table its sender was shown. Base64url: Telegram deep links
+# allow only [A-Za-z0-9_-].
+TAG_LENGTH = 10  # 60 bits
+MAX_NUMBER_DIGITS = 18  # under 10**18: inside SQLite's 64-bit integers, far above any real id
+LINK_LIMIT = 64  # a Telegram deep-link payload
+_TAG_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """What a button payload says. Only `Tables` can tell whether `tag` is genuine."""
+
+    table_id: int
+    version: int
+    action: str
+    tag: str
+
+
+def number(text: str) -> int | None:
+    """A count or id typed or sent by anyone: ASCII digits only ("²".isdigit() is true and
+    int("²") raises), and short enough to be a real one."""
+    if not text or len(text) > MAX_NUMBER_DIGITS or not (text.isascii() and text.isdecimal()):
+        return None
+    return int(text)
+
+
+def encode_ref(table_id: int, tag: str) -> str:
+    return f"{table_id}_{tag}"
+
+
+def decode_ref(text: str) -> tuple[int, str] | None:
+    """(table id, tag) of a reference, or None for anything we could not have written."""
+    if not isinstance(text, str) or len(text) > LINK_LIMIT:
+        return None
+    table_text, sep, tag = text.partition("_")
+    table_id = number(table_text)
+    if not sep or table_id is None or len(tag) != TAG_LENGTH or not set(tag) <= _TAG_ALPHABET:
+        return None
+    return table_id, tag
+
+
+def encode_payload(ref: str, version: int, action: str) -> str:
+    """`<table ref>.<version>.<action>`: a press names the exact table state it was drawn
+    for, by a reference nobody can guess."""
+    payload = f"{ref}.{version}.{action}"
     if len(payload.encode()) > PAYLOAD_LIMIT:
         raise ValueError(f"button payload over {PAYLOAD_LIMIT} bytes: {payload!r}")
     return payload
 
 
-def decode_payload(payload: str) -> tuple[int, int, str] | None:
+def decode_payload(payload: str) -> Payload | None:
     """None for anything that is not a payload we could have drawn (forged, truncated...)."""
-    if not isinstance(payload, str) or len(payload.encode(errors="replace")) > PAYLOAD_LIMIT:
+    if not isinstance(payload, str) or len(payload) > PAYLOAD_LIMIT \
+            or len(payload.encode(errors="replace")) > PAYLOAD_LIMIT:
         return None
     parts = payload.split(".", 2)
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or not parts[2]:
+    if len(parts) != 3 or not parts[2] or not parts[2].isprintable():
         return None
-    if not parts[2].isprintable():
+    ref, version = decode_ref(parts[0]), number(parts[1])
+    if ref is None or version is None:
         return None
-    table_id, version = int(parts[0]), int(parts[1])
-    if table_id > 2**62 or version > 2**62:
-        return None
-    return table_id, version, parts[2]
+    return Payload(ref[0], version, parts[2], ref[1])
 
 
 def rows(buttons: list[Button], per_row: int = 5, max_rows: int = 5) -> list[list[Button]]:

@@ -7,7 +7,10 @@ decides who may act for which seat and when.
 """
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -17,14 +20,15 @@ from dataclasses import replace
 from typing import Any
 
 from bot import changes, logs, metrics, present
+from bot.authority import MANAGING, Press, RightsUnknown, is_move, private_action
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
 from bot.live import NARRATION_LINES, Actor, Live, Reply
 from bot.lobby import Lobby
 from bot.outbox import Outbox, Sink
-from bot.privacy import PRIVACY_TABLE, Privacy
-from bot.render import Button, decode_payload
+from bot.privacy import Privacy, decode_privacy
+from bot.render import TAG_LENGTH, Button, Payload, decode_payload, encode_ref
 from bot.scheduler import Scheduler
 from bot.settings import Settings
 from bot.tables_base import LobbyMoved, answers_storage_faults
@@ -48,7 +52,7 @@ from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Actor", "Live", "Reply", "Tables"]
+__all__ = ["Actor", "Live", "Press", "Reply", "RightsUnknown", "Tables"]
 
 # The longest move of any game (The Game: a hand of eight plays with their piles) is under
 # 100 characters; a longer text is no move, and is not handed to a parser.
@@ -56,6 +60,8 @@ MAX_MOVE_CHARS = 300
 # Seconds before the newest stored change within which a table is redrawn at start-up:
 # longer than any delivery waits in the outbox and the rate limiter.
 REDRAW_WINDOW = 600.0
+# The stored secret that keys table references (`Tables.ref`): generated on first run.
+REFERENCE_SECRET = "table-references"
 
 
 
@@ -89,6 +95,7 @@ class Tables(Lobby, Turns, Privacy):
         self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
         self._redraw_due: set[int] = set()  # tables start() found recently changed
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
+        self._reference_key: bytes | None = None
 
     # --- life cycle -----------------------------------------------------------------------
 
@@ -197,7 +204,8 @@ class Tables(Lobby, Turns, Privacy):
             return None
         seats = await self.repo.get_seats(table_id)
         try:
-            live = Live(row=row, seats=seats, game=games.get(row.game), state=None)
+            live = Live(row=row, seats=seats, game=games.get(row.game), state=None,
+                        ref=await self.ref(row.id))
             if row.snapshot is not None:
                 if table_id in self._verified:
                     live.state = live.game.load(row.snapshot)
@@ -275,6 +283,24 @@ class Tables(Lobby, Turns, Privacy):
             return None
         logs.bind(table_id=row.id)
         return await self._load(row.id)
+
+    # --- table references -----------------------------------------------------------------
+
+    async def ref(self, table_id: int) -> str:
+        """How buttons and links name a table: its id and a tag only this bot can make (an
+        HMAC under a secret stored in the database on first run), so no one can name a
+        table they were never shown by counting ids."""
+        if self._reference_key is None:
+            stored = await self.repo.secret(REFERENCE_SECRET, secrets.token_urlsafe(32))
+            self._reference_key = stored.encode()
+        digest = hmac.new(self._reference_key, f"table:{table_id}".encode(),
+                          hashlib.sha256).digest()
+        return encode_ref(table_id, base64.urlsafe_b64encode(digest).decode()[:TAG_LENGTH])
+
+    async def _genuine(self, table_id: int, tag: str) -> bool:
+        # Checked before the table is loaded: a forged reference costs no database read.
+        expected = await self.ref(table_id)
+        return hmac.compare_digest(expected.encode(), encode_ref(table_id, tag).encode())
 
     # --- languages and settings -----------------------------------------------------------
 
@@ -390,34 +416,81 @@ class Tables(Lobby, Turns, Privacy):
         return await self._play(live, actor, text, expected_version=None)
 
     @answers_storage_faults
-    async def press(self, actor: Actor, payload: str) -> Reply:
-        """A button press from anywhere (channel or private chat), validated from scratch."""
-        decoded = decode_payload(payload)
-        lang = await self.lang_of(actor.user_id)
-        if decoded is None:
-            return Reply(t(lang, "bad_button"), ok=False)
-        table_id, version, action = decoded
-        if table_id == PRIVACY_TABLE:
-            return await self.privacy_press(actor, version, action)
-        live = await self._load(table_id)
-        if live is None or live.row.platform != self.platform:
-            return Reply(t(lang, "bad_button"), ok=False)
-        logs.bind(platform=self.platform, table_id=table_id, channel=live.row.channel)
-        lang = await self.lang_of(actor.user_id, live.row.channel)
-        if action.startswith("m:"):
-            if live.row.status != PLAYING or version != live.row.version:
+    async def press(self, actor: Actor, press: Press) -> Reply:
+        """A button press from anywhere (channel or private chat), validated from scratch.
+
+        Who may do what comes from the platform's facts in `press`, never from the
+        payload nor from `actor.is_admin`: see `bot.authority`.
+        """
+        privacy = decode_privacy(press.payload)
+        if privacy is not None:  # the /forgetme question: it acts for whoever pressed
+            return await self.privacy_press(actor, *privacy)
+        found = await self.pressed(actor, press)
+        if isinstance(found, Reply):
+            return found
+        live, payload = found
+        action, channel = payload.action, live.row.channel
+        logs.bind(platform=self.platform, table_id=live.id, channel=channel)
+        actor = Actor(actor.user_id, actor.name)
+        if action in MANAGING and live.row.host != actor.user_id:
+            try:
+                # The press is in the table's own chat (checked above): its rights are asked.
+                actor = Actor(actor.user_id, actor.name, is_admin=await press.is_admin())
+            except RightsUnknown:
+                return await self._refuse(actor, channel, "rights_unknown")
+        lang = await self.lang_of(actor.user_id, channel)
+        if is_move(action):
+            if live.row.status != PLAYING or payload.version != live.row.version:
                 metrics.REFUSED.labels(self.platform, "out_of_date").inc()
                 return Reply(t(lang, "out_of_date"), ok=False)
-            return await self._play(live, actor, action[2:], expected_version=version)
+            return await self._play(live, actor, action[2:], expected_version=payload.version)
         handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
                     "start": self._start, "rematch": self._rematch, "hand": self._hand_for,
                     "options": self._options_text, "removebot": self._remove_bot}
         handler = handlers.get(action)
         if handler is None:
             return Reply(t(lang, "bad_button"), ok=False)
-        if action == "rematch" and live.row.status != FINISHED:
-            return Reply(t(lang, "out_of_date"), ok=False)
+        if action == "rematch":
+            if live.row.status != FINISHED:
+                return Reply(t(lang, "out_of_date"), ok=False)
+            return await self._rematch(live, actor, press.is_member)
         return await handler(live, actor)
+
+    async def pressed(self, actor: Actor, press: Press) -> tuple[Live, Payload] | Reply:
+        """The table a press may act on, or the refusal: the payload must be one we drew,
+        and the pressed message must be in that table's chat, or be the presser's own hand
+        message of that table in their private chat. Adapters that answer some presses
+        themselves (a hand shown in place, a deep link) ask this first."""
+        decoded = decode_payload(press.payload)
+        try:
+            genuine = decoded is not None and await self._genuine(decoded.table_id, decoded.tag)
+        except StorageError:  # the key could not be read
+            return await self._refuse(actor, press.channel, "storage_failed")
+        if decoded is None or not genuine:
+            return await self._refuse(actor, press.channel, "bad_button")
+        live = await self._load(decoded.table_id)
+        if live is None or live.row.platform != self.platform:
+            return await self._refuse(actor, press.channel, "bad_button")
+        if press.channel is not None:
+            if press.channel != live.row.channel:
+                return await self._refuse(actor, press.channel, "button_elsewhere")
+            return live, decoded
+        if not private_action(decoded.action):
+            return await self._refuse(actor, None, "button_elsewhere")
+        seat = live.seat_of(actor.user_id)
+        if seat is None:
+            return await self._refuse(actor, live.row.channel, "not_seated")
+        key = f"hand:{seat.seat}"
+        shown = self.outbox.ref(live.id, key)
+        if shown is None:
+            try:
+                shown = (await self.repo.messages(live.id)).get(key)
+            except StorageError:
+                return await self._refuse(actor, live.row.channel, "storage_failed")
+        if shown is None or shown.message_id != press.message_id \
+                or shown.extra.get("user") not in (None, actor.user_id):
+            return await self._refuse(actor, live.row.channel, "button_not_your_hand")
+        return live, decoded
 
     async def _play(self, live: Live, actor: Actor, text: str, *,
                     expected_version: int | None) -> Reply:
@@ -624,7 +697,7 @@ class Tables(Lobby, Turns, Privacy):
         if lines:
             self.outbox.put(Announcement(table_id=live.id, channel=live.row.channel,
                                          text="\n".join(lines), buttons=buttons or [],
-                                         version=live.row.version, kind=kind,
+                                         version=live.row.version, ref=live.ref, kind=kind,
                                          mentions=mentions or []))
 
     @answers_storage_faults

@@ -716,6 +716,22 @@ class PostgresRepository(Repository):
 
         await self._run(body)
 
+    # ------------------------------------------------------------------ secrets
+
+    async def secret(self, name: str, new_value: str) -> str:
+        async def read(db: Connection) -> str | None:
+            value = await db.fetchval("SELECT value FROM secrets WHERE name = $1", name)
+            return None if value is None else str(value)
+
+        async def store(db: Connection) -> str:
+            await db.execute("INSERT INTO secrets (name, value) VALUES ($1, $2)"
+                             " ON CONFLICT (name) DO NOTHING", name, new_value)
+            return str(await db.fetchval("SELECT value FROM secrets WHERE name = $1", name))
+
+        # Read first: a read-only replica or role still yields the secret it holds.
+        stored = await self._run(read)
+        return stored if stored is not None else await self._run(store)
+
     # ------------------------------------------------------------------ results
 
     async def results(self, table_id: int) -> list[ResultRow]:

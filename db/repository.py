@@ -279,6 +279,12 @@ class Repository(ABC):
     @abstractmethod
     async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None: ...
 
+    # secrets
+    @abstractmethod
+    async def secret(self, name: str, new_value: str) -> str:
+        """The stored secret `name`; stored as `new_value` if there is none yet. Two
+        processes starting together both get the value that was stored first."""
+
     # results
     @abstractmethod
     async def results(self, table_id: int) -> list[ResultRow]: ...

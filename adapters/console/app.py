@@ -9,13 +9,15 @@ import getpass
 import itertools
 import json
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from bot import present
+from bot.authority import Press
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import t
 from bot.options import resolve_game
-from bot.privacy import PRIVACY_TABLE
+from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import Button, Rendering, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Tables
@@ -25,6 +27,10 @@ from engine.core.notation import read_number
 
 CHANNEL = "local"
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
+
+
+async def _yes() -> bool:
+    return True
 FIRST = {"hand": 1, "table": 31, "announce": 41}  # hands have at most 25 buttons
 
 
@@ -38,11 +44,12 @@ class ConsoleSink:
         self.out.write(text + "\n")
         self.out.flush()
 
-    def _numbered(self, where: str, table_id: int, rendering: Rendering) -> str:
+    def _numbered(self, where: str, rendering: Rendering) -> str:
         self.buttons[where] = []
         labels = []
         for button in (b for row in rendering.buttons for b in row):
-            self.buttons[where].append(encode_payload(table_id, rendering.version, button.action))
+            self.buttons[where].append(encode_payload(rendering.ref, rendering.version,
+                                                     button.action))
             labels.append(f"[#{FIRST[where] + len(self.buttons[where]) - 1}] {button.label}")
         return "  ".join(labels)
 
@@ -56,32 +63,32 @@ class ConsoleSink:
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         self._print("\n" + "─" * 60 + "\n" + msg.rendering.text)
-        self._renumber(msg.table_id, msg.rendering, "table")
+        self._renumber(msg.rendering, "table")
         return ref or MessageRef(key="table", chat="console", message_id=str(next(self._ids)))
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         self._print("\n" + msg.rendering.text)
-        self._renumber(msg.table_id, msg.rendering, "hand")
+        self._renumber(msg.rendering, "hand")
         return ref or MessageRef(key=f"hand:{msg.seat}", chat="console",
                                  message_id=str(next(self._ids)))
 
-    def _renumber(self, table_id: int, rendering: Rendering, where: str) -> None:
-        line = self._numbered(where, table_id, rendering)
+    def _renumber(self, rendering: Rendering, where: str) -> None:
+        line = self._numbered(where, rendering)
         if line:
             self._print(line)
 
-    def show_buttons(self, table_id: int, rendering: Rendering) -> None:
+    def show_buttons(self, ref: str, rendering: Rendering) -> None:
         """A question with its buttons, numbered like an announcement's."""
         self._print(rendering.text)
-        self._renumber(table_id, rendering, "announce")
+        self._renumber(replace(rendering, ref=ref), "announce")
 
     async def announce(self, msg: Announcement) -> None:
         if msg.kind == "turn":
             return  # the only human is at the keyboard: the hand already says "your turn"
         self._print("📣 " + msg.text)
         if msg.buttons:
-            rendering = Rendering("", [], msg.buttons, msg.version)
-            self._renumber(msg.table_id, rendering, "announce")
+            rendering = Rendering("", [], msg.buttons, msg.version, msg.ref)
+            self._renumber(rendering, "announce")
 
     async def notify(self, msg: Notice) -> None:
         self._print("✉ " + msg.text)
@@ -207,8 +214,10 @@ class Console:
             payload = self.sink.payload(button)
             if payload is None:
                 return t(self.lang, "console_no_button")
-            reply = await tables.press(USER, payload)
-            privacy = payload.startswith(f"{PRIVACY_TABLE}.")  # its answer is all there is
+            # Every message of the console is in its one channel, its user that channel's
+            # admin (a private chat is its user's own channel).
+            reply = await tables.press(USER, Press(payload, CHANNEL, is_admin=_yes))
+            privacy = decode_privacy(payload) is not None  # its answer is all there is
             return reply.text if privacy or not reply.ok else None
         word, _, rest = line.partition(" ")
         command = word.lstrip("/").lower() if word.startswith("/") else "play"
@@ -238,7 +247,7 @@ class Console:
             return json.dumps(await tables.my_data(USER), ensure_ascii=False, indent=2)
         if command == "forgetme":
             question = await tables.forget_prompt(USER)
-            self.sink.show_buttons(PRIVACY_TABLE, question)
+            self.sink.show_buttons(PRIVACY_REF, question)
             return None
         if command == "rules":
             return present.rules_text(rest.strip(), self.lang)

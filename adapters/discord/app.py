@@ -13,18 +13,21 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from adapters.discord.metered import trace_config
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
 from bot import changes, logs, present
+from bot.authority import Press, RightsUnknown
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
-from bot.privacy import PRIVACY_TABLE
+from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import decode_payload, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
@@ -49,7 +52,10 @@ def _data_of(interaction: discord.Interaction) -> Mapping[str, object]:
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
-    """Host/admin-only commands also accept whoever may manage messages in the channel."""
+    """Host/admin-only commands also accept whoever may manage messages in the channel.
+
+    A command acts on the table of the channel it is typed in, so these are the rights in
+    the table's own channel. Buttons do not use them: see `press_of`."""
     user = interaction.user
     admin = interaction.guild_id is not None and interaction.permissions.manage_messages
     tables = getattr(interaction.client, "tables", None)
@@ -62,6 +68,42 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 def channel_of(interaction: discord.Interaction) -> str:
     # A thread's id is its own channel id: a thread hosts its own table.
     return str(interaction.channel_id)
+
+
+def press_of(interaction: discord.Interaction, payload: str) -> Press:
+    """Discord's facts about a button press: the channel (None for a DM) where the pressed
+    message lives, that message, the presser's rights in that channel, and who is still
+    a member of its server."""
+    message = interaction.message
+    guild_id = interaction.guild_id
+
+    async def is_admin() -> bool:
+        return guild_id is not None and interaction.permissions.manage_messages
+
+    async def is_member(user_id: str, channel: str) -> bool:
+        # Asked only of a press in the table's own channel, so this is the table's server.
+        if guild_id is None or channel != channel_of(interaction):
+            return False
+        return await member_of(interaction.client, guild_id, user_id)
+
+    return Press(payload, None if guild_id is None else channel_of(interaction),
+                 str(message.id) if message is not None else None, is_admin, is_member)
+
+
+async def member_of(client: discord.Client, guild_id: int, user_id: str) -> bool:
+    """Whether the server lists the user among its members, asked of Discord itself
+    (GET /guilds/{guild}/members/{user}): the gateway sends no member list to a bot
+    without the privileged members intent."""
+    if not (user_id.isascii() and user_id.isdecimal()):
+        return False
+    try:
+        await client.http.get_member(guild_id, int(user_id))
+    except discord.NotFound:  # 10007 Unknown Member (or 10004 Unknown Guild)
+        return False
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+        log.warning("GET member %s of %s failed: %s", user_id, guild_id, exc)
+        raise RightsUnknown from exc
+    return True
 
 
 class TapisDiscord(discord.Client):
@@ -261,23 +303,25 @@ class TapisDiscord(discord.Client):
         changes.track()
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
+        press = press_of(interaction, payload)
         decoded = decode_payload(payload)
-        action = decoded[2] if decoded else ""
-        if decoded and decoded[0] == PRIVACY_TABLE:
-            await self._privacy_press(interaction, actor, payload)
-        elif decoded and action == "hand":
-            await self.show_hand(interaction, actor, decoded[0], payload)
-        elif decoded and action.startswith("m:"):
-            await self._move(interaction, actor, decoded[0], payload)
+        action = decoded.action if decoded else ""
+        if decode_privacy(payload) is not None:
+            await self._privacy_press(interaction, actor, press)
+        elif action == "hand":
+            await self.show_hand(interaction, actor, press)
+        elif action.startswith("m:"):
+            await self._move(interaction, actor, press)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
-            await self.answer(interaction, self.tables.press(actor, payload))
+            await self.answer(interaction, self.tables.press(actor, press))
 
     async def _privacy_press(self, interaction: discord.Interaction, actor: Actor,
-                             payload: str) -> None:
+                             press: Press) -> None:
         """The /forgetme question's buttons act for whoever pressed; the answer replaces
         the question, so it cannot be pressed twice."""
-        reply = await self.tables.press(actor, payload)
+        payload = press.payload
+        reply = await self.tables.press(actor, press)
         message = interaction.message
         shown_on = [getattr(child, "custom_id", None) for row in (message.components if message
                     else []) for child in getattr(row, "children", [])]
@@ -304,34 +348,40 @@ class TapisDiscord(discord.Client):
 
     async def forgetme(self, interaction: discord.Interaction) -> None:
         question = await self.tables.forget_prompt(actor_of(interaction))
-        view = view_of(PRIVACY_TABLE, question.version, question.buttons)
+        view = view_of(PRIVACY_REF, question.version, question.buttons)
         await interaction.response.send_message(fit(question.text), ephemeral=True,
                                                 view=view or discord.utils.MISSING)
 
-    async def _move(self, interaction: discord.Interaction, actor: Actor, table_id: int,
-                    payload: str) -> None:
+    async def _move(self, interaction: discord.Interaction, actor: Actor, press: Press
+                    ) -> None:
         message = interaction.message
         ephemeral = message is not None and message.flags.ephemeral
         if not ephemeral and message is not None:
-            await self._move_from_dm(interaction, message, actor, table_id, payload)
+            await self._move_from_dm(interaction, message, actor, press)
             return
         # Acknowledge at once ("deferred update"): what changes is the hand message itself,
         # which the outbox edits.
         await interaction.response.defer()
+        found = await self.tables.pressed(actor, press)
+        if isinstance(found, Reply):
+            await interaction.followup.send(fit(found.text), ephemeral=True)
+            return
+        live = found[0]
         if ephemeral and message is not None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
-            self.sink.adopt(table_id, actor.user_id, self.sink.ephemeral_ref(
+            self.sink.adopt(live.id, actor.user_id, self.sink.ephemeral_ref(
                 interaction.channel_id or 0, message.id, interaction.token))
-        reply = await self.tables.press(actor, payload)
+        reply = await self.tables.press(actor, press)
         if reply.ok:
             return
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
-            await self.tables.press(actor, encode_payload(table_id, 0, "hand"))
+            await self.tables.press(actor, replace(press, payload=encode_payload(
+                live.ref, 0, "hand")))
         await interaction.followup.send(fit(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
-                            actor: Actor, table_id: int, payload: str) -> None:
+                            actor: Actor, press: Press) -> None:
         """Answer a hand press with the updated hand itself: one request, not two.
 
         The interaction response edits the message the button was on (UPDATE_MESSAGE), so
@@ -339,7 +389,7 @@ class TapisDiscord(discord.Client):
         same hand then finds the message already showing it and is skipped.
         """
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            reply = await self.in_time(interaction, self.tables.press(actor, payload),
+            reply = await self.in_time(interaction, self.tables.press(actor, press),
                                        update=True)
             if not reply.ok:
                 if not interaction.response.is_done():
@@ -348,15 +398,18 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            rendering = await self.in_time(
-                interaction, self.tables.hand_rendering_for_table(actor, table_id), update=True)
-            if interaction.response.is_done():
-                return  # deferred after all: the outbox edits the hand
+            decoded = decode_payload(press.payload)
+            rendering = None
+            if decoded is not None:
+                rendering = await self.in_time(interaction, self.tables.hand_rendering_for_table(
+                    actor, decoded.table_id), update=True)
+                if interaction.response.is_done():
+                    return  # deferred after all: the outbox edits the hand
             if rendering is None:
                 await interaction.response.defer()
                 return
             content = content_of(rendering)
-            view = view_of(table_id, rendering.version, rendering.buttons)
+            view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
                 await interaction.response.edit_message(
                     content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
@@ -367,18 +420,20 @@ class TapisDiscord(discord.Client):
                 return
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
-    async def show_hand(self, interaction: discord.Interaction, actor: Actor, table_id: int,
-                        payload: str) -> None:
+    async def show_hand(self, interaction: discord.Interaction, actor: Actor, press: Press
+                        ) -> None:
         """"My hand" and /hand: in DMs when they work, else here, ephemeral, with buttons."""
         # Loading a table (first touch after a restart replays its log) may be slow: every
         # step before the answer shares the interaction's one budget (`in_time`).
-        live = await self.in_time(interaction, self.tables.live_table(table_id))
+        found = await self.in_time(interaction, self.tables.pressed(actor, press))
+        live = None if isinstance(found, Reply) else found[0]
         seat = None
-        if live is not None and live.row.status == PLAYING and live.row.platform == "discord":
+        if live is not None and live.row.status == PLAYING:
             seat = live.seat_of(actor.user_id)
         if live is None or seat is None:
-            await self.answer(interaction, self.tables.press(actor, payload))
+            await self.answer(interaction, self.tables.press(actor, press))
             return
+        table_id = live.id
         seat_no = seat.seat
 
         async def prepare() -> tuple[MessageRef | None, Any]:
@@ -389,10 +444,10 @@ class TapisDiscord(discord.Client):
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
         if not private or rendering is None:
-            await self.answer(interaction, self._hand_in_dm(actor, payload, live.row.channel))
+            await self.answer(interaction, self._hand_in_dm(actor, press, live.row.channel))
             return
         content = content_of(rendering)
-        view = view_of(table_id, rendering.version, rendering.buttons)
+        view = view_of(rendering.ref, rendering.version, rendering.buttons)
         message_id: int | None
         if interaction.response.is_done():
             # Deferred: the "thinking" answer becomes the hand, still editable as @original.
@@ -411,10 +466,10 @@ class TapisDiscord(discord.Client):
             lang = await self.tables.lang_of(actor.user_id, live.row.channel)
             await interaction.followup.send(t(lang, "discord.hand_here"), ephemeral=True)
         # Through the core, so that this message is stored as the seat's hand display.
-        await self.tables.press(actor, payload)
+        await self.tables.press(actor, press)
 
-    async def _hand_in_dm(self, actor: Actor, payload: str, channel: str) -> Reply:
-        reply = await self.tables.press(actor, payload)
+    async def _hand_in_dm(self, actor: Actor, press: Press, channel: str) -> Reply:
+        reply = await self.tables.press(actor, press)
         if reply.ok:
             lang = await self.tables.lang_of(actor.user_id, channel)
             reply.text = f"{reply.text}\n\n{t(lang, 'discord.hand_in_dm')}"
@@ -519,8 +574,8 @@ def _add_commands(app: TapisDiscord) -> None:
         if row is None or row.status != PLAYING:
             await app.answer(interaction, tables.hand(actor, channel))
             return
-        await app.show_hand(interaction, actor, row.id,
-                            encode_payload(row.id, row.version, "hand"))
+        payload = encode_payload(await tables.ref(row.id), row.version, "hand")
+        await app.show_hand(interaction, actor, press_of(interaction, payload))
 
     @tree.command(name="kick", description="Remove a player from the table (host or admin)")
     @app_commands.describe(member="The player to remove")

@@ -71,8 +71,9 @@ def content_of(rendering: Rendering) -> str:
     return fit(body)
 
 
-def view_of(table_id: int, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
-    """Buttons whose custom ids name the table and the version they were drawn for.
+def view_of(ref: str, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
+    """Buttons whose custom ids name the table (by its reference) and the version they
+    were drawn for.
 
     The view is stopped before it is sent: presses are answered by `on_interaction` from
     the custom id alone (so they survive restarts), and a stopped view is not kept in
@@ -84,7 +85,7 @@ def view_of(table_id: int, version: int, buttons: list[list[Button]]) -> discord
     seen: set[str] = set()
     for row_no, row in enumerate(buttons[:5]):
         for button in row[:5]:
-            custom_id = encode_payload(table_id, version, button.action)
+            custom_id = encode_payload(ref, version, button.action)
             if custom_id in seen:  # Discord refuses a message with two equal custom ids
                 continue
             seen.add(custom_id)
@@ -151,7 +152,7 @@ class DiscordSink:
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         rendering = msg.rendering
         content = content_of(rendering)
-        view = view_of(msg.table_id, rendering.version, rendering.buttons)
+        view = view_of(rendering.ref, rendering.version, rendering.buttons)
         if ref is not None:
             await self._edit_channel_message(ref, content, view, gone=ChannelGone)
             return ref
@@ -179,7 +180,7 @@ class DiscordSink:
     async def announce(self, msg: Announcement) -> None:
         mentions = [f"<@{user}>" for user in msg.mentions if user.isdigit()]
         content = fit(" ".join([*mentions, msg.text]))
-        view = view_of(msg.table_id, msg.version, msg.buttons)
+        view = view_of(msg.ref, msg.version, msg.buttons)
         allowed = discord.AllowedMentions(
             everyone=False, roles=False,
             users=[discord.Object(int(user)) for user in msg.mentions if user.isdigit()])
@@ -206,7 +207,7 @@ class DiscordSink:
 
     async def _show_dm_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         content = content_of(msg.rendering)
-        view = view_of(msg.table_id, msg.rendering.version, msg.rendering.buttons)
+        view = view_of(msg.rendering.ref, msg.rendering.version, msg.rendering.buttons)
         if ref is not None:
             await self._edit_channel_message(ref, content, view, gone=UserUnreachable)
             return ref
@@ -227,7 +228,7 @@ class DiscordSink:
 
     async def _show_ephemeral_hand(self, msg: HandMessage, ref: MessageRef) -> MessageRef:
         content = content_of(msg.rendering)
-        view = view_of(msg.table_id, msg.rendering.version, msg.rendering.buttons)
+        view = view_of(msg.rendering.ref, msg.rendering.version, msg.rendering.buttons)
         shown = fingerprint(content, view)
         key = (ref.chat, ref.message_id)
         if self._shown.get(key) == shown:

@@ -24,6 +24,7 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     CallbackQuery,
     InputFile,
+    MaybeInaccessibleMessage,
     Message,
     Update,
     User,
@@ -48,10 +49,11 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, keyboar
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
 from bot import changes, logs, present
+from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
-from bot.privacy import PRIVACY_TABLE
+from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import decode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
@@ -63,9 +65,7 @@ PLATFORM = "telegram"
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 ADMIN_TTL = 60.0  # seconds an admin check is trusted; promotions are rare, checks cost a call
 FLOOD_RETRIES = 3  # AIORateLimiter's default of 0 would raise RetryAfter at once
-JOIN_PREFIX = "j"  # deep-link payload "j<table id>": seat me at that table
-# Lobby buttons for which being a group admin matters.
-MANAGING = {"start", "addbot", "removebot", "options"}
+JOIN_PREFIX = "j"  # deep-link payload "j<table reference>": seat me at that table
 
 # Command menus: (command, catalogue key of its description), per chat kind.
 GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
@@ -226,12 +226,21 @@ class TelegramBot:
             self._reachable.add(user.id)
             is_admin = True  # a private chat is its user's own channel
         elif admin:
-            is_admin = await self._is_admin(message.chat_id, user.id, message)
+            try:
+                is_admin = await self._is_admin(message.chat_id, user.id, message)
+            except RightsUnknown:
+                # The host of the chat's table needs no rights to manage it: a Telegram
+                # hiccup must not stop them. Anyone else is asked to try again.
+                table = await self.tables.table_for_channel(place.key)
+                if table is None or table.host != str(user.id):
+                    raise
         self.tables.remember_locale(str(user.id), user.language_code)
         return Actor(str(user.id), actor_name(user), is_admin=is_admin), place
 
     async def _is_admin(self, chat_id: int, user_id: int, message: Message | None = None
                         ) -> bool:
+        """Raises `RightsUnknown` when Telegram cannot say: a real admin is then told to
+        try again, not treated as a stranger."""
         if message is not None and message.sender_chat is not None \
                 and message.sender_chat.id == chat_id:
             return True  # an anonymous admin writes as the group itself
@@ -239,14 +248,31 @@ class TelegramBot:
         now = time.monotonic()
         if cached is not None and cached[1] > now:
             return cached[0]
-        try:
-            member = await self.app.bot.get_chat_member(chat_id, user_id)
-            is_admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-        except TelegramError:
-            log.warning("getChatMember %s/%s failed; treating as no admin", chat_id, user_id)
-            return False
+        status = await self._status_in(chat_id, user_id)
+        is_admin = status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
         self._admins[(chat_id, user_id)] = (is_admin, now + ADMIN_TTL)
         return is_admin
+
+    async def _is_member(self, user_id: str, channel: str) -> bool:
+        """Whether the user belongs to the chat of the table at `channel` (a deep link or
+        a rematch seats only its members). Not cached: asked once per link or rematch."""
+        status = await self._status_in(Place.parse(channel).chat_id, int(user_id))
+        return status not in (None, ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+    async def _status_in(self, chat_id: int, user_id: int) -> str | None:
+        """The user's status in the chat, as getChatMember says; None when Telegram says
+        there is no such participant; `RightsUnknown` when it cannot say."""
+        try:
+            member = await self.app.bot.get_chat_member(chat_id, user_id)
+        except BadRequest:
+            return None  # "user not found", "PARTICIPANT_ID_INVALID": not in that chat
+        except TelegramError as exc:
+            log.warning("getChatMember %s/%s failed: %s", chat_id, user_id, exc)
+            raise RightsUnknown from exc
+        if member.status == ChatMemberStatus.RESTRICTED and not getattr(member, "is_member",
+                                                                        True):
+            return ChatMemberStatus.LEFT  # restricted but gone from the chat
+        return member.status
 
     async def _can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they pressed Start, never
@@ -347,7 +373,7 @@ class TelegramBot:
         if table is not None and place.chat_id < 0 \
                 and not await self._can_reach(int(actor.user_id)):
             # Seated only once their hand can reach them: the deep link opens the private
-            # chat and `/start j<table>` seats them.
+            # chat and `/start j<table reference>` seats them.
             await self._send_deep_link(message, actor, table.id)
             return
         reply = await self.tables.join(actor, place.key)
@@ -360,7 +386,7 @@ class TelegramBot:
             await self._confirm(self._send_deep_link(message, actor, table.id))
 
     async def _send_deep_link(self, message: Message, actor: Actor, table_id: int) -> None:
-        link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{table_id}")
+        link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{await self.tables.ref(table_id)}")
         text = t(await self.tables.lang_of(actor.user_id, None), "needs_private_chat",
                  name=escape(actor.name), link=f'<a href="{escape(link)}">{escape(link)}</a>')
         await message.reply_html(text, link_preview_options=NO_PREVIEW)
@@ -374,17 +400,18 @@ class TelegramBot:
             return
         actor, place = await self._actor(update)
         payload = (context.args or [""])[0]
-        if payload.startswith(JOIN_PREFIX) and payload[len(JOIN_PREFIX):].isdigit():
-            await self._deep_join(update, actor, int(payload[len(JOIN_PREFIX):]))
+        if payload.startswith(JOIN_PREFIX):
+            await self._deep_join(update, actor, payload[len(JOIN_PREFIX):])
             return
         lang = await self.tables.lang_of(actor.user_id)
         await self._in_chat(message, present.help_text(lang))
 
-    async def _deep_join(self, update: Update, actor: Actor, table_id: int) -> None:
-        """`t.me/<bot>?start=j<table>`: the private chat is open now, so take the seat."""
+    async def _deep_join(self, update: Update, actor: Actor, ref: str) -> None:
+        """`t.me/<bot>?start=j<table reference>`: the private chat is open now, so take
+        the seat, if Telegram says the user is a member of the table's chat."""
         message = update.effective_message
         assert message is not None
-        reply = await self.tables.join_table(actor, table_id)
+        reply = await self.tables.join_link(actor, ref, self._is_member)
         if reply.ok:
             await self._confirm(self._in_chat(message, reply.text))
         else:
@@ -448,10 +475,14 @@ class TelegramBot:
         await self._answer(update, await self.tables.cancel(actor, place.key))
 
     async def _lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update, admin=True)
         words = [w.lower() for w in context.args or []]
-        private = place.chat_id > 0
+        message = update.effective_message
+        assert message is not None
+        private = message.chat.type == ChatType.PRIVATE
         personal = private or "me" in words
+        # Rights are asked only for the channel's language: a Telegram hiccup must not
+        # stop anyone choosing their own.
+        actor, place = await self._actor(update, admin=not personal)
         lang = next((w for w in words if w != "me"), "")
         reply = await self.tables.set_lang(actor, place.key, lang, personal=personal)
         await self._answer(update, reply, "private" if personal and not private else "chat")
@@ -516,35 +547,41 @@ class TelegramBot:
         assert message is not None
         question = await self.tables.forget_prompt(actor)
         await message.reply_text(question.text, do_quote=False, reply_markup=keyboard(
-            PRIVACY_TABLE, question.version, question.buttons))
+            PRIVACY_REF, question.version, question.buttons))
 
     # --- buttons --------------------------------------------------------------------------
 
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The platform's facts about a press (who, on which message, in which chat or
+        topic, with which rights there) go to the core, which decides what it may do."""
         query = update.callback_query
         assert query is not None
         user = query.from_user
-        data = query.data or ""
-        decoded = decode_payload(data)
-        action = decoded[2] if decoded else ""
         chat = query.message.chat if query.message is not None else None
         logs.bind(platform=PLATFORM, channel=chat.id if chat is not None else None)
-        in_group = chat is not None and chat.type != ChatType.PRIVATE
-        if chat is not None and chat.type == ChatType.PRIVATE:
-            self._reachable.add(user.id)
-        is_admin = in_group and action in MANAGING and chat is not None \
-            and await self._is_admin(chat.id, user.id)
         self.tables.remember_locale(str(user.id), user.language_code)
-        actor = Actor(str(user.id), actor_name(user), is_admin=is_admin)
-        if action == "join" and decoded is not None and not await self._can_reach(user.id):
-            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{decoded[0]}")
+        actor = Actor(str(user.id), actor_name(user))
+        press = self._press_of(query.message, user.id, query.data or "")
+        if press is None:
+            # An inline-mode message, or one too old to say which topic it is in.
+            await query.answer(t(await self.tables.lang_of(actor.user_id), "out_of_date"),
+                               show_alert=True)
+            return
+        decoded = decode_payload(press.payload)
+        action = decoded.action if decoded else ""
+        if action == "join" and not await self._can_reach(user.id):
+            found = await self.tables.pressed(actor, press)
+            if isinstance(found, Reply):
+                await query.answer(clip(found.text, MAX_ANSWER), show_alert=True)
+                return
+            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{found[0].ref}")
             await query.answer(t(await self.tables.lang_of(actor.user_id),
                                  "needs_private_chat_short"), url=link)
             return
-        if decoded is not None and decoded[0] == PRIVACY_TABLE:
-            await self._privacy_press(query, actor, data, in_group)
+        if decode_privacy(press.payload) is not None:
+            await self._privacy_press(query, actor, press)
             return
-        reply = await self.tables.press(actor, data)
+        reply = await self.tables.press(actor, press)
         if not reply.ok:
             await query.answer(clip(reply.text, MAX_ANSWER), show_alert=True)
             return
@@ -554,15 +591,15 @@ class TelegramBot:
         if action in {"join", "leave"}:
             await self._dm(user.id, reply.text)
 
-    async def _privacy_press(self, query: CallbackQuery, actor: Actor, data: str,
-                             in_group: bool) -> None:
-        """The /forgetme question's buttons, honoured only in the private chat they were
-        sent to; the answer replaces the question, so it cannot be pressed twice."""
-        if in_group:
+    async def _privacy_press(self, query: CallbackQuery, actor: Actor, press: Press) -> None:
+        """The /forgetme question's buttons, honoured only in a private chat; the answer
+        replaces the question, so it cannot be pressed twice."""
+        data = press.payload
+        if press.channel is not None:
             lang = await self.tables.lang_of(actor.user_id)
             await query.answer(clip(t(lang, "private_only"), MAX_ANSWER), show_alert=True)
             return
-        reply = await self.tables.press(actor, data)
+        reply = await self.tables.press(actor, press)
         await query.answer(clip(reply.text, MAX_ANSWER), show_alert=not reply.ok)
         message = query.message
         markup = message.reply_markup if isinstance(message, Message) else None
@@ -571,6 +608,30 @@ class TelegramBot:
         if data in shown:  # only the question itself; a forged press elsewhere edits nothing
             with contextlib.suppress(TelegramError):
                 await query.edit_message_text(clip(reply.text, 4096))
+
+    def _press_of(self, message: MaybeInaccessibleMessage | None, user_id: int, data: str
+                  ) -> Press | None:
+        """Where the pressed message lives, as Telegram says: its chat, and its topic when
+        it is a topic message. A message older than Telegram shows (inaccessible) still
+        names its chat, which is enough outside forums."""
+        if message is None:
+            return None  # a button under an inline-mode message: none of ours
+        chat = message.chat
+        if isinstance(message, Message):
+            place = place_of(message)
+        elif chat.is_forum:
+            return None  # no telling which topic it is in
+        else:
+            place = Place(chat.id)
+        message_id = message.message_id
+        if chat.type == ChatType.PRIVATE:
+            self._reachable.add(user_id)
+            return Press(data, None, str(message_id), is_member=self._is_member)
+
+        async def is_admin() -> bool:
+            return await self._is_admin(chat.id, user_id)
+
+        return Press(data, place.key, str(message_id), is_admin, self._is_member)
 
     # --- platform events ------------------------------------------------------------------
 
@@ -606,7 +667,11 @@ class TelegramBot:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""
-        log.error("update %r failed", update, exc_info=context.error)
+        unknown = isinstance(context.error, RightsUnknown)
+        if unknown:  # Telegram could not tell whether the user is an admin: ask to retry
+            log.warning("update %r: rights unknown", update)
+        else:
+            log.error("update %r failed", update, exc_info=context.error)
         if not isinstance(update, Update) or update.effective_user is None:
             return
         lang = "en"
@@ -614,7 +679,9 @@ class TelegramBot:
             lang = await self.tables.lang_of(str(update.effective_user.id))
         # After a stored change "nothing changed" is no longer true: say it counts. A
         # storage fault the command did not word itself is still the storage's.
-        if changes.stored():
+        if unknown:
+            key = "rights_unknown"
+        elif changes.stored():
             key = "error_after_change"
         elif isinstance(context.error, StorageError):
             key = "storage_unavailable"

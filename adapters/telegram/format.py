@@ -67,13 +67,13 @@ def announcement_html(text: str, mentions: dict[str, str]) -> str:
     return " ".join([html, *tail])
 
 
-def keyboard(table_id: int, version: int, buttons: list[list[Button]]
+def keyboard(ref: str, version: int, buttons: list[list[Button]]
              ) -> InlineKeyboardMarkup | None:
-    """callback_data is the core's payload: table id + the version the buttons were drawn
-    for, so `Tables.press` can refuse a stale or forged press."""
+    """callback_data is the core's payload: the table's reference + the version the buttons
+    were drawn for, so `Tables.press` can refuse a stale or forged press."""
     rows = [
         [InlineKeyboardButton(clip(b.label, 64),
-                              callback_data=encode_payload(table_id, version, b.action))
+                              callback_data=encode_payload(ref, version, b.action))
          for b in row]
         for row in buttons
         if row

@@ -62,14 +62,14 @@ class TelegramSink:
         place = Place.parse(msg.channel)
         return await self._show(place, None, "table", msg.table_id, msg.rendering.version,
                                 rendering_html(msg.rendering),
-                                keyboard(msg.table_id, msg.rendering.version,
+                                keyboard(msg.rendering.ref, msg.rendering.version,
                                          msg.rendering.buttons), ref)
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         user = int(msg.user_id)
         new = await self._show(Place(user), user, f"hand:{msg.seat}", msg.table_id,
                                msg.rendering.version, rendering_html(msg.rendering),
-                               keyboard(msg.table_id, msg.rendering.version,
+                               keyboard(msg.rendering.ref, msg.rendering.version,
                                         msg.rendering.buttons), ref)
         self._on_reachable(user)
         return new
@@ -86,7 +86,7 @@ class TelegramSink:
         await self._guard(place, None, lambda at: self.bot.send_message(
             at.chat_id, announcement_html(msg.text, names), parse_mode=ParseMode.HTML,
             message_thread_id=at.thread_id, link_preview_options=NO_PREVIEW,
-            reply_markup=keyboard(msg.table_id, msg.version, msg.buttons)))
+            reply_markup=keyboard(msg.ref, msg.version, msg.buttons)))
 
     async def notify(self, msg: Notice) -> None:
         user = int(msg.user_id)

@@ -7,6 +7,7 @@ from pathlib import Path
 from telegram.ext import AIORateLimiter
 
 from adapters.telegram.app import TelegramBot
+from bot.render import decode_payload
 from bot.settings import Settings
 from bot.tables import Tables
 from db.repository import FINISHED
@@ -69,10 +70,14 @@ def move_button(fake: FakeTelegram, user: FakeUser, table_id: int, version: int
                 ) -> tuple[FakeMessage, str] | None:
     """A move button of the user's hand drawn for `version`: a card set rather than a pass,
     so that rounds end."""
-    prefix = f"{table_id}.{version}.m:"
+    def for_this(data: str) -> bool:
+        found = decode_payload(data)
+        return found is not None and (found.table_id, found.version) == (table_id, version) \
+            and found.action.startswith("m:")
+
     for message in hand_messages(fake, user):
         data = [b["callback_data"] for b in message.buttons
-                if b.get("callback_data", "").startswith(prefix)]
+                if for_this(b.get("callback_data", ""))]
         if data:
             plays = [d for d in data if not d.endswith("m:pass")]
             return message, (plays or data)[0]

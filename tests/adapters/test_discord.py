@@ -110,7 +110,7 @@ def table_messages(fake: FakeDiscord, channel: Any) -> list[FakeMessage]:
 def button(message: FakeMessage, action: str) -> str:
     for custom_id in message.custom_ids():
         decoded = decode_payload(custom_id)
-        if decoded and decoded[2] == action:
+        if decoded and decoded.action == action:
             return custom_id
     raise KeyError(f"no {action!r} button on {message.content!r}: {message.custom_ids()}")
 
@@ -122,7 +122,7 @@ def hand_of(h: Harness, user: str) -> FakeMessage | None:
         assert len(dms) == 1, f"{user} got {len(dms)} hand messages instead of one"
         return dms[0]
     shown = [m for m in h.fake.ephemerals(user) if any(
-        (d := decode_payload(c)) and d[2].startswith("m:") for c in m.custom_ids())
+        (d := decode_payload(c)) and d.action.startswith("m:") for c in m.custom_ids())
         or m.content.startswith("**🂠")]
     return shown[-1] if shown else None
 
@@ -155,8 +155,8 @@ async def play_turn(h: Harness, table_id: int, players: list[str]) -> bool:
         if hand is None:
             continue
         live_buttons = [c for c in hand.custom_ids()
-                        if (d := decode_payload(c)) and d[1] == live.row.version
-                        and d[2].startswith("m:")]
+                        if (d := decode_payload(c)) and d.version == live.row.version
+                        and d.action.startswith("m:")]
         if live_buttons:
             choice = next((c for c in live_buttons if c.endswith(".m:pass")), live_buttons[0])
             await h.click(hand, choice, user)
@@ -219,7 +219,7 @@ async def test_four_players_play_a_whole_game_from_newgame_to_the_final_ranking(
     for player in players:
         [hand] = fake.dms(player)
         assert hand.edits > 1 and not any(
-            decode_payload(c)[2].startswith("m:") for c in hand.custom_ids())
+            decode_payload(c).action.startswith("m:") for c in hand.custom_ids())
     assert nobody_was_told_something_went_wrong(fake)
     assert [r.status for r in fake.requests if r.status >= 400] == []
 
@@ -269,7 +269,7 @@ async def test_stale_foreign_and_forged_presses_change_nothing_and_say_why(h, fa
     live = await h.tables.live_table(table_id)
     mover = players[live.game.to_act(live.state)[0]]
     hand = fake.dms(mover)[0]
-    first, *_ = [c for c in hand.custom_ids() if decode_payload(c)[2].startswith("m:")]
+    first, *_ = [c for c in hand.custom_ids() if decode_payload(c).action.startswith("m:")]
     outsider_press = await h.click(hand, first, "frank", seen="forged")
     assert "not playing at this table" in h.said_to("frank")[-1]
     assert (await h.tables.live_table(table_id)).row.version == 0
@@ -530,7 +530,7 @@ async def test_a_hand_press_is_answered_by_the_new_hand_in_one_request(h, fake):
     def move_buttons(user: str) -> list[str]:
         hand = hand_of(h, user)
         return [] if hand is None else [c for c in hand.custom_ids()
-                                        if (d := decode_payload(c)) and d[2].startswith("m:")]
+                                        if (d := decode_payload(c)) and d.action.startswith("m:")]
 
     user = next(u for u in players if move_buttons(u))
     hand = hand_of(h, user)
@@ -575,18 +575,18 @@ async def test_a_slow_my_hand_is_deferred_and_the_hand_still_arrives_editable(
     monkeypatch.setattr("adapters.discord.app.ANSWER_WITHIN", 0.05)
     players = ["alice", "bob", "dave"]  # dave's DMs are closed: his hand is ephemeral
     table_id = await open_table(h, players)
-    live_table = h.tables.live_table
+    pressed = h.tables.pressed
 
-    async def slow_live_table(*args: Any) -> Any:
+    async def slow_pressed(*args: Any) -> Any:
         await asyncio.sleep(0.3)  # e.g. the first load after a restart replays the log
-        return await live_table(*args)
+        return await pressed(*args)
 
-    monkeypatch.setattr(h.tables, "live_table", slow_live_table)
+    monkeypatch.setattr(h.tables, "pressed", slow_pressed)
     [table] = table_messages(fake, fake.channel)
     press = await h.click(table, button(table, "hand"), "dave")
     assert press.response_type == 5  # deferred within Discord's window
     hand = hand_of(h, "dave")
     assert hand is not None and "Your hand:" in hand.content and not hand.loading
-    monkeypatch.setattr(h.tables, "live_table", live_table)
+    monkeypatch.setattr(h.tables, "pressed", pressed)
     await play_until(h, table_id, players)  # and he plays through it to the end
     assert (await h.tables.live_table(table_id)).row.status == "finished"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.privacy import PRIVACY_REF
 from bot.render import decode_payload, encode_payload
 from db.repository import FINISHED, PLAYING, UserSettings
 from tests.adapters.test_discord import Harness, button, open_table, play_until
@@ -58,8 +59,8 @@ async def bob_plays_on(h: Harness, fake: FakeDiscord, table_id: int) -> None:
         if live.row.status != PLAYING:
             return
         moves = [(m, c) for m in fake.dms("bob") for c in m.custom_ids()
-                 if (d := decode_payload(c)) and d[0] == table_id
-                 and d[1] == live.row.version and d[2].startswith("m:")]
+                 if (d := decode_payload(c)) and d.table_id == table_id
+                 and d.version == live.row.version and d.action.startswith("m:")]
         assert moves, f"bob has no move at version {live.row.version}"
         message, choice = next(((m, c) for m, c in moves if not c.endswith("m:end")),
                                moves[0])
@@ -119,12 +120,12 @@ async def test_a_forged_forget_press_on_the_table_message_leaves_that_message_al
     table = await open_table(h, [NAME, "bob", "carol"])
     [message] = [m for m in fake.channel_messages(fake.channel) if m.custom_ids()]
     before = message.content
-    forged = encode_payload(0, int(h.clock.now() // 60), "keep")
+    forged = encode_payload(PRIVACY_REF, int(h.clock.now() // 60), "keep")
 
     await h.click(message, forged, "bob", seen="forged")
 
     assert message.content == before
-    assert decode_payload(message.custom_ids()[0])[0] == table
+    assert decode_payload(message.custom_ids()[0]).table_id == table
     assert t("en", "forget_kept") in h.said_to("bob")
     assert [s.name for s in (await h.tables.live_table(table)).seats] == [
         "Zephyrine", "Bob", "Carol"]

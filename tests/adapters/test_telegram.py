@@ -70,16 +70,17 @@ async def test_a_player_who_never_started_the_bot_gets_a_deep_link_that_seats_th
     row = await rig.tables.table_for_channel(str(GROUP))
 
     fake.send_command(GROUP, bob, "/join")
-    link = f"https://t.me/tapis_test_bot?start=j{row.id}"
+    ref = await rig.tables.ref(row.id)
+    link = f"https://t.me/tapis_test_bot?start=j{ref}"
     refusal = (await fake.wait_for(lambda: fake.find(GROUP, contains=link)))[0]
     assert "Bob <b>" in refusal.text  # escaped, shown as typed
     assert "Bob" not in lobby.text
     # Pressing Join without a private chat answers with the same link to open.
     press = fake.press_button(GROUP, lobby.message_id, carol, "Join")
     await fake.wait_for(lambda: press.answer is not None)
-    assert press.answer["url"] == f"https://t.me/tapis_test_bot?start=j{row.id}"
+    assert press.answer["url"] == link
 
-    fake.start_bot(bob, payload=f"j{row.id}")
+    fake.start_bot(bob, payload=f"j{ref}")
     await fake.wait_for(lambda: "Bob <b>" in lobby.text)
     await fake.wait_for(lambda: fake.find(bob.id, contains="You joined"))
     seats = (await rig.tables.live_table(row.id)).seats
@@ -117,7 +118,8 @@ async def test_a_forged_press_from_a_stranger_and_garbage_data_change_nothing(ri
 
     forged = [fake.press(GROUP, table.message_id, dave, data, forged=True)]
     forged += [fake.press(GROUP, table.message_id, dave, junk, forged=True)
-               for junk in ("garbage", f"{table_id}.{version}.m:", "9" * 70, "1.1.start")]
+               for junk in ("garbage", f"{await rig.tables.ref(table_id)}.{version}.m:",
+                            "9" * 70, "1.1.start")]
     await fake.wait_for(lambda: all(p.answer is not None for p in forged))
     await rig.tables.outbox.flush()
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.authority import Press
 from bot.clock import FakeClock
 from bot.deliveries import (
     Announcement,
@@ -16,8 +17,9 @@ from bot.deliveries import (
     TableMessage,
     UserUnreachable,
 )
+from bot.render import encode_payload
 from bot.settings import Settings
-from bot.tables import Actor, Tables
+from bot.tables import Actor, Reply, Tables
 from db.repository import MessageRef, Repository
 from db.sqlite import SqliteRepository
 
@@ -104,6 +106,36 @@ class Harness:
     async def restart(self) -> Tables:
         await self.close()
         return await self.open()
+
+    async def payload(self, table_id: int, version: int, action: str) -> str:
+        """The payload of a button the bot draws for that table."""
+        assert self.tables is not None
+        return encode_payload(await self.tables.ref(table_id), version, action)
+
+    async def press(self, actor: Actor, table_id: int, version: int, action: str, *,
+                    channel: str = CHANNEL, admin: bool = False) -> Reply:
+        """`actor` presses a button of that table on a message in `channel`, where the
+        platform says they are (or are not) an admin."""
+        assert self.tables is not None
+
+        async def is_admin() -> bool:
+            return admin
+
+        payload = await self.payload(table_id, version, action)
+        return await self.tables.press(actor, Press(payload, channel, is_admin=is_admin))
+
+    async def press_on_hand(self, actor: Actor, table_id: int, version: int, action: str
+                            ) -> Reply:
+        """`actor` presses a button of their own hand message, in their private chat."""
+        assert self.tables is not None
+        live = await self.tables.live_table(table_id)
+        assert live is not None
+        seat = live.seat_of(actor.user_id)
+        assert seat is not None
+        shown = self.tables.outbox.ref(table_id, f"hand:{seat.seat}")
+        assert shown is not None, "no hand message was shown"
+        payload = await self.payload(table_id, version, action)
+        return await self.tables.press(actor, Press(payload, None, shown.message_id))
 
     async def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)

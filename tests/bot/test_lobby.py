@@ -1,5 +1,6 @@
 """Opening, joining, leaving and starting tables, and who may do what."""
 
+from bot.authority import Press
 from bot.tables import Actor
 from db.repository import CANCELLED, LOBBY, PLAYING
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
@@ -164,15 +165,13 @@ async def test_lobby_buttons_work_like_commands(harness):
     await tables.new_game(ALICE, CHANNEL, "ochs")
     await tables.settle()
     row = await tables.table_for_channel(CHANNEL)
-    from bot.render import encode_payload
-
-    assert (await tables.press(BOB, encode_payload(row.id, 0, "join"))).ok
-    assert (await tables.press(ALICE, encode_payload(row.id, 0, "addbot"))).ok
-    assert (await tables.press(ALICE, encode_payload(row.id, 0, "start"))).ok
+    assert (await harness.press(BOB, row.id, 0, "join")).ok
+    assert (await harness.press(ALICE, row.id, 0, "addbot")).ok
+    assert (await harness.press(ALICE, row.id, 0, "start")).ok
     assert (await tables.table_for_channel(CHANNEL)).status == PLAYING
     stranger = Actor("u77", "Eve")
-    assert not (await tables.press(stranger, "999.0.join")).ok
-    assert not (await tables.press(stranger, "garbage")).ok
+    assert not (await tables.press(stranger, Press("999.0.join", CHANNEL))).ok
+    assert not (await tables.press(stranger, Press("garbage", CHANNEL))).ok
 
 
 async def test_newgame_without_a_game_lists_games_players_and_options(harness):
@@ -255,12 +254,10 @@ async def test_the_host_changes_options_in_the_lobby_and_the_engine_checks_them(
 
 
 async def test_the_options_button_says_what_the_table_plays_with(harness):
-    from bot.render import encode_payload
-
     await harness.tables.new_game(ALICE, CHANNEL, "michigan", ["chips=20"])
     await harness.tables.settle()
     row = await harness.tables.table_for_channel(CHANNEL)
     actions = [b.action for line in harness.sink.tables[row.id].rendering.buttons for b in line]
     assert "options" in actions
-    reply = await harness.tables.press(BOB, encode_payload(row.id, 0, "options"))
+    reply = await harness.press(BOB, row.id, 0, "options")
     assert reply.ok and "chips=20, hands_per_player=1" in reply.text and "/options" in reply.text

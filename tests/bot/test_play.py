@@ -4,7 +4,6 @@ import asyncio
 
 import pytest
 
-from bot.render import encode_payload
 from db.repository import CLOSED, FINISHED
 from engine import games
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
@@ -120,10 +119,9 @@ async def test_a_move_button_applies_once_and_an_old_one_is_out_of_date(harness)
     actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
     hand = harness.sink.hands[(live.id, actor.user_id)].rendering
     first = hand.buttons[0][0]
-    payload = encode_payload(live.id, hand.version, first.action)
-    assert (await harness.tables.press(actor, payload)).ok
+    assert (await harness.press_on_hand(actor, live.id, hand.version, first.action)).ok
     assert live.row.version == 1
-    again = await harness.tables.press(actor, payload)
+    again = await harness.press_on_hand(actor, live.id, hand.version, first.action)
     assert not again.ok and "out of date" in again.text
     assert live.row.version == 1
 
@@ -134,8 +132,9 @@ async def test_fifty_simultaneous_presses_for_one_seat_apply_exactly_one_move(ha
     seat = live.seats[live.game.to_act(live.state)[0]]
     actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == seat.user_id)
     moves = live.game.legal_moves(live.state, seat.seat)
-    payloads = [encode_payload(live.id, 0, f"m:{moves[i % len(moves)]}") for i in range(50)]
-    replies = await asyncio.gather(*(harness.tables.press(actor, p) for p in payloads))
+    replies = await asyncio.gather(*(harness.press_on_hand(actor, live.id, 0,
+                                                           f"m:{moves[i % len(moves)]}")
+                                     for i in range(50)))
     assert sum(r.ok for r in replies) == 1
     assert all("out of date" in r.text for r in replies if not r.ok)
     assert len(await harness.repo.moves(live.id)) == 1
@@ -184,10 +183,9 @@ async def test_finished_game_offers_a_rematch_and_counts_in_stats(harness):
     assert final.buttons[0][0].action == "rematch"
     stats = await harness.tables.stats(ALICE, CHANNEL)
     assert "Ochs & Esel: 1 played" in stats.text
-    payload = encode_payload(live.id, final.version, "rematch")
-    assert not (await harness.tables.press(CAROL, payload)).ok  # she left: not a player now
-    assert not (await harness.tables.press(BOB, payload)).ok
-    reply = await harness.tables.press(ALICE, payload)
+    assert not (await harness.press(CAROL, live.id, final.version, "rematch")).ok  # she left
+    assert not (await harness.press(BOB, live.id, final.version, "rematch")).ok
+    reply = await harness.press(ALICE, live.id, final.version, "rematch")
     assert reply.ok, reply.text
     new = await harness.tables.table_for_channel(CHANNEL)
     assert new.id != live.id and new.status == "playing" and new.options == live.row.options

@@ -1,8 +1,9 @@
 """/forgetme at the table level: a lobby seat is left, the host moves on, a channel in
 French names her in French, and a second confirmation does no harm."""
 
+from bot.authority import Press
 from bot.i18n import t
-from bot.privacy import CONFIRM_MINUTES, FORGET
+from bot.privacy import CONFIRM_MINUTES, FORGET, PRIVACY_REF
 from db.repository import LOBBY, UserSettings
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 
@@ -10,7 +11,8 @@ from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 async def confirm(harness, actor, minutes_later=0):
     prompt = await harness.tables.forget_prompt(actor)
     harness.clock.advance(minutes_later * 60)
-    return await harness.tables.press(actor, f"0.{prompt.version}.{FORGET}")
+    return await harness.tables.press(
+        actor, Press(f"{PRIVACY_REF}.{prompt.version}.{FORGET}", None))
 
 
 async def test_forgetting_in_a_lobby_leaves_it_and_the_next_player_hosts(harness):
@@ -58,4 +60,5 @@ async def test_a_confirmation_pressed_too_late_changes_nothing(harness):
     assert not reply.ok and reply.text == t("en", "forget_expired")
     row = await tables.table_for_channel(CHANNEL)
     assert [s.name for s in (await tables.live_table(row.id)).seats] == ["Alice"]
-    assert (await tables.press(ALICE, "0.0.nonsense")).text == t("en", "bad_button")
+    assert (await tables.press(ALICE, Press(f"{PRIVACY_REF}.0.nonsense", None))).text == t(
+        "en", "bad_button")

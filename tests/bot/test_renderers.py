@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from bot import i18n
-from bot.render import encode_payload, rows
+from bot.render import TAG_LENGTH, encode_payload, encode_ref, rows
 from bot.renderers import for_game
 from engine import games
 
@@ -48,7 +48,7 @@ def buttons(game_id: str, state: Any, seat: int, lang: str) -> tuple[list, int]:
         move = game.parse_move(state, seat, button.action[2:])
         assert move in legal, button
         assert str(move) == button.action[2:]
-        encode_payload(2**40, 10**6, button.action)
+        encode_payload(encode_ref(2**40, "A" * TAG_LENGTH), 10**6, button.action)
     return shown, left
 
 

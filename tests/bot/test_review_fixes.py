@@ -2,7 +2,6 @@
 
 import random
 
-from bot.render import encode_payload
 from db.repository import CANCELLED, LOBBY, PLAYING, StorageError
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 
@@ -115,8 +114,8 @@ async def test_a_bot_added_by_mistake_is_removed_with_its_button(harness):
     row = await tables.table_for_channel(CHANNEL)
     actions = [b.action for line in harness.sink.tables[row.id].rendering.buttons for b in line]
     assert "removebot" in actions
-    assert not (await tables.press(BOB, encode_payload(row.id, 0, "removebot"))).ok
-    assert (await tables.press(ALICE, encode_payload(row.id, 0, "removebot"))).ok
+    assert not (await harness.press(BOB, row.id, 0, "removebot")).ok
+    assert (await harness.press(ALICE, row.id, 0, "removebot")).ok
     live = await tables.live_table(row.id)
     assert [s.name for s in live.seats] == ["Alice"]
 

@@ -120,3 +120,15 @@ async def test_channel_language_is_per_platform_and_can_change(repo):
 
     assert await repo.channel_lang("discord", "general") == "en"
     assert await repo.channel_lang("telegram", "general") == "fr"
+
+
+async def test_a_secret_is_made_once_and_kept_across_restarts_and_processes(make_repo):
+    """The key of table references: whoever asks first stores it, everyone after reads
+    that one, so two processes sharing a database draw the same buttons."""
+    async with make_repo() as first, make_repo() as second:
+        made = await first.secret("table-references", "one")
+        assert made == "one"
+        assert await second.secret("table-references", "two") == "one"
+        assert await second.secret("other", "three") == "three"
+    async with make_repo() as after:
+        assert await after.secret("table-references", "four") == "one"

@@ -438,6 +438,10 @@ class FakeTelegram:
         self._kicked: set[int] = set()
         self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self._admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
+        # Who is in each group, as getChatMember reports: whoever wrote or pressed a button
+        # there, or was set; anyone else has "left", as Telegram says of a non-member.
+        self._members: dict[int, set[int]] = defaultdict(set)
+        self._statuses: dict[int, dict[int, str]] = defaultdict(dict)  # left, kicked, ...
         self._webhook_tasks: set[asyncio.Task[None]] = set()
         self.webhook_deliveries: list[int] = []  # HTTP status of each update POSTed
         self._updates: list[JSON] = []
@@ -655,6 +659,17 @@ class FakeTelegram:
         self.add_chat(chat_id)
         self._admins[chat_id][user.id] = status
 
+    def set_member(self, chat_id: int, user: FakeUser, status: str = "member") -> None:
+        """`user`'s status in the group: "member", "left" (never joined or left),
+        "kicked" (banned), or "restricted" (a member with fewer rights)."""
+        self._users.setdefault(user.id, user)
+        self.add_chat(chat_id)
+        self._statuses[chat_id][user.id] = status
+        if status in ("member", "restricted"):
+            self._members[chat_id].add(user.id)
+        else:
+            self._members[chat_id].discard(user.id)
+
     # ------------------------------------------------------------------ injecting updates
 
     def send_text(
@@ -672,6 +687,9 @@ class FakeTelegram:
         topic message."""
         self._users.setdefault(user.id, user)
         chat = self._chat_for(chat_id, user, chat_type, thread_id)
+        if chat.type != "private" and self._statuses[chat_id].get(user.id) not in (
+                "left", "kicked"):
+            self._members[chat_id].add(user.id)  # only a member can write there
         if chat.type == "private":
             # Writing to the bot is what "starting" it means; it also lifts a block.
             self._started.add(user.id)
@@ -738,6 +756,8 @@ class FakeTelegram:
                 f"message {message_id} shows no button with data {data!r}: {message.buttons}"
             )
         self._users.setdefault(user.id, user)
+        if chat_id < 0 and self._statuses[chat_id].get(user.id) not in ("left", "kicked"):
+            self._members[chat_id].add(user.id)  # only a member sees the group's buttons
         press = CallbackPress(str(next(self._press_ids)), user, chat_id, message_id, data)
         self.presses[press.id] = press
         self._push_update(
@@ -1141,8 +1161,19 @@ class FakeTelegram:
                     "user": self._bot_api()}
         if user is None:
             raise bad_request("user not found")
-        status = self._admins.get(chat_id, {}).get(user_id, "member")
+        status = self._admins.get(chat_id, {}).get(user_id) \
+            or self._statuses.get(chat_id, {}).get(user_id) \
+            or ("member" if chat_id > 0 or self._is_member(chat_id, user_id) else "left")
         member: JSON = {"status": status, "user": user.to_api()}
+        if status == "restricted":
+            member |= {"is_member": True, "until_date": 0} | dict.fromkeys(
+                ("can_send_messages", "can_send_audios", "can_send_documents",
+                 "can_send_photos", "can_send_videos", "can_send_video_notes",
+                 "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
+                 "can_add_web_page_previews", "can_change_info", "can_invite_users",
+                 "can_pin_messages", "can_manage_topics"), False)
+        elif status == "kicked":
+            member["until_date"] = 0
         if status == "creator":
             member["is_anonymous"] = False
         elif status == "administrator":
@@ -1153,6 +1184,11 @@ class FakeTelegram:
                  "can_invite_users", "can_post_stories", "can_edit_stories",
                  "can_delete_stories"), True)
         return member
+
+    def _is_member(self, chat_id: int, user_id: int) -> bool:
+        # A group that became a supergroup keeps its members.
+        old = [o for o, new in self._migrated.items() if new == chat_id]
+        return any(user_id in self._members.get(c, set()) for c in [chat_id, *old])
 
     def _send_chat_action(self, params: JSON) -> bool:
         self._target_chat(params)  # the same refusals as a message: 403 before /start

@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.authority import Press
 from bot.tables import Actor, Reply
 from engine import games
 from tests.reliability.checks import is_catalogue_sentence, row_state
@@ -90,11 +91,17 @@ async def test_any_new_game_text_and_option_words_open_a_table_or_are_refused_in
     await check(service, service.tables.new_game(PLAYERS[0], channel, game, words))
 
 
-def payloads(ids: dict[str, int]) -> st.SearchStrategy[str]:
-    table = st.one_of(st.sampled_from(list(ids.values())), NUMBERS, st.just(99))
+def payloads(refs: list[str]) -> st.SearchStrategy[str]:
+    """Payloads naming the real tables (by their genuine references), forged references
+    and plain numbers, with any version and action."""
+    forged_ref = st.builds(lambda n, tag: f"{n}_{tag}", NUMBERS, st.one_of(
+        st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
+                min_size=10, max_size=10), TEXT))
+    table = st.one_of(st.sampled_from(refs), forged_ref, NUMBERS, st.just(99))
     version = st.one_of(NUMBERS, st.integers(0, 40))
     action = st.one_of(
-        st.sampled_from(["join", "leave", "start", "rematch", "hand", "addbot", "m:", "x"]),
+        st.sampled_from(["join", "leave", "start", "rematch", "hand", "addbot", "removebot",
+                         "options", "m:", "x"]),
         st.builds(lambda n: f"m:{n}", st.one_of(st.sampled_from(NOTATION), TEXT)),
         TEXT,
     )
@@ -104,14 +111,24 @@ def payloads(ids: dict[str, int]) -> st.SearchStrategy[str]:
 
 
 @FUZZ
-@given(data=st.data(), who=st.integers(0, 3))
+@given(data=st.data(), who=st.integers(0, 3), where=st.integers(-1, len(GAMES)),
+       admin=st.booleans())
 async def test_any_button_payload_is_obeyed_or_refused_in_words_without_a_change(
-    service, data, who,
+    service, data, who, where, admin,
 ):
     ids = await started(service)
+    refs = [await service.tables.ref(table_id) for table_id in ids.values()]
     actor = [*PLAYERS[:3], OUTSIDER][who]
-    payload = data.draw(payloads(ids))
-    await check(service, service.tables.press(actor, payload))
+    payload = data.draw(payloads(refs))
+    message = data.draw(st.one_of(st.none(), st.integers(0, 50).map(str)))
+
+    async def is_admin() -> bool:
+        return admin
+
+    # Pressed in one of the tables' channels, an unknown one, or a private chat (None).
+    channel = None if where < 0 else f"chan-{where}"
+    await check(service, service.tables.press(actor, Press(payload, channel, message,
+                                                           is_admin)))
 
 
 @FUZZ

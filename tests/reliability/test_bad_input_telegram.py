@@ -24,7 +24,11 @@ TEXT = st.one_of(st.text(PLAIN, max_size=60), st.text(PLAIN, min_size=300, max_s
                  st.sampled_from(NOTATION))
 PAYLOAD = st.one_of(
     st.text(PLAIN, max_size=64),
-    st.builds(lambda t, v, a: f"{t}.{v}.{a}", st.integers(-5, 2**64), st.integers(-5, 2**64),
+    st.builds(lambda t, v, a: f"{t}.{v}.{a}",
+              st.one_of(st.integers(-5, 2**64),
+                        st.builds(lambda n, tag: f"{n}_{tag}", st.integers(-5, 2**64),
+                                  st.text(PLAIN, min_size=10, max_size=10))),
+              st.integers(-5, 2**64),
               st.sampled_from(["join", "start", "m:pass", "m:7 7", "rematch", "hand", "x"])),
 )
 

@@ -8,6 +8,7 @@ import asyncio
 import random
 from collections import Counter
 
+from bot.authority import Press
 from bot.render import encode_payload
 from bot.tables import Actor
 from tests.reliability.checks import assert_consistent, stored_tables
@@ -17,12 +18,15 @@ TASKS_PER_SEAT = 3
 STEPS = 150
 
 
-def payloads_of(service: Service, table_id: int, actor: Actor) -> list[str]:
+def payloads_of(service: Service, table_id: int, actor: Actor) -> list[Press]:
+    """The presses the actor's hand message offers, as pressed in their private chat."""
     message = service.sink.hands.get((table_id, actor.user_id))
-    if message is None:
+    shown = service.tables.outbox.ref(table_id, f"hand:{message.seat}") if message else None
+    if message is None or shown is None:
         return []
     rendering = message.rendering
-    return [encode_payload(table_id, rendering.version, button.action)
+    return [Press(encode_payload(rendering.ref, rendering.version, button.action), None,
+                  shown.message_id)
             for row in rendering.buttons for button in row]
 
 
@@ -35,7 +39,7 @@ async def test_every_accepted_press_or_play_is_applied_exactly_once_and_nothing_
         ids[f"chan-{index}"] = (await service.table(f"chan-{index}", game, seats, words), seats)
     applied: Counter[int] = Counter()
     refused: Counter[str] = Counter()
-    seen: list[str] = []  # every payload ever drawn: most of them go stale
+    seen: list[Press] = []  # every press ever offered: most of them go stale
 
     async def player(channel: str, table_id: int, actor: Actor, seed: int) -> None:
         rng = random.Random(seed)

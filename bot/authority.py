@@ -1,0 +1,67 @@
+"""Who may act on which table: decided from what the platform says, never from a payload.
+
+A button's payload only names a table (by a reference nobody can guess, see
+`bot.render`) and an action. Whether the press may act comes from facts the adapter
+reads from the platform and hands over in a `Press`: in which chat, topic or channel
+the pressed message lives, which message it is, and whether the presser is an admin
+there. A press acts only on the table of that chat; the one exception is a player's
+hand message in their private chat, which acts only for their own seat at the table
+that hand belongs to.
+"""
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+# Lobby buttons that change the table for everyone: the host's, or an admin's.
+MANAGING = frozenset({"start", "addbot", "removebot"})
+# What a hand message (in a private chat) carries: moves, and a redraw of the hand.
+HAND_ACTIONS = frozenset({"hand"})
+MOVE_PREFIX = "m:"
+
+
+class RightsUnknown(Exception):
+    """The platform could not tell (a network error, a timeout): the bot refuses and
+    changes nothing, rather than treating a real admin or member as a stranger."""
+
+
+Check = Callable[[], Awaitable[bool]]
+# Whether a user (by id) is a member of the chat of a table's channel, as the platform
+# says; raises `RightsUnknown` when it cannot say.
+MemberCheck = Callable[[str, str], Awaitable[bool]]
+
+
+async def _nobody() -> bool:
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press as the platform reports it.
+
+    `channel` is the channel key (as tables store it) of the chat, topic or channel where
+    the pressed message lives, None in a private chat with the bot. `message_id` is the
+    platform's id of that message. `is_admin` asks the platform whether the presser is an
+    admin of that chat; it is only called when it matters, and raises `RightsUnknown`
+    when the platform cannot say. `is_member` asks whether someone is still a member of
+    a table's chat (a rematch seats again only those who are); None where the platform
+    has no such notion (the console).
+    """
+
+    payload: str
+    channel: str | None
+    message_id: str | None = None
+    is_admin: Check = _nobody
+    is_member: MemberCheck | None = None
+
+
+def is_move(action: str) -> bool:
+    return action.startswith(MOVE_PREFIX)
+
+
+def private_action(action: str) -> bool:
+    """What a press in a private chat may do: act on a hand, never on a lobby."""
+    return is_move(action) or action in HAND_ACTIONS
+
+
+__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "RightsUnknown", "is_move",
+           "private_action"]
