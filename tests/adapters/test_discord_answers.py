@@ -57,7 +57,7 @@ async def test_my_hand_from_a_spectator_with_a_slow_store_is_deferred_once_and_a
         h, fake, monkeypatch):
     await open_table(h, ["alice", "bob", "carol"])
     [table] = table_messages(fake, fake.channel)
-    slowed(monkeypatch, h.tables, "live_table", FIRST_STEP)  # loading the table
+    slowed(monkeypatch, h.tables, "pressed", FIRST_STEP)  # loading the table
     slowed(monkeypatch, h.tables, "press", SECOND_STEP)  # then the answer's own work
 
     press = await h.click(table, button(table, "hand"), "erin")
@@ -70,7 +70,7 @@ async def test_my_hand_from_a_spectator_with_a_slow_store_is_deferred_once_and_a
 
 async def test_slash_hand_with_a_slow_store_still_shows_the_hand_in_time(h, fake, monkeypatch):
     await open_table(h, ["alice", "bob", "dave"])  # dave's DMs are closed: ephemeral hand
-    slowed(monkeypatch, h.tables, "live_table", FIRST_STEP)
+    slowed(monkeypatch, h.tables, "pressed", FIRST_STEP)
     slowed(monkeypatch, h.tables, "hand_rendering_for_table", SECOND_STEP)
 
     asked = await h.slash("hand", "dave")
@@ -136,7 +136,7 @@ async def test_time_lost_before_the_handler_runs_counts_against_the_budget(
         remember(*args)
 
     monkeypatch.setattr(h.tables, "remember_locale", busy_loop)
-    slowed(monkeypatch, h.tables, "live_table", FIRST_STEP)
+    slowed(monkeypatch, h.tables, "pressed", FIRST_STEP)
 
     press = await h.click(table, button(table, "hand"), "erin")
 
