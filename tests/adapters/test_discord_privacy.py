@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.privacy import PRIVACY_REF
+from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import decode_payload, encode_payload
 from db.repository import FINISHED, PLAYING, UserSettings
-from tests.adapters.test_discord import Harness, button, open_table, play_until
+from tests.adapters.test_discord import Harness, open_table, play_until
 from tests.fakes.discord_api import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
@@ -99,7 +99,9 @@ async def test_forgetme_removes_her_name_keeps_scores_and_her_seat_goes_to_a_bot
     assert [b["label"] for b in question.buttons()] == [t("fr", "btn_forget"),
                                                       t("fr", "btn_keep")]
     assert (await h.tables.repo.user_settings("discord", zephyrine)).lang == "fr"
-    await h.click(question, button(question, "forget"), NAME)
+    [forget] = [c for c in question.custom_ids() if decode_privacy(c) is not None
+                and c.endswith(".forget")]
+    await h.click(question, forget, NAME)
 
     assert question.content == t("fr", "forget_done") and question.buttons() == []
     assert SHOWN not in file_bytes(h)

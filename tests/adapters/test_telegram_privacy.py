@@ -5,6 +5,7 @@ import json
 import time
 
 from bot.i18n import t
+from bot.privacy import PRIVACY_REF
 from bot.render import encode_payload
 from db.repository import FINISHED, PLAYING, UserSettings
 from tests.adapters.telegram_rig import (
@@ -147,8 +148,8 @@ async def test_forget_buttons_are_honoured_only_fresh_and_in_the_private_chat(ri
     fake.add_chat(GROUP, "supergroup", title="Cards")
     table = await open_table(rig, GROUP, zephyrine, [bob])
     lobby = fake.find(GROUP)[-1]
-    fresh = encode_payload(0, int(time.time() // 60), "forget")
-    stale = encode_payload(0, int(time.time() // 60) - 60, "forget")
+    fresh = encode_payload(PRIVACY_REF, int(time.time() // 60), "forget")
+    stale = encode_payload(PRIVACY_REF, int(time.time() // 60) - 60, "forget")
 
     # Forged onto the group's table message: refused there, and the message is untouched.
     text_before = lobby.text
