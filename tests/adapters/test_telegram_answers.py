@@ -93,7 +93,7 @@ async def test_a_reachability_check_without_answer_offers_the_deep_link(
         else:
             fake.hold("sendChatAction")  # unanswered until the client gives up
 
-    link = f"https://t.me/tapis_test_bot?start=j{table_id}"
+    link = f"https://t.me/tapis_test_bot?start=j{await rig.tables.ref(table_id)}"
     no_answer()
     press = fake.press_button(GROUP, lobby.message_id, bob, "Join")
     await fake.wait_for(lambda: press.answer is not None, timeout=20)
@@ -109,7 +109,7 @@ async def test_a_reachability_check_without_answer_offers_the_deep_link(
     assert "Bob" not in lobby.text and "Carol" not in lobby.text
 
     # The link seats them as it does anyone.
-    fake.start_bot(bob, payload=f"j{table_id}")
+    fake.start_bot(bob, payload=f"j{await rig.tables.ref(table_id)}")
     await fake.wait_for(lambda: "Bob" in lobby.text)
 
 
@@ -148,6 +148,7 @@ async def test_a_new_table_whose_hosts_reachability_check_fails_still_opens_with
     fake.send_command(GROUP, alice, "/newgame ochs-esel")  # Alice never opened the bot
     lobby = (await fake.wait_for(lambda: table_messages(fake, GROUP)))[0]
     row = await rig.tables.table_for_channel(str(GROUP))
-    await fake.wait_for(lambda: fake.find(GROUP, contains=f"?start=j{row.id}"))
+    ref = await rig.tables.ref(row.id)
+    await fake.wait_for(lambda: fake.find(GROUP, contains=f"?start=j{ref}"))
     assert "Alice" in lobby.text
     assert not nothing_changed_said(fake)
