@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.render import decode_payload
 from engine import games
 from tests.adapters.telegram_rig import GROUP, HAND_MARK, TABLE_MARK
 from tests.fakes.telegram_api import FakeMessage, FakeTelegram, FakeUser
@@ -51,8 +52,8 @@ def stored(db: Path) -> tuple[int, int, str, list[str | None]]:
 
 
 def versions_of(message: FakeMessage, table_id: int) -> set[int]:
-    return {int(b["callback_data"].split(".")[1]) for b in message.buttons
-            if b.get("callback_data", "").startswith(f"{table_id}.")}
+    decoded = [decode_payload(b.get("callback_data", "")) for b in message.buttons]
+    return {d.version for d in decoded if d is not None and d.table_id == table_id}
 
 
 def table_message(fake: FakeTelegram) -> FakeMessage | None:
@@ -62,11 +63,14 @@ def table_message(fake: FakeTelegram) -> FakeMessage | None:
 
 def hand_with_moves(fake: FakeTelegram, user: FakeUser, table_id: int, version: int
                     ) -> tuple[FakeMessage, str] | None:
-    prefix = f"{table_id}.{version}.m:"
+    def ours(data: str) -> bool:
+        decoded = decode_payload(data)
+        return decoded is not None and (decoded.table_id, decoded.version) == (
+            table_id, version) and decoded.action.startswith("m:")
+
     for message in fake.find(user.id):
         data = [b["callback_data"] for b in message.buttons
-                if message.text.startswith(HAND_MARK)
-                and b.get("callback_data", "").startswith(prefix)]
+                if message.text.startswith(HAND_MARK) and ours(b.get("callback_data", ""))]
         if data:
             plays = [d for d in data if not d.endswith("m:pass")]
             return message, (plays or data)[0]
