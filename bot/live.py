@@ -33,6 +33,7 @@ class Live:
     game: Game
     state: Any | None
     narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
+    newest: int = 0  # how many of the narration's last lines tell the newest move
     hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
     # Whether a deadline row may exist: bot-only turns then need no write to clear it.
     deadline_stored: bool = True

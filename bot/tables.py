@@ -425,6 +425,8 @@ class Tables(Lobby, Turns):
         lang = await self.channel_lang(live.row.channel)
         lines = present.narrate(live, events, lang)
         live.narration.extend(lines)
+        if lines:
+            live.newest = len(lines)
         before = live.hand_sizes
         view = live.game.view(live.state)
         live.hand_sizes = list(view.get("hand_sizes", []))

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 import discord
 from discord import app_commands
 
-from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
+from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, plain, view_of
 from bot import present
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
@@ -126,7 +126,9 @@ class TapisDiscord(discord.Client):
         if not done:
             await interaction.response.defer(ephemeral=True, thinking=True)
         result = await task
-        text = fit((result.text if isinstance(result, Reply) else result) or "…")
+        # A Reply is the core's plain text (names in it); a str is our own Markdown (rules).
+        text = plain(result.text) if isinstance(result, Reply) else fit(result)
+        text = text or "…"
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -204,7 +206,7 @@ class TapisDiscord(discord.Client):
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, encode_payload(table_id, 0, "hand"))
-        await interaction.followup.send(fit(reply.text), ephemeral=True)
+        await interaction.followup.send(plain(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
                             actor: Actor, table_id: int, payload: str) -> None:
@@ -223,7 +225,7 @@ class TapisDiscord(discord.Client):
             if not reply.ok:
                 if not interaction.response.is_done():
                     await interaction.response.defer()
-                await interaction.followup.send(fit(reply.text), ephemeral=True)
+                await interaction.followup.send(plain(reply.text), ephemeral=True)
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual

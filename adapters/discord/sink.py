@@ -31,7 +31,8 @@ from bot.deliveries import (
     UserUnreachable,
 )
 from bot.i18n import t
-from bot.render import Button, Rendering, encode_payload
+from bot.render import Button, Rendering, clip, encode_payload
+from bot.render import fit as render_fit
 from db.repository import MessageRef
 
 log = logging.getLogger(__name__)
@@ -63,12 +64,24 @@ STYLES = {
 
 def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
     """Discord refuses content over 2,000 characters: cut it visibly rather than fail."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
+
+
+def plain(text: str) -> str:
+    """Text from the core (names included) shown as written: Discord reads content as
+    Markdown, so a name like `*_Bob_*` or `||x||` would restyle everything after it."""
+    return fit(discord.utils.escape_markdown(text))
+
+
+def _content(rendering: Rendering) -> str:
+    lines = [discord.utils.escape_markdown(line) for line in rendering.lines]
+    return "\n".join([f"**{discord.utils.escape_markdown(rendering.title)}**", *lines])
 
 
 def content_of(rendering: Rendering) -> str:
-    body = "\n".join([f"**{rendering.title}**", *rendering.lines])
-    return fit(body)
+    """The rendering as Discord content, escaped, and fitted to 2,000 characters by dropping
+    old narration and shortening names rather than cutting the newest move off its end."""
+    return fit(_content(render_fit(rendering, lambda r: len(_content(r)), CONTENT_LIMIT)))
 
 
 def view_of(table_id: int, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
@@ -178,7 +191,7 @@ class DiscordSink:
 
     async def announce(self, msg: Announcement) -> None:
         mentions = [f"<@{user}>" for user in msg.mentions if user.isdigit()]
-        content = fit(" ".join([*mentions, msg.text]))
+        content = fit(" ".join([*mentions, discord.utils.escape_markdown(msg.text)]))
         view = view_of(msg.table_id, msg.version, msg.buttons)
         allowed = discord.AllowedMentions(
             everyone=False, roles=False,
@@ -197,7 +210,7 @@ class DiscordSink:
             raise UserUnreachable(msg.user_id)
         channel = await self._dm_channel(msg.user_id)
         try:
-            await channel.send(fit(msg.text), allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(plain(msg.text), allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             self._dm_closed[msg.user_id] = self.clock.now()
             raise UserUnreachable(msg.user_id) from exc

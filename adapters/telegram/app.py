@@ -40,7 +40,7 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link
+from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_text
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
 from bot import present
 from bot.clock import Clock
@@ -231,7 +231,7 @@ class TelegramBot:
 
     async def _dm(self, user_id: int, text: str) -> bool:
         try:
-            await self.app.bot.send_message(user_id, clip(text, 4096))
+            await self.app.bot.send_message(user_id, fit_text(text))
         except (Forbidden, BadRequest):
             self._reachable.discard(user_id)
             return False
@@ -239,7 +239,7 @@ class TelegramBot:
         return True
 
     async def _in_chat(self, message: Message, text: str) -> None:
-        await message.reply_text(clip(text, 4096), do_quote=message.chat.type != ChatType.PRIVATE)
+        await message.reply_text(fit_text(text), do_quote=message.chat.type != ChatType.PRIVATE)
 
     async def _answer(self, update: Update, reply: Reply | None, ok: str = "none") -> None:
         """Refusals go privately when possible, else as a reply in the group; successes

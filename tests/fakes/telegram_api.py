@@ -1061,7 +1061,9 @@ class FakeTelegram:
         text = render_html(raw) if str(params.get("parse_mode", "")).upper() == "HTML" else raw
         if not text.strip():
             raise bad_request("message text is empty")
-        if len(text) > MAX_TEXT:
+        # Telegram counts the text left after entity parsing (`&#x27;` is one character),
+        # in UTF-16 code units as its entity offsets are.
+        if _utf16_len(text) > MAX_TEXT:
             raise bad_request("message is too long")
         return text
 
