@@ -77,7 +77,8 @@ async def test_a_full_telegram_table_of_long_html_names_shows_its_newest_move(
             await rig.tables.settle()
             live = await rig.tables.live_table(table_id)
             assert live is not None and live.row.status == "playing"
-            refused = [c for c in fake.calls if c.status == 400 and "too long" in (c.description or "")]
+            refused = [c for c in fake.calls
+                       if c.status == 400 and "too long" in (c.description or "")]
             assert refused == []
             text = table_messages(fake, GROUP)[-1].text
             await check_table(live, text)
@@ -108,7 +109,7 @@ async def test_a_full_discord_table_of_markdown_names_shows_its_newest_move_unst
             assert live is not None and live.row.status == "playing"
             content = discord_table_messages(fake, fake.channel)[-1].content
             assert len(content) <= 2000
-            title, _, body = content.partition("\n")
+            _title, _, body = content.partition("\n")
             # Every Markdown character of the names is escaped: nothing restyles the table.
             assert re.search(r"(?<!\\)[*_~|`]", body) is None, body
             await check_table(live, re.sub(r"\\(.)", r"\1", body))

@@ -37,8 +37,8 @@ def test_names_are_shortened_once_only_the_newest_move_is_left():
     table = long_table(6, 2)
     fitted = fit(table, size, 180)
     assert size(fitted) <= 180
-    assert fitted.lines[-2:] == ["· move 4: Alexa… plays 7 7 J then Bob passes",
-                                 "· move 5: Alexa… plays 7 7 J then Bob passes"]
+    assert fitted.lines[-2:] == ["· move 4: Alexandra… plays 7 7 J then Bob passes",
+                                 "· move 5: Alexandra… plays 7 7 J then Bob passes"]
     assert not any("move 3" in line for line in fitted.lines)
     assert f"To play: {NAMES[0]}" not in fitted.lines  # the long name was shortened...
     assert any(line.startswith("To play: Al") and line.endswith("…")
