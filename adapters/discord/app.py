@@ -9,8 +9,11 @@ public state of a table is its one message, edited in place by the outbox.
 
 import asyncio
 import logging
+import socket
 from collections.abc import Awaitable, Callable, Mapping
+from urllib.parse import urlparse
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -19,7 +22,7 @@ from bot import present
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload, encode_payload
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import PLAYING, MessageRef, Repository
 from engine import games
@@ -69,6 +72,7 @@ class TapisDiscord(discord.Client):
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
         _add_commands(self)
         self._tables_closed = False
+        self._guild_sets_to_clear = False
 
     # --- life cycle -----------------------------------------------------------------------
 
@@ -77,14 +81,41 @@ class TapisDiscord(discord.Client):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        """Guild commands appear at once (development); global ones take up to an hour."""
+        """Guild commands appear at once (development); global ones take up to an hour.
+
+        Discord keeps the global set and each guild's set apart and shows both, so the set
+        an earlier run registered in the other mode is cleared: users never see a command
+        twice. Guild sets are found once the guilds are known (`on_ready`).
+        """
         if self.settings.discord_guild_ids:
             for guild_id in self.settings.discord_guild_ids:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+            assert self.application_id is not None
+            if await self.http.get_global_commands(self.application_id):
+                log.info("clearing the global commands of an earlier global sync")
+                await self.http.bulk_upsert_global_commands(self.application_id, [])
         else:
             await self.tree.sync()
+            self._guild_sets_to_clear = True
+
+    async def on_ready(self) -> None:
+        if self._guild_sets_to_clear:
+            self._guild_sets_to_clear = False
+            await self._clear_guild_commands()
+
+    async def _clear_guild_commands(self) -> None:
+        """Global mode: the commands an earlier guild-mode run left in a server (one request
+        per server, once per start)."""
+        assert self.application_id is not None
+        for guild in list(self.guilds):
+            try:
+                if await self.http.get_guild_commands(self.application_id, guild.id):
+                    log.info("clearing guild %s's commands of an earlier guild sync", guild.id)
+                    await self.http.bulk_upsert_guild_commands(self.application_id, guild.id, [])
+            except discord.HTTPException:
+                log.warning("could not check guild %s's commands", guild.id, exc_info=True)
 
     async def close(self) -> None:
         # Deliver what the outbox still holds while the HTTP session is still open.
@@ -450,8 +481,31 @@ async def run_discord(repo: Repository, settings: Settings) -> None:
     """Serve Discord until cancelled (`python -m bot` with DISCORD_TOKEN set)."""
     if not settings.discord_token:
         raise ValueError("DISCORD_TOKEN is not set")
+    if settings.discord_api_url:
+        discord.http.Route.BASE = settings.discord_api_url.rstrip("/")
     client = TapisDiscord(repo, settings)
     try:
-        await client.start(settings.discord_token)
+        await client.login(settings.discord_token)
+    except (discord.LoginFailure, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+        await client.close()
+        raise StartupError(startup_problem(exc, settings)) from exc
+    try:
+        await client.connect()
     finally:
         await client.close()
+
+
+def startup_problem(exc: BaseException, settings: Settings) -> str:
+    """The one line an operator needs when Discord cannot be reached or refuses the token."""
+    server = urlparse(discord.http.Route.BASE).netloc
+    if isinstance(exc, discord.LoginFailure):
+        return (f"DISCORD_TOKEN was rejected by Discord ({server}): copy the bot token again "
+                "from the Developer Portal")
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord ({server}) refused the bot's login: {exc.status} {exc.text}"
+    causes = (exc, exc.__cause__, getattr(exc, "os_error", None))
+    if isinstance(exc, aiohttp.ClientConnectorDNSError) \
+            or any(isinstance(cause, socket.gaierror) for cause in causes):
+        return (f"cannot reach Discord: the name {server.rsplit(':', 1)[0]} does not resolve "
+                "(DNS failure or no network)")
+    return f"cannot reach Discord at {server} ({exc}): is the network up?"

@@ -11,6 +11,7 @@ directly against tests/fakes/telegram_api.py.
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from collections.abc import Callable, Coroutine
 from html import escape
@@ -26,7 +27,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatAction, ChatMemberStatus, ChatType
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -46,7 +47,7 @@ from bot import present
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.render import decode_payload
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import Repository
 
@@ -89,8 +90,9 @@ def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | Non
                .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))
                .concurrent_updates(True))
     if settings.telegram_api_url:
-        # A self-hosted Bot API server: calls go to {url}/bot<token>/<method>.
-        base = settings.telegram_api_url.rstrip("/")
+        # A self-hosted Bot API server: calls go to {server}/bot<token>/<method>. The setting
+        # is documented as http://host:port/bot; the bare server address works too.
+        base = settings.telegram_api_url.rstrip("/").removesuffix("/bot")
         builder = builder.base_url(f"{base}/bot").base_file_url(f"{base}/file/bot")
     return builder.build()
 
@@ -491,11 +493,42 @@ class TelegramBot:
                 await update.effective_message.reply_text(text)
 
 
+def startup_problem(exc: TelegramError, settings: Settings) -> str:
+    """The one line an operator needs when Telegram cannot be reached or refuses the bot."""
+    server = urlparse(settings.telegram_api_url or "https://api.telegram.org").netloc
+    if isinstance(exc, InvalidToken):
+        return (f"TELEGRAM_TOKEN was rejected by Telegram ({server}): check it with "
+                "@BotFather")
+    if isinstance(exc, BadRequest):
+        return f"Telegram ({server}) refused the bot's start-up: {exc.message}"
+    if _name_lookup_failed(exc):
+        return (f"cannot reach Telegram: the name {server.rsplit(':', 1)[0]} does not "
+                "resolve (DNS failure or no network; see TELEGRAM_API_URL)")
+    return f"cannot reach Telegram at {server} ({exc.message}): is the network up?"
+
+
+def _name_lookup_failed(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, socket.gaierror) or "name resolution" in str(seen).lower() \
+                or "name or service not known" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 async def run_telegram(repo: Repository, settings: Settings) -> None:
     """Run until cancelled (`python -m bot` cancels on SIGINT/SIGTERM), then stop cleanly:
     queued deliveries are sent before the HTTP client closes."""
     bot = TelegramBot(repo, settings)
-    await bot.start()
+    try:
+        await bot.start()
+    except (InvalidToken, NetworkError, BadRequest) as exc:
+        with contextlib.suppress(Exception):
+            await bot.stop()
+        raise StartupError(startup_problem(exc, settings)) from exc
     log.info("Telegram bot @%s running (%s)", bot.app.bot.username,
              "webhook" if settings.telegram_webhook_url else "long polling")
     try:
