@@ -29,7 +29,6 @@ from telegram import (
 from telegram.constants import ChatAction, ChatMemberStatus, ChatType
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -42,6 +41,7 @@ from telegram.ext import (
 )
 
 from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_text
+from adapters.telegram.limits import ChatPacer
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
 from bot import present
 from bot.clock import Clock
@@ -56,7 +56,6 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 ADMIN_TTL = 60.0  # seconds an admin check is trusted; promotions are rare, checks cost a call
-FLOOD_RETRIES = 3  # AIORateLimiter's default of 0 would raise RetryAfter at once
 JOIN_PREFIX = "j"  # deep-link payload "j<table id>": seat me at that table
 # Lobby buttons for which being a group admin matters.
 MANAGING = {"start", "addbot", "removebot", "options"}
@@ -87,7 +86,7 @@ def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | Non
     if not settings.telegram_token:
         raise ValueError("TELEGRAM_TOKEN is not set")
     builder = (ApplicationBuilder().token(settings.telegram_token)
-               .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))
+               .rate_limiter(rate_limiter or ChatPacer())
                .concurrent_updates(True))
     if settings.telegram_api_url:
         # A self-hosted Bot API server: calls go to {server}/bot<token>/<method>. The setting
@@ -108,8 +107,10 @@ class TelegramBot:
         self.app = build_application(settings, rate_limiter=rate_limiter)
         self._reachable: set[int] = set()  # users the bot may write to privately
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        pacer = self.app.bot.rate_limiter
         self.sink = TelegramSink(self.app.bot, on_reachable=self._reachable.add,
-                                 on_unreachable=self._reachable.discard)
+                                 on_unreachable=self._reachable.discard,
+                                 pacer=pacer if isinstance(pacer, ChatPacer) else None)
         self.tables = Tables(repo, self.sink, platform=PLATFORM, settings=settings,
                              clock=clock, seeds=seeds)
         self.sink.tables = self.tables
