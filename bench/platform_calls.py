@@ -24,8 +24,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
 
-from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves
-from tests.fakes.telegram_api import FakeTelegram, FakeUser
+from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_with_bots
+from tests.fakes.telegram_api import FakeTelegram
 
 DISCORD_COUNTED = ("POST /interactions", "POST /channels", "PATCH /channels",
                    "DELETE /channels", "POST /webhooks", "PATCH /webhooks", "POST /users/@me")
@@ -70,22 +70,6 @@ async def telegram_game(game: str, options: str, ping_delay: float,
                 }
             finally:
                 await rig.stop()
-
-
-async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser]) -> None:
-    """People press their buttons; bot seats are left to the bot (bot_delay 0)."""
-    by_id = {str(u.id): u for u in users}
-    for _ in range(5000):
-        await rig.tables.settle()
-        live = await rig.tables.live_table(table_id)
-        assert live is not None
-        if live.row.status != "playing":
-            return
-        seat = live.game.to_act(live.state)[0]
-        if live.seats[seat].is_bot:
-            await asyncio.sleep(0.01)
-            continue
-        await play_moves(rig, table_id, [by_id[live.seats[seat].user_id or ""]], 1)
 
 
 async def discord_game(game: str, options: str, limits: bool = False) -> dict[str, Any]:
