@@ -139,11 +139,15 @@ async def start_with(rig: Rig, players: tuple[FakeUser, ...], command: str) -> i
     return table_id
 
 
-async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser]) -> None:
-    """People press their buttons until the game ends; bot seats are left to the bot."""
+async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser], *,
+                         settle: bool = True) -> None:
+    """People press their buttons until the game ends; bot seats are left to the bot.
+    `settle`: wait for every delivery after each move (else only for the mover's hand, as a
+    person would, while the table message catches up at its own pace)."""
     by_id = {str(u.id): u for u in users}
-    for _ in range(5000):
-        await rig.tables.settle()
+    for _ in range(20_000):
+        if settle:
+            await rig.tables.settle()
         live = await rig.tables.live_table(table_id)
         assert live is not None
         if live.row.status != "playing":
@@ -159,7 +163,8 @@ async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser]) -> None
 GROUP_METHODS = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage")
 
 
-async def group_figures(rig: Rig, table_id: int, first_call: int) -> dict[str, float]:
+async def group_figures(rig: Rig, table_id: int, first_call: int, chat: int = GROUP
+                        ) -> dict[str, float]:
     """What a move costs the group chat, from the fake's record after `first_call`:
     requests per move, and how long the table message took to show each move (the last
     one: how long until it caught up once the game ended)."""
@@ -169,7 +174,7 @@ async def group_figures(rig: Rig, table_id: int, first_call: int) -> dict[str, f
     assert live is not None
     moves = await repo.moves(table_id)
     calls = [c for c in fake.calls[first_call:]
-             if c.chat_id == GROUP and c.method.lower() in GROUP_METHODS]
+             if c.chat_id == chat and c.method.lower() in GROUP_METHODS]
     wall = time.time() - time.monotonic()
     shown: list[tuple[float, int]] = []
     for call in calls:
@@ -187,4 +192,4 @@ async def group_figures(rig: Rig, table_id: int, first_call: int) -> dict[str, f
     return {"moves": len(moves), "group_requests": len(calls),
             "group_per_move": len(calls) / max(1, len(moves)),
             "lag_max": max(lags, default=0.0), "catch_up": lags[-1] if lags else 0.0,
-            "group_per_min_max": fake.max_in_window(GROUP, 60.0, methods=GROUP_METHODS)}
+            "group_per_min_max": fake.max_in_window(chat, 60.0, methods=GROUP_METHODS)}
