@@ -4,6 +4,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.render import Rendering
 from db.repository import SeatRow, TableRow
 from engine.core.protocol import Game
 
@@ -22,6 +23,9 @@ class Reply:
     text: str
     ok: bool = True
     table_id: int | None = None
+    # When the text is a table drawn for the user (`/table`), the drawing itself, so an
+    # adapter can fit it to its platform's limit the way it fits the table message.
+    rendering: Rendering | None = None
 
 
 @dataclass

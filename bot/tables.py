@@ -543,8 +543,8 @@ class Tables(Lobby, Turns):
             await self.repo.delete_message(live.id, "table")
         self.outbox.forget(live.id)
         await self._show_table(live)
-        return Reply(present.table(live, await self.lang_of(actor.user_id, channel)).text,
-                     table_id=live.id)
+        drawn = present.table(live, await self.lang_of(actor.user_id, channel))
+        return Reply(drawn.text, table_id=live.id, rendering=drawn)
 
     async def scores(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)

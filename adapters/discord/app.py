@@ -158,7 +158,10 @@ class TapisDiscord(discord.Client):
             await interaction.response.defer(ephemeral=True, thinking=True)
         result = await task
         # A Reply is the core's plain text (names in it); a str is our own Markdown (rules).
-        text = plain(result.text) if isinstance(result, Reply) else fit(result)
+        if isinstance(result, Reply):
+            text = content_of(result.rendering) if result.rendering else plain(result.text)
+        else:
+            text = fit(result)
         text = text or "…"
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

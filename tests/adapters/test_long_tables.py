@@ -113,5 +113,9 @@ async def test_a_full_discord_table_of_markdown_names_shows_its_newest_move_unst
             # Every Markdown character of the names is escaped: nothing restyles the table.
             assert re.search(r"(?<!\\)[*_~|`]", body) is None, body
             await check_table(live, re.sub(r"\\(.)", r"\1", body))
+            # /table answers with the same drawing, fitted the same way.
+            await h.slash("table", players[0])
+            answer = h.said_to(players[0])[-1]
+            assert answer.partition("\n")[2] == body
         finally:
             await h.close()
