@@ -17,7 +17,15 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, plain, view_of
+from adapters.discord.sink import (
+    CHANNEL_GAP,
+    DiscordSink,
+    content_of,
+    fingerprint,
+    fit,
+    plain,
+    view_of,
+)
 from bot import present
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
@@ -57,14 +65,15 @@ def channel_of(interaction: discord.Interaction) -> str:
 
 class TapisDiscord(discord.Client):
     def __init__(self, repo: Repository, settings: Settings, *, clock: Clock | None = None,
-                 seeds: Callable[[], int] | None = None, **options: object) -> None:
+                 seeds: Callable[[], int] | None = None, channel_gap: float = CHANNEL_GAP,
+                 **options: object) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread deletions; nothing else is read
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
                          **options)  # type: ignore[arg-type]
         self.settings = settings
         self.clock = clock or RealClock()
-        self.sink = DiscordSink(self, self.clock)
+        self.sink = DiscordSink(self, self.clock, channel_gap=channel_gap)
         self.tables = Tables(repo, self.sink, platform="discord", settings=settings,
                              clock=self.clock, seeds=seeds)
         self.sink.lang_of = self.tables.lang_of

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +25,7 @@ from bot.clock import Clock
 from bot.deliveries import (
     Announcement,
     ChannelGone,
+    Delivery,
     HandMessage,
     MessageGone,
     Notice,
@@ -45,6 +47,11 @@ SHOWN_KEPT = 20_000  # messages whose last content is remembered
 ANSWER_WAIT = 3.0  # an interaction must be answered within 3 s anyway
 # An edit started a moment before the token dies still fails; a little margin avoids it.
 TOKEN_MARGIN = 30.0
+
+# Seconds between two of the bot's messages or edits in one channel. Discord allows 5 per
+# 5 s there; one a second stays clear of it, and moves made faster than that coalesce into
+# one table edit (the outbox takes the newest drawing when the channel's turn comes).
+CHANNEL_GAP = 1.0
 
 # Discord's JSON error codes that mean "this channel is no more, for this bot".
 UNKNOWN_CHANNEL = 10003
@@ -124,9 +131,11 @@ class DiscordSink:
     """The `bot.outbox.Sink` for Discord."""
 
     def __init__(self, client: discord.Client, clock: Clock,
-                 lang_of: Any = None) -> None:
+                 lang_of: Any = None, channel_gap: float = CHANNEL_GAP) -> None:
         self.client = client
         self.clock = clock
+        self.channel_gap = channel_gap
+        self._next_in: dict[str, float] = {}  # channel -> when it may take the next message
         # lang_of(user_id, channel) -> language; set by the app once Tables exists.
         self.lang_of = lang_of
         # user id -> when a DM was last refused; retried after DM_RETRY (they may open DMs).
@@ -160,6 +169,19 @@ class DiscordSink:
                                  "told": told})
 
     # --- Sink -------------------------------------------------------------------------------
+
+    async def turn(self, delivery: Delivery) -> None:
+        """Wait for the channel's next slot before the outbox picks what to send there."""
+        if self.channel_gap <= 0 or isinstance(delivery, HandMessage | Notice):
+            return
+        now = time.monotonic()
+        slot = max(now, self._next_in.get(delivery.channel, 0.0))
+        self._next_in[delivery.channel] = slot + self.channel_gap
+        if len(self._next_in) > SHOWN_KEPT:
+            for idle in [c for c, at in self._next_in.items() if at < now]:
+                del self._next_in[idle]
+        if slot > now:
+            await asyncio.sleep(slot - now)
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         rendering = msg.rendering

@@ -27,10 +27,10 @@ from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
 
-# Seconds between two messages in one chat (Telegram: about 1 a second), and in a group
-# (20 a minute); a little over, as Telegram counts arrivals and the network may bunch them.
-CHAT_GAP = 1.1
-GROUP_GAP = 3.15
+# Seconds from Telegram's answer to one message until the next in the same chat (Telegram:
+# about 1 a second), and in a group (20 a minute, so no sliding minute holds 21).
+CHAT_GAP = 1.02
+GROUP_GAP = 3.05
 OVERALL_PER_SECOND = 25  # Telegram: about 30 messages per second over all chats
 RETRIES = 3
 GRANT_KEPT = 0.5  # seconds a slot taken by `turn` waits for its request
@@ -82,10 +82,7 @@ class ChatPacer(BaseRateLimiter[int]):
             granted = self._granted.pop(chat, None)
             if granted is None or self._clock() - granted > GRANT_KEPT or attempt:
                 await self._wait(chat)
-            # The gap runs from when the request really leaves, which may be later than
-            # its slot (the outbox took its turn, then read the database).
             gap = self.group_gap if _is_group(chat) else self.chat_gap
-            self._next[chat] = max(self._next.get(chat, 0.0), self._clock() + gap)
             try:
                 if self._overall is None:
                     return await callback(*args, **kwargs)
@@ -101,6 +98,11 @@ class ChatPacer(BaseRateLimiter[int]):
                             endpoint, pause)
                 # Only this chat waits; other chats and every button answer carry on.
                 self._next[chat] = max(self._next.get(chat, 0.0), self._clock() + pause + 0.1)
+            finally:
+                # The gap runs from the answer: Telegram saw the request before it answered,
+                # so however the network or a busy loop delays requests, two never reach it
+                # closer than the gap (counted from the slot alone, they could).
+                self._next[chat] = max(self._next.get(chat, 0.0), self._clock() + gap)
         raise AssertionError("unreachable")
 
     async def _wait(self, chat: int | str) -> float:
