@@ -115,12 +115,13 @@ def strict_row(r: dict[str, Any]) -> str:
 
 
 async def discord_game(game: str, options: str, limits: bool = False) -> dict[str, Any]:
+    from adapters.discord.sink import CHANNEL_GAP
     from tests.adapters.test_discord import Harness, open_table, play_until
     from tests.fakes.discord_api import FakeDiscord
 
     async with FakeDiscord(discord_like_limits=limits) as fake:
         with tempfile.TemporaryDirectory() as tmp:
-            h = Harness(fake, Path(tmp) / "bench.db", ping_delay=20)
+            h = Harness(fake, Path(tmp) / "bench.db", ping_delay=20, channel_gap=CHANNEL_GAP)
             await h.open()
             try:
                 players = ["alice", "bob", "carol", "erin"] if game != "the-game" else [
