@@ -6,10 +6,10 @@ group burst 20 messages before it slows down (a sliding minute then sees up to 4
 not pace private chats, and on a 429 pauses *every* request of the bot, button answers
 included, which Telegram expires after a few seconds ("query is too old").
 
-This limiter spaces each chat's messages and edits evenly instead (one per `chat_gap`
-seconds, one per `group_gap` in a group, so no minute ever holds more than 20), pauses
-only the chat a 429 was about, and never makes a request that is not a message wait:
-button answers, chat actions and reads go straight through.
+This limiter sends one message or edit at a time per chat, each `chat_gap` seconds (in a
+group `group_gap`, so no minute ever holds more than 20) after Telegram answered the
+previous one; it pauses only the chat a 429 was about, and never makes a request that is
+not a message wait: button answers, chat actions and reads go straight through.
 
 `turn(chat)` lets the outbox wait for a chat's turn *before* it picks what to send, so
 the table drawn when the slot comes is the newest one: a burst of moves costs one edit.
@@ -33,7 +33,6 @@ CHAT_GAP = 1.02
 GROUP_GAP = 3.05
 OVERALL_PER_SECOND = 25  # Telegram: about 30 messages per second over all chats
 RETRIES = 3
-GRANT_KEPT = 0.5  # seconds a slot taken by `turn` waits for its request
 PACED_PREFIXES = ("send", "edit", "copy", "forward")
 NOT_PACED = frozenset({"sendChatAction"})
 FORGET_AFTER = 10_000  # chats remembered before idle ones are dropped
@@ -50,7 +49,7 @@ class ChatPacer(BaseRateLimiter[int]):
         self._clock = clock
         self._overall = AsyncLimiter(overall_per_second, 1) if overall_per_second else None
         self._next: dict[int | str, float] = {}  # chat -> when its next message may go
-        self._granted: dict[int | str, float] = {}  # chat -> slot taken by turn()
+        self._locks: dict[int | str, asyncio.Lock] = {}  # one request at a time per chat
         self.retried = 0  # 429s met and waited out (none expected: they mean a bad guess)
 
     async def initialize(self) -> None:
@@ -60,10 +59,10 @@ class ChatPacer(BaseRateLimiter[int]):
         """Nothing to release."""
 
     async def turn(self, chat_id: int | str) -> None:
-        """Wait until `chat_id` may receive a message, and keep that slot for the request
-        that follows at once."""
-        slot = await self._wait(chat_id)
-        self._granted[chat_id] = slot
+        """Wait until `chat_id` may receive a message: the request that follows goes at once
+        (unless another one for the chat took the slot first; then it waits its turn)."""
+        async with self._lock(chat_id):
+            await self._until_free(chat_id)
 
     async def process_request(
         self,
@@ -78,44 +77,48 @@ class ChatPacer(BaseRateLimiter[int]):
         if chat is None or not endpoint.startswith(PACED_PREFIXES) or endpoint in NOT_PACED:
             return await callback(*args, **kwargs)
         retries = self.max_retries if rate_limit_args is None else rate_limit_args
-        for attempt in range(retries + 1):
-            granted = self._granted.pop(chat, None)
-            if granted is None or self._clock() - granted > GRANT_KEPT or attempt:
-                await self._wait(chat)
-            gap = self.group_gap if _is_group(chat) else self.chat_gap
-            try:
-                if self._overall is None:
-                    return await callback(*args, **kwargs)
-                async with self._overall:
-                    return await callback(*args, **kwargs)
-            except RetryAfter as exc:
-                if attempt == retries:
-                    raise
-                self.retried += 1
-                pause = exc.retry_after if isinstance(exc.retry_after, int | float) \
-                    else exc.retry_after.total_seconds()
-                log.warning("chat %s: flood limit hit, %s retried after %.1f s", chat,
-                            endpoint, pause)
-                # Only this chat waits; other chats and every button answer carry on.
-                self._next[chat] = max(self._next.get(chat, 0.0), self._clock() + pause + 0.1)
-            finally:
-                # The gap runs from the answer: Telegram saw the request before it answered,
-                # so however the network or a busy loop delays requests, two never reach it
-                # closer than the gap (counted from the slot alone, they could).
-                self._next[chat] = max(self._next.get(chat, 0.0), self._clock() + gap)
+        gap = self.group_gap if _is_group(chat) else self.chat_gap
+        async with self._lock(chat):
+            for attempt in range(retries + 1):
+                await self._until_free(chat)
+                try:
+                    if self._overall is None:
+                        return await callback(*args, **kwargs)
+                    async with self._overall:
+                        return await callback(*args, **kwargs)
+                except RetryAfter as exc:
+                    if attempt == retries:
+                        raise
+                    self.retried += 1
+                    pause = exc.retry_after if isinstance(exc.retry_after, int | float) \
+                        else exc.retry_after.total_seconds()
+                    log.warning("chat %s: flood limit hit, %s retried after %.1f s", chat,
+                                endpoint, pause)
+                    # Only this chat waits; other chats and every button answer carry on.
+                    self._next[chat] = self._clock() + pause + 0.1
+                finally:
+                    # The gap runs from the answer: Telegram saw the request before it
+                    # answered, so however the network or a busy loop delays requests, two
+                    # never reach it closer than the gap.
+                    self._next[chat] = max(self._next.get(chat, 0.0), self._clock() + gap)
         raise AssertionError("unreachable")
 
-    async def _wait(self, chat: int | str) -> float:
-        now = self._clock()
-        gap = self.group_gap if _is_group(chat) else self.chat_gap
-        slot = max(now, self._next.get(chat, 0.0))
-        self._next[chat] = slot + gap
-        if len(self._next) > FORGET_AFTER:
-            for idle in [c for c, at in self._next.items() if at < now]:
-                del self._next[idle]
-        if slot > now:
-            await asyncio.sleep(slot - now)
-        return slot
+    def _lock(self, chat: int | str) -> asyncio.Lock:
+        lock = self._locks.get(chat)
+        if lock is None:
+            if len(self._locks) > FORGET_AFTER:
+                now = self._clock()
+                for idle in [c for c, held in self._locks.items()
+                             if not held.locked() and self._next.get(c, 0.0) < now]:
+                    del self._locks[idle]
+                    self._next.pop(idle, None)
+            lock = self._locks[chat] = asyncio.Lock()
+        return lock
+
+    async def _until_free(self, chat: int | str) -> None:
+        wait = self._next.get(chat, 0.0) - self._clock()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
 
 def _chat_of(data: dict[str, Any]) -> int | str | None:
