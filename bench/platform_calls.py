@@ -114,9 +114,13 @@ def strict_row(r: dict[str, Any]) -> str:
             f"{r['lag_max']:>9.1f}{r['catch_up']:>10.1f}{r['seconds']:>8.0f}")
 
 
-async def discord_game(game: str, options: str, limits: bool = False) -> dict[str, Any]:
+async def discord_game(game: str, options: str, limits: bool = False,
+                       at_once: bool = False) -> dict[str, Any]:
+    """`at_once`: people press as soon as their hand shows a move instead of waiting for
+    every delivery after each move (the table message then coalesces moves)."""
     from adapters.discord.sink import CHANNEL_GAP
     from tests.adapters.test_discord import Harness, open_table, play_until
+    from tests.adapters.test_discord_pacing import play_at_once
     from tests.fakes.discord_api import FakeDiscord
 
     async with FakeDiscord(discord_like_limits=limits) as fake:
@@ -134,7 +138,10 @@ async def discord_game(game: str, options: str, limits: bool = False) -> dict[st
                 table_id = await open_table(h, players, options=" ".join(words[1:]),
                                             game=GAMES_IDS[words[0]])
                 begun = time.monotonic()
-                await play_until(h, table_id, players)
+                if at_once:
+                    await play_at_once(h, table_id, players)
+                else:
+                    await play_until(h, table_id, players)
                 await h.quiet()
                 elapsed = time.monotonic() - begun
                 played = await h.tables.repo.moves(table_id)
@@ -223,6 +230,14 @@ async def main() -> None:
               f"the last move; {r['by_method']}")
     print(total_row(results))
     if args.telegram_limits:
+        print()
+        print("Discord with Discord-like limits, people pressing as soon as their hand allows")
+        for game in args.games:
+            r = await discord_game(game, GAMES[game], True, at_once=True)
+            print(f"{game:<15}{r['moves']:>7}{r['requests']:>10}{r['per_move']:>10.2f}"
+                  f"{'':<10}{r['edits_per_5s_max']:>17}{'':<12}"
+                  f"{r['rate_limited']:>6}{r['channel_per_move']:>10.2f}"
+                  f"   caught up {r['catch_up']:.1f} s")
         print()
         for humans in (1, 4):
             print(f"Telegram, strict flood limits, limiter as `python -m bot` builds it, "
