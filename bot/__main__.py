@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.monitor import Health
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
 from db.repository import StorageError
 
 DESCRIPTION = """\
@@ -95,7 +95,11 @@ async def run(args: argparse.Namespace) -> int:
                 from adapters.telegram.app import run_telegram
 
                 runners.append(run_telegram(repo, settings, health=health))
-            return await _until_signal(asyncio.gather(*runners))
+            try:
+                return await _until_signal(asyncio.gather(*runners))
+            except StartupError as exc:
+                print(f"tapis: {exc}", file=sys.stderr)
+                return 2
     finally:
         await repo.close()
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import clean
+from bot.render import Rendering
 from db.repository import SeatRow, TableRow
 from engine.core.protocol import Game
 
@@ -29,6 +30,9 @@ class Reply:
     ok: bool = True
     table_id: int | None = None
     reason: str | None = None  # a refusal's catalogue key or engine code, for metrics
+    # When the text is a table drawn for the user (`/table`), the drawing itself, so an
+    # adapter can fit it to its platform's limit the way it fits the table message.
+    rendering: Rendering | None = None
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Live:
     game: Game
     state: Any | None
     narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
+    newest: int = 0  # how many of the narration's last lines tell the newest move
     hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
     # Whether a deadline row may exist: bot-only turns then need no write to clear it.
     deadline_stored: bool = True

@@ -40,6 +40,9 @@ class Sink(Protocol):
 
     async def notify(self, msg: Notice) -> None: ...
 
+    # Optional: `async def turn(self, delivery) -> None`, awaited before a delivery is taken
+    # from its queue, for a platform that paces its messages (Telegram's flood limits).
+
 
 Key = tuple[object, ...]
 
@@ -98,6 +101,14 @@ class Outbox:
         queue = self._queues[key]
         try:
             while queue:
+                turn = getattr(self._sink, "turn", None)
+                if turn is not None:
+                    # Wait for the platform's flood limits first, then take the newest
+                    # pending rendering: renderings that arrive meanwhile replace it.
+                    with contextlib.suppress(Exception):
+                        await turn(queue[0])
+                    if not queue:
+                        break
                 delivery = queue.popleft()
                 await self._deliver(delivery)
         finally:

@@ -34,8 +34,11 @@ def table(live: "Live", lang: str) -> Rendering:
     to_act = view.get("to_act", [])
     if to_act and live.row.status not in {FINISHED, CANCELLED, CLOSED}:
         lines.append(t(lang, "table_turn", names=", ".join(live.seats[s].name for s in to_act)))
+    narration = (0, 0)
     if live.narration:
         lines.append(t(lang, "table_last"))
+        older = len(live.narration) - min(live.newest, len(live.narration))
+        narration = (len(lines), len(lines) + older)
         lines.extend(f"· {line}" for line in live.narration)
     buttons: list[Button] = []
     if live.row.status == FINISHED:
@@ -47,7 +50,8 @@ def table(live: "Live", lang: str) -> Rendering:
         lines.append(t(lang, "table_closed"))
     else:
         buttons.append(Button(t(lang, "btn_hand"), "hand"))
-    return Rendering(title, lines, rows(buttons), live.row.version, live.ref)
+    return Rendering(title, lines, rows(buttons), live.row.version, live.ref,
+                     narration=narration, names=tuple(names(live, lang)))
 
 
 def lobby(live: "Live", lang: str) -> Rendering:
@@ -68,7 +72,7 @@ def lobby(live: "Live", lang: str) -> Rendering:
     if len(live.seats) in game.SEATS:
         buttons.append(Button(t(lang, "btn_start"), "start", "primary"))
     return Rendering(t(lang, "lobby_title", game=game.NAME), lines, rows(buttons),
-                     live.row.version, live.ref)
+                     live.row.version, live.ref, names=tuple(live.names()))
 
 
 def hand(live: "Live", seat_no: int, lang: str) -> Rendering:

@@ -1,6 +1,7 @@
 """Platform-neutral renderings: text blocks and buttons that adapters translate."""
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 PAYLOAD_LIMIT = 64  # Telegram's callback_data limit, the tighter of the two platforms
 
@@ -19,10 +20,62 @@ class Rendering:
     buttons: list[list[Button]] = field(default_factory=list)
     version: int = 0  # the table version the buttons were drawn for
     ref: str = ""  # the table's unguessable reference, which the buttons' payloads carry
+    # `lines[start:stop]` is narration of older moves, oldest first: what goes first when the
+    # platform's length limit is reached. The newest move, the seats and whose turn it is
+    # lie outside it and are never dropped.
+    narration: tuple[int, int] = (0, 0)
+    names: tuple[str, ...] = ()  # players' names in `lines`, shortened next if still too long
 
     @property
     def text(self) -> str:
         return "\n".join([self.title, *self.lines]) if self.lines else self.title
+
+
+ELLIPSIS = "…"
+NAME_LENGTHS = (32, 20, 14, 10, 6, 3)  # shortening steps, gentlest first
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + ELLIPSIS
+
+
+def fit(rendering: Rendering, size: Callable[[Rendering], int], limit: int) -> Rendering:
+    """The rendering as it fits in `limit`, measured by `size` as the platform counts.
+
+    Platforms cut a long message at its end, where the newest move is written; instead, the
+    oldest narration goes first, then long names are shortened everywhere they appear.
+    Only a rendering that still does not fit (a hostile title, say) is cut at the end.
+    """
+    if size(rendering) <= limit:
+        return rendering
+    start, stop = rendering.narration
+    lines = list(rendering.lines)
+    dropped = 0
+    while dropped < stop - start:
+        dropped += 1
+        candidate = replace(rendering, lines=lines[:start] + lines[start + dropped:],
+                            narration=(start, start))
+        if size(candidate) <= limit:
+            return candidate
+    lines = lines[:start] + lines[stop:]
+    names = sorted({n for n in rendering.names if n}, key=len, reverse=True)
+    for length in NAME_LENGTHS:
+        short = lines
+        for name in names:
+            if len(name) > length:
+                short = [line.replace(name, clip(name, length)) for line in short]
+        candidate = replace(rendering, lines=short, narration=(start, start))
+        if size(candidate) <= limit:
+            return candidate
+        lines = short
+        names = [clip(n, length) for n in names]
+    candidate = replace(rendering, title=clip(rendering.title, 100), lines=lines,
+                        narration=(start, start))
+    text = "\n".join(lines)
+    while size(candidate) > limit and len(text) > 1:
+        text = clip(text, max(1, len(text) - (size(candidate) - limit)))
+        candidate = replace(candidate, lines=text.split("\n"))
+    return candidate
 
 
 # A table reference is "<table id>_<tag>": the tag, an HMAC of the id under a secret the

@@ -1,9 +1,18 @@
 """Every setting the bot reads, from the environment or `.env` (listed in .env.example)."""
 
+import re
 from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+class StartupError(Exception):
+    """A platform refused to start (token rejected, server unreachable): one line for the
+    operator, no traceback (`python -m bot` prints it and exits with status 2)."""
 
 
 class Settings(BaseSettings):
@@ -11,6 +20,7 @@ class Settings(BaseSettings):
 
     discord_token: str | None = None
     discord_guild_ids: list[int] = Field(default_factory=list)
+    discord_api_url: str | None = None
     telegram_token: str | None = None
     telegram_api_url: str | None = None
     telegram_webhook_url: str | None = None
@@ -51,6 +61,33 @@ class Settings(BaseSettings):
             return [int(part) for part in value.replace(" ", "").split(",") if part]
         if isinstance(value, int):
             return [value]
+        return value
+
+    @field_validator("discord_token", "telegram_token", "telegram_api_url", "discord_api_url",
+                     "telegram_webhook_url", "telegram_webhook_secret")
+    @classmethod
+    def _empty_is_unset(cls, value: str | None) -> str | None:
+        # `TELEGRAM_WEBHOOK_SECRET=` in .env.example means "not set", not "the empty secret".
+        return value.strip() or None if value is not None else None
+
+    @field_validator("telegram_token")
+    @classmethod
+    def _telegram_token_shape(cls, value: str | None) -> str | None:
+        # @BotFather's tokens are "<bot id>:<secret>"; anything else is a copy-paste slip
+        # Telegram would only refuse after a network round trip.
+        if value is not None and not TELEGRAM_TOKEN.fullmatch(value):
+            raise ValueError("TELEGRAM_TOKEN must look like 123456789:ABC-def_ghi (from "
+                             "@BotFather)")
+        return value
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret_chars(cls, value: str | None) -> str | None:
+        # Telegram's setWebhook refuses any other secret_token, and the bot would die at
+        # start; `openssl rand -base64` output (+ / =) is the usual mistake.
+        if value is not None and not WEBHOOK_SECRET.fullmatch(value):
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET must be 1 to 256 characters of A-Z a-z "
+                             "0-9 _ - (e.g. openssl rand -hex 32)")
         return value
 
     @field_validator("default_lang")

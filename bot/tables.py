@@ -597,6 +597,8 @@ class Tables(Lobby, Turns, Privacy):
         lang = await self.channel_lang(live.row.channel)
         lines = present.narrate(live, events, lang)
         live.narration.extend(lines)
+        if lines:
+            live.newest = len(lines)
         before = live.hand_sizes
         view = live.game.view(live.state)
         live.hand_sizes = list(view.get("hand_sizes", []))
@@ -748,8 +750,8 @@ class Tables(Lobby, Turns, Privacy):
             await self.repo.delete_message(live.id, "table")
         self.outbox.forget(live.id)
         await self._show_table(live)
-        return Reply(present.table(live, await self.lang_of(actor.user_id, channel)).text,
-                     table_id=live.id)
+        drawn = present.table(live, await self.lang_of(actor.user_id, channel))
+        return Reply(drawn.text, table_id=live.id, rendering=drawn)
 
     @answers_storage_faults
     async def scores(self, actor: Actor, channel: str) -> Reply:

@@ -11,17 +11,27 @@ import asyncio
 import io
 import json
 import logging
+import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
+from urllib.parse import urlparse
 
 import aiohttp
 import discord
 from discord import app_commands
 
 from adapters.discord.metered import trace_config
-from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
+from adapters.discord.sink import (
+    CHANNEL_GAP,
+    DiscordSink,
+    content_of,
+    fingerprint,
+    fit,
+    plain,
+    view_of,
+)
 from bot import changes, logs, present
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock, RealClock
@@ -29,7 +39,7 @@ from bot.i18n import LANGS, t
 from bot.monitor import Health
 from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import decode_payload, encode_payload
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import PLAYING, MessageRef, Repository, StorageError
 from engine import games
@@ -108,7 +118,8 @@ async def member_of(client: discord.Client, guild_id: int, user_id: str) -> bool
 
 class TapisDiscord(discord.Client):
     def __init__(self, repo: Repository, settings: Settings, *, clock: Clock | None = None,
-                 seeds: Callable[[], int] | None = None, **options: object) -> None:
+                 seeds: Callable[[], int] | None = None, channel_gap: float = CHANNEL_GAP,
+                 **options: object) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread deletions; nothing else is read
         options.setdefault("http_trace", trace_config())  # counts REST calls for /metrics
@@ -116,7 +127,7 @@ class TapisDiscord(discord.Client):
                          **options)  # type: ignore[arg-type]
         self.settings = settings
         self.clock = clock or RealClock()
-        self.sink = DiscordSink(self, self.clock)
+        self.sink = DiscordSink(self, self.clock, channel_gap=channel_gap)
         self.tables = Tables(repo, self.sink, platform="discord", settings=settings,
                              clock=self.clock, seeds=seeds)
         self.sink.lang_of = self.tables.lang_of
@@ -125,6 +136,7 @@ class TapisDiscord(discord.Client):
         self.tree.interaction_check = self._begin  # type: ignore[method-assign]
         _add_commands(self)
         self._tables_closed = False
+        self._guild_sets_to_clear = False
         self._gateway_up = False
 
     # --- health ---------------------------------------------------------------------------
@@ -136,9 +148,6 @@ class TapisDiscord(discord.Client):
         if not self._gateway_up or not self.is_ready():
             return "gateway not connected"
         return None
-
-    async def on_ready(self) -> None:
-        self._gateway_up = True
 
     async def on_resumed(self) -> None:
         self._gateway_up = True
@@ -153,14 +162,42 @@ class TapisDiscord(discord.Client):
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
-        """Guild commands appear at once (development); global ones take up to an hour."""
+        """Guild commands appear at once (development); global ones take up to an hour.
+
+        Discord keeps the global set and each guild's set apart and shows both, so the set
+        an earlier run registered in the other mode is cleared: users never see a command
+        twice. Guild sets are found once the guilds are known (`on_ready`).
+        """
         if self.settings.discord_guild_ids:
             for guild_id in self.settings.discord_guild_ids:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+            assert self.application_id is not None
+            if await self.http.get_global_commands(self.application_id):
+                log.info("clearing the global commands of an earlier global sync")
+                await self.http.bulk_upsert_global_commands(self.application_id, [])
         else:
             await self.tree.sync()
+            self._guild_sets_to_clear = True
+
+    async def on_ready(self) -> None:
+        self._gateway_up = True
+        if self._guild_sets_to_clear:
+            self._guild_sets_to_clear = False
+            await self._clear_guild_commands()
+
+    async def _clear_guild_commands(self) -> None:
+        """Global mode: the commands an earlier guild-mode run left in a server (one request
+        per server, once per start)."""
+        assert self.application_id is not None
+        for guild in list(self.guilds):
+            try:
+                if await self.http.get_guild_commands(self.application_id, guild.id):
+                    log.info("clearing guild %s's commands of an earlier guild sync", guild.id)
+                    await self.http.bulk_upsert_guild_commands(self.application_id, guild.id, [])
+            except discord.HTTPException:
+                log.warning("could not check guild %s's commands", guild.id, exc_info=True)
 
     async def close(self) -> None:
         # Deliver what the outbox still holds while the HTTP session is still open.
@@ -235,7 +272,12 @@ class TapisDiscord(discord.Client):
                      work: Awaitable[Reply | str]) -> None:
         """An ephemeral answer, deferred first if the work outlasts Discord's 3 seconds."""
         result = await self.in_time(interaction, work)
-        text = fit((result.text if isinstance(result, Reply) else result) or "…")
+        # A Reply is the core's plain text (names in it); a str is our own Markdown (rules).
+        if isinstance(result, Reply):
+            text = content_of(result.rendering) if result.rendering else plain(result.text)
+        else:
+            text = fit(result)
+        text = text or "…"
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -378,7 +420,7 @@ class TapisDiscord(discord.Client):
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, replace(press, payload=encode_payload(
                 live.ref, 0, "hand")))
-        await interaction.followup.send(fit(reply.text), ephemeral=True)
+        await interaction.followup.send(plain(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
                             actor: Actor, press: Press) -> None:
@@ -394,7 +436,7 @@ class TapisDiscord(discord.Client):
             if not reply.ok:
                 if not interaction.response.is_done():
                     await interaction.response.defer()
-                await interaction.followup.send(fit(reply.text), ephemeral=True)
+                await interaction.followup.send(plain(reply.text), ephemeral=True)
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
@@ -644,10 +686,33 @@ async def run_discord(repo: Repository, settings: Settings, *,
     """Serve Discord until cancelled (`python -m bot` with DISCORD_TOKEN set)."""
     if not settings.discord_token:
         raise ValueError("DISCORD_TOKEN is not set")
+    if settings.discord_api_url:
+        discord.http.Route.BASE = settings.discord_api_url.rstrip("/")
     client = TapisDiscord(repo, settings)
     if health is not None:
         health.watch("discord", client.connection_problem)
     try:
-        await client.start(settings.discord_token)
+        await client.login(settings.discord_token)
+    except (discord.LoginFailure, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+        await client.close()
+        raise StartupError(startup_problem(exc, settings)) from exc
+    try:
+        await client.connect()
     finally:
         await client.close()
+
+
+def startup_problem(exc: BaseException, settings: Settings) -> str:
+    """The one line an operator needs when Discord cannot be reached or refuses the token."""
+    server = urlparse(discord.http.Route.BASE).netloc
+    if isinstance(exc, discord.LoginFailure):
+        return (f"DISCORD_TOKEN was rejected by Discord ({server}): copy the bot token again "
+                "from the Developer Portal")
+    if isinstance(exc, discord.HTTPException):
+        return f"Discord ({server}) refused the bot's login: {exc.status} {exc.text}"
+    causes = (exc, exc.__cause__, getattr(exc, "os_error", None))
+    if isinstance(exc, aiohttp.ClientConnectorDNSError) \
+            or any(isinstance(cause, socket.gaierror) for cause in causes):
+        return (f"cannot reach Discord: the name {server.rsplit(':', 1)[0]} does not resolve "
+                "(DNS failure or no network)")
+    return f"cannot reach Discord at {server} ({exc}): is the network up?"

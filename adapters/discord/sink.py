@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +25,7 @@ from bot.clock import Clock
 from bot.deliveries import (
     Announcement,
     ChannelGone,
+    Delivery,
     HandMessage,
     MessageGone,
     Notice,
@@ -31,7 +33,8 @@ from bot.deliveries import (
     UserUnreachable,
 )
 from bot.i18n import t
-from bot.render import Button, Rendering, encode_payload
+from bot.render import Button, Rendering, clip, encode_payload
+from bot.render import fit as render_fit
 from db.repository import MessageRef
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,11 @@ SHOWN_KEPT = 20_000  # messages whose last content is remembered
 ANSWER_WAIT = 3.0  # an interaction must be answered within 3 s anyway
 # An edit started a moment before the token dies still fails; a little margin avoids it.
 TOKEN_MARGIN = 30.0
+
+# Seconds between two of the bot's messages or edits in one channel. Discord allows 5 per
+# 5 s there; one a second stays clear of it, and moves made faster than that coalesce into
+# one table edit (the outbox takes the newest drawing when the channel's turn comes).
+CHANNEL_GAP = 1.0
 
 # Discord's JSON error codes that mean "this channel is no more, for this bot".
 UNKNOWN_CHANNEL = 10003
@@ -63,12 +71,24 @@ STYLES = {
 
 def fit(text: str, limit: int = CONTENT_LIMIT) -> str:
     """Discord refuses content over 2,000 characters: cut it visibly rather than fail."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
+
+
+def plain(text: str) -> str:
+    """Text from the core (names included) shown as written: Discord reads content as
+    Markdown, so a name like `*_Bob_*` or `||x||` would restyle everything after it."""
+    return fit(discord.utils.escape_markdown(text))
+
+
+def _content(rendering: Rendering) -> str:
+    lines = [discord.utils.escape_markdown(line) for line in rendering.lines]
+    return "\n".join([f"**{discord.utils.escape_markdown(rendering.title)}**", *lines])
 
 
 def content_of(rendering: Rendering) -> str:
-    body = "\n".join([f"**{rendering.title}**", *rendering.lines])
-    return fit(body)
+    """The rendering as Discord content, escaped, and fitted to 2,000 characters by dropping
+    old narration and shortening names rather than cutting the newest move off its end."""
+    return fit(_content(render_fit(rendering, lambda r: len(_content(r)), CONTENT_LIMIT)))
 
 
 def view_of(ref: str, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
@@ -112,9 +132,11 @@ class DiscordSink:
     """The `bot.outbox.Sink` for Discord."""
 
     def __init__(self, client: discord.Client, clock: Clock,
-                 lang_of: Any = None) -> None:
+                 lang_of: Any = None, channel_gap: float = CHANNEL_GAP) -> None:
         self.client = client
         self.clock = clock
+        self.channel_gap = channel_gap
+        self._next_in: dict[str, float] = {}  # channel -> when it may take the next message
         # lang_of(user_id, channel) -> language; set by the app once Tables exists.
         self.lang_of = lang_of
         # user id -> when a DM was last refused; retried after DM_RETRY (they may open DMs).
@@ -149,6 +171,19 @@ class DiscordSink:
 
     # --- Sink -------------------------------------------------------------------------------
 
+    async def turn(self, delivery: Delivery) -> None:
+        """Wait for the channel's next slot before the outbox picks what to send there."""
+        if self.channel_gap <= 0 or isinstance(delivery, HandMessage | Notice):
+            return
+        now = time.monotonic()
+        slot = max(now, self._next_in.get(delivery.channel, 0.0))
+        self._next_in[delivery.channel] = slot + self.channel_gap
+        if len(self._next_in) > SHOWN_KEPT:
+            for idle in [c for c, at in self._next_in.items() if at < now]:
+                del self._next_in[idle]
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         rendering = msg.rendering
         content = content_of(rendering)
@@ -179,7 +214,7 @@ class DiscordSink:
 
     async def announce(self, msg: Announcement) -> None:
         mentions = [f"<@{user}>" for user in msg.mentions if user.isdigit()]
-        content = fit(" ".join([*mentions, msg.text]))
+        content = fit(" ".join([*mentions, discord.utils.escape_markdown(msg.text)]))
         view = view_of(msg.ref, msg.version, msg.buttons)
         allowed = discord.AllowedMentions(
             everyone=False, roles=False,
@@ -198,7 +233,7 @@ class DiscordSink:
             raise UserUnreachable(msg.user_id)
         channel = await self._dm_channel(msg.user_id)
         try:
-            await channel.send(fit(msg.text), allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(plain(msg.text), allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             self._dm_closed[msg.user_id] = self.clock.now()
             raise UserUnreachable(msg.user_id) from exc

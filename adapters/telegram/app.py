@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from html import escape
@@ -30,9 +31,8 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatAction, ChatMemberStatus, ChatType
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -45,7 +45,8 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, keyboard
+from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_text, keyboard
+from adapters.telegram.limits import ChatPacer
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
 from bot import changes, logs, present
@@ -55,7 +56,7 @@ from bot.i18n import LANGS, t
 from bot.monitor import Health
 from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import decode_payload
-from bot.settings import Settings
+from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import Repository, StorageError
 
@@ -64,7 +65,6 @@ log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 ADMIN_TTL = 60.0  # seconds an admin check is trusted; promotions are rare, checks cost a call
-FLOOD_RETRIES = 3  # AIORateLimiter's default of 0 would raise RetryAfter at once
 JOIN_PREFIX = "j"  # deep-link payload "j<table reference>": seat me at that table
 
 # Command menus: (command, catalogue key of its description), per chat kind.
@@ -100,12 +100,13 @@ def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | Non
     calls, polls = requests or (MeteredRequest(connection_pool_size=256),
                                 MeteredRequest(connection_pool_size=1))
     builder = (ApplicationBuilder().token(settings.telegram_token)
-               .rate_limiter(rate_limiter or AIORateLimiter(max_retries=FLOOD_RETRIES))
+               .rate_limiter(rate_limiter or ChatPacer())
                .concurrent_updates(True)
                .request(calls).get_updates_request(polls))
     if settings.telegram_api_url:
-        # A self-hosted Bot API server: calls go to {url}/bot<token>/<method>.
-        base = settings.telegram_api_url.rstrip("/")
+        # A self-hosted Bot API server: calls go to {server}/bot<token>/<method>. The setting
+        # is documented as http://host:port/bot; the bare server address works too.
+        base = settings.telegram_api_url.rstrip("/").removesuffix("/bot")
         builder = builder.base_url(f"{base}/bot").base_file_url(f"{base}/file/bot")
     return builder.build()
 
@@ -124,8 +125,10 @@ class TelegramBot:
                                      requests=self._requests)
         self._reachable: set[int] = set()  # users the bot may write to privately
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        pacer = self.app.bot.rate_limiter
         self.sink = TelegramSink(self.app.bot, on_reachable=self._reachable.add,
-                                 on_unreachable=self._reachable.discard)
+                                 on_unreachable=self._reachable.discard,
+                                 pacer=pacer if isinstance(pacer, ChatPacer) else None)
         self.tables = Tables(repo, self.sink, platform=PLATFORM, settings=settings,
                              clock=clock, seeds=seeds)
         self.sink.tables = self.tables
@@ -303,7 +306,7 @@ class TelegramBot:
         blocked); None when it could not be sent for another reason (flood limit past the
         limiter's retries, network), which says nothing about the private chat."""
         try:
-            await self.app.bot.send_message(user_id, clip(text, 4096))
+            await self.app.bot.send_message(user_id, fit_text(text))
         except (Forbidden, BadRequest):
             self._reachable.discard(user_id)
             return False
@@ -327,7 +330,7 @@ class TelegramBot:
             log.warning("confirmation of a stored change dropped: %s", error)
 
     async def _in_chat(self, message: Message, text: str) -> None:
-        await message.reply_text(clip(text, 4096), do_quote=message.chat.type != ChatType.PRIVATE)
+        await message.reply_text(fit_text(text), do_quote=message.chat.type != ChatType.PRIVATE)
 
     async def _answer(self, update: Update, reply: Reply | None, ok: str = "none") -> None:
         """Refusals go privately when possible, else as a reply in the group; successes
@@ -695,6 +698,32 @@ class TelegramBot:
                 await update.effective_message.reply_text(text)
 
 
+def startup_problem(exc: TelegramError, settings: Settings) -> str:
+    """The one line an operator needs when Telegram cannot be reached or refuses the bot."""
+    server = urlparse(settings.telegram_api_url or "https://api.telegram.org").netloc
+    if isinstance(exc, InvalidToken):
+        return (f"TELEGRAM_TOKEN was rejected by Telegram ({server}): check it with "
+                "@BotFather")
+    if isinstance(exc, BadRequest):
+        return f"Telegram ({server}) refused the bot's start-up: {exc.message}"
+    if _name_lookup_failed(exc):
+        return (f"cannot reach Telegram: the name {server.rsplit(':', 1)[0]} does not "
+                "resolve (DNS failure or no network; see TELEGRAM_API_URL)")
+    return f"cannot reach Telegram at {server} ({exc.message}): is the network up?"
+
+
+def _name_lookup_failed(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, socket.gaierror) or "name resolution" in str(seen).lower() \
+                or "name or service not known" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 async def run_telegram(repo: Repository, settings: Settings, *,
                        health: Health | None = None) -> None:
     """Run until cancelled (`python -m bot` cancels on SIGINT/SIGTERM), then stop cleanly:
@@ -702,7 +731,12 @@ async def run_telegram(repo: Repository, settings: Settings, *,
     bot = TelegramBot(repo, settings)
     if health is not None:
         health.watch(PLATFORM, bot.connection_problem)
-    await bot.start()
+    try:
+        await bot.start()
+    except (InvalidToken, NetworkError, BadRequest) as exc:
+        with contextlib.suppress(Exception):
+            await bot.stop()
+        raise StartupError(startup_problem(exc, settings)) from exc
     log.info("Telegram bot @%s running (%s)", bot.app.bot.username,
              "webhook" if settings.telegram_webhook_url else "long polling")
     try:

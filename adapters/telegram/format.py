@@ -10,11 +10,10 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.render import Button, Rendering, encode_payload
+from bot.render import Button, Rendering, clip, encode_payload, fit
 
 MAX_TEXT = 4096  # Bot API: message text after entity parsing
 MAX_ANSWER = 200  # Bot API: answerCallbackQuery text
-ELLIPSIS = "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,19 +33,24 @@ class Place:
         return cls(int(chat), int(thread) if thread else None)
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+def parsed_length(text: str) -> int:
+    """Telegram's count of a message: the text left after entity parsing, in UTF-16 code
+    units (an emoji outside the BMP is two), so `&#x27;` is one and "🃏" two."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit_text(text: str, limit: int = MAX_TEXT) -> str:
+    """Plain text cut to what Telegram accepts, as Telegram counts it."""
+    while parsed_length(text) > limit:
+        text = clip(text, len(text) - max(1, (parsed_length(text) - limit) // 2))
+    return text
 
 
 def rendering_html(rendering: Rendering) -> str:
-    """Bold title, then the lines; clipped before escaping so no entity is cut in half."""
-    lines = [escape(line) for line in rendering.lines]
-    text = "\n".join([f"<b>{escape(rendering.title)}</b>", *lines])
-    if len(text) <= MAX_TEXT:
-        return text
-    # Escaping can only lengthen a line; clip the plain text with room for the markup.
-    plain = clip("\n".join(rendering.lines), MAX_TEXT - len(rendering.title) - 200)
-    return f"<b>{escape(clip(rendering.title, 100))}</b>\n{escape(plain)}"[:MAX_TEXT]
+    """Bold title, then the lines, fitted to what Telegram counts before being escaped."""
+    fitted = fit(rendering, lambda r: parsed_length(r.text), MAX_TEXT)
+    lines = [escape(line) for line in fitted.lines]
+    return "\n".join([f"<b>{escape(fitted.title)}</b>", *lines])
 
 
 def mention(user_id: str, name: str) -> str:
@@ -56,7 +60,7 @@ def mention(user_id: str, name: str) -> str:
 def announcement_html(text: str, mentions: dict[str, str]) -> str:
     """`mentions` maps user id -> the name the core wrote into `text`; the first occurrence
     of each name becomes a mention link (so the user is notified), else a link is appended."""
-    html = escape(clip(text, MAX_TEXT - 200))
+    html = escape(fit_text(text, MAX_TEXT - 200))
     tail = []
     for user_id, name in mentions.items():
         escaped = escape(name)

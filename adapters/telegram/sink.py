@@ -16,9 +16,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from adapters.telegram.format import Place, announcement_html, keyboard, rendering_html
+from adapters.telegram.limits import ChatPacer
 from bot.deliveries import (
     Announcement,
     ChannelGone,
+    Delivery,
     HandMessage,
     MessageGone,
     Notice,
@@ -50,13 +52,25 @@ def _is_not_modified(error: BadRequest) -> bool:
 
 class TelegramSink:
     def __init__(self, bot: Bot, *, on_reachable: Callable[[int], None] | None = None,
-                 on_unreachable: Callable[[int], None] | None = None) -> None:
+                 on_unreachable: Callable[[int], None] | None = None,
+                 pacer: ChatPacer | None = None) -> None:
         self.bot = bot
+        self.pacer = pacer
         self.tables: Tables | None = None  # set once the Tables that uses this sink exists
         self._on_reachable = on_reachable or (lambda _user: None)
         self._on_unreachable = on_unreachable or (lambda _user: None)
 
     # --- the Sink protocol ------------------------------------------------------------------
+
+    async def turn(self, delivery: Delivery) -> None:
+        """Wait for the chat's next free slot under the flood limits before the outbox picks
+        what to send: what goes then is the newest rendering, not one that waited."""
+        if self.pacer is None:
+            return
+        if isinstance(delivery, HandMessage | Notice):
+            await self.pacer.turn(int(delivery.user_id))
+        else:
+            await self.pacer.turn(Place.parse(delivery.channel).chat_id)
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         place = Place.parse(msg.channel)

@@ -1,6 +1,9 @@
 """The Telegram adapter on the fake Bot API and a real SQLite file, and helpers to play."""
 
+import asyncio
 import itertools
+import math
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -23,9 +26,13 @@ TABLE_MARK = "🃏"  # lobby_title and table_title start with it
 class Rig:
     """One run of the bot process: start, stop, start again on the same database file."""
 
-    def __init__(self, fake: FakeTelegram, db: Path, **settings: object) -> None:
+    def __init__(self, fake: FakeTelegram, db: Path, *, production_limiter: bool = False,
+                 **settings: object) -> None:
+        """`production_limiter`: the rate limiter exactly as `python -m bot` builds it;
+        else none that throttles (the fake decides when to answer 429)."""
         self.fake = fake
         self.db = db
+        self.production_limiter = production_limiter
         chosen: dict[str, object] = {"bot_delay": 0, "turn_deadline": 0, "ping_delay": 0,
                                       "default_lang": "en", **settings}
         self.settings = Settings(
@@ -44,7 +51,8 @@ class Rig:
         self.repo = SqliteRepository(str(self.db))
         await self.repo.open()
         # No throttling in tests (the fake decides when to answer 429), retries as in play.
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+        limiter = None if self.production_limiter else AIORateLimiter(
+            overall_max_rate=0, group_max_rate=0, max_retries=3)
         self.bot = TelegramBot(self.repo, self.settings, seeds=lambda: next(self._seeds),
                                rate_limiter=limiter, listen="127.0.0.1", poll_timeout=2)
         await self.bot.start()
@@ -134,3 +142,59 @@ async def start_with(rig: Rig, players: tuple[FakeUser, ...], command: str) -> i
     rig.fake.send_command(GROUP, alice, command)
     await rig.fake.wait_for(lambda: all(hand_messages(rig.fake, p) for p in players))
     return table_id
+
+
+async def play_with_bots(rig: Rig, table_id: int, users: list[FakeUser], *,
+                         settle: bool = True) -> None:
+    """People press their buttons until the game ends; bot seats are left to the bot.
+    `settle`: wait for every delivery after each move (else only for the mover's hand, as a
+    person would, while the table message catches up at its own pace)."""
+    by_id = {str(u.id): u for u in users}
+    for _ in range(20_000):
+        if settle:
+            await rig.tables.settle()
+        live = await rig.tables.live_table(table_id)
+        assert live is not None
+        if live.row.status != "playing":
+            return
+        seat = live.game.to_act(live.state)[0]
+        if live.seats[seat].is_bot:
+            await asyncio.sleep(0.01)
+            continue
+        await play_moves(rig, table_id, [by_id[live.seats[seat].user_id or ""]], 1)
+    raise AssertionError("the game did not end")
+
+
+GROUP_METHODS = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage")
+
+
+async def group_figures(rig: Rig, table_id: int, first_call: int, chat: int = GROUP
+                        ) -> dict[str, float]:
+    """What a move costs the group chat, from the fake's record after `first_call`:
+    requests per move, and how long the table message took to show each move (the last
+    one: how long until it caught up once the game ended)."""
+    fake, repo = rig.fake, rig.repo
+    assert repo is not None
+    live = await rig.tables.live_table(table_id)
+    assert live is not None
+    moves = await repo.moves(table_id)
+    calls = [c for c in fake.calls[first_call:]
+             if c.chat_id == chat and c.method.lower() in GROUP_METHODS]
+    wall = time.time() - time.monotonic()
+    shown: list[tuple[float, int]] = []
+    for call in calls:
+        markup = call.params.get("reply_markup") or {}
+        for row in markup.get("inline_keyboard", []) if call.ok else []:
+            for button in row:
+                parts = str(button.get("callback_data", "")).split(".")
+                if len(parts) >= 3 and parts[0] == str(table_id):
+                    shown.append((call.time + wall, int(parts[1])))
+    first_version = live.row.version - len(moves)
+    lags = []
+    for n, move in enumerate(moves, start=1):
+        seen = [at for at, version in shown if version >= first_version + n]
+        lags.append(min(seen) - move.created_at if seen else math.inf)
+    return {"moves": len(moves), "group_requests": len(calls),
+            "group_per_move": len(calls) / max(1, len(moves)),
+            "lag_max": max(lags, default=0.0), "catch_up": lags[-1] if lags else 0.0,
+            "group_per_min_max": fake.max_in_window(chat, 60.0, methods=GROUP_METHODS)}

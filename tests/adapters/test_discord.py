@@ -33,9 +33,13 @@ MAX_STEPS = 400
 class Harness:
     """One bot process: repository, client and tables; closable and restartable."""
 
-    def __init__(self, fake: FakeDiscord, path: Path, **settings: Any) -> None:
+    def __init__(self, fake: FakeDiscord, path: Path, *, channel_gap: float = 0.0,
+                 **settings: Any) -> None:
+        """`channel_gap`: the pause between two messages in a channel (`python -m bot`
+        uses adapters.discord.sink.CHANNEL_GAP; none here, so tests run fast)."""
         self.fake = fake
         self.path = path
+        self.channel_gap = channel_gap
         self.settings = Settings(
             _env_file=None, discord_token=fake.token, discord_guild_ids=[fake.guild.id],
             turn_deadline=0, bot_delay=0, default_lang="en", **settings)  # type: ignore[call-arg]
@@ -50,7 +54,8 @@ class Harness:
         await repo.open()
         stack.push_async_callback(repo.close)
         app = TapisDiscord(repo, self.settings, clock=self.clock,
-                           seeds=lambda: next(self._seeds), **self.fake.client_options())
+                           seeds=lambda: next(self._seeds), channel_gap=self.channel_gap,
+                           **self.fake.client_options())
         await stack.enter_async_context(self.fake.running(app))
         self.app, self._stack = app, stack
         return app

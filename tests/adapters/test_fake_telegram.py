@@ -5,6 +5,7 @@ that the adapter's own tests can trust what the fake shows and refuses.
 """
 
 import asyncio
+import datetime as dt
 import json
 import time
 
@@ -279,3 +280,50 @@ async def test_telegram_limits_on_text_and_button_data_are_enforced(fake):
         await app.bot.send_message(GROUP, "x" * 4096)
 
     assert [len(m.text) for m in fake.chat(GROUP).bot_messages] == [4096]
+
+
+async def test_strict_flood_control_counts_edits_one_a_second_per_chat():
+    async with FakeTelegram(strict=True) as fake:
+        alice = fake.user(11, "Alice")
+        fake.start_bot(alice)
+        async with fake.application_builder().build() as app:
+            sent = await app.bot.send_message(alice.id, "Your hand: 7 7 J")
+            with pytest.raises(RetryAfter) as refused:
+                await app.bot.edit_message_text("Your hand: 7", chat_id=alice.id,
+                                                message_id=sent.message_id)
+            await asyncio.sleep(1.05)
+            await app.bot.edit_message_text("Your hand: 7", chat_id=alice.id,
+                                            message_id=sent.message_id)
+        assert refused.value.retry_after in (1, dt.timedelta(seconds=1))
+        assert [e.reason for e in fake.flood_events] == ["chat_limit"]
+
+
+async def test_strict_flood_control_counts_edits_in_the_groups_20_a_minute():
+    async with FakeTelegram(strict=True) as fake:
+        fake.chat_window = 0.0  # only the group's minute is under test here
+        fake.add_chat(GROUP)
+        async with fake.application_builder().build() as app:
+            table = await app.bot.send_message(GROUP, "Move 0")
+            for n in range(1, 20):
+                await app.bot.edit_message_text(f"Move {n}", chat_id=GROUP,
+                                                message_id=table.message_id)
+            with pytest.raises(RetryAfter):
+                await app.bot.edit_message_text("Move 20", chat_id=GROUP,
+                                                message_id=table.message_id)
+        assert [e.reason for e in fake.flood_events] == ["group_limit"]
+        assert fake.flood_events[0].retry_after >= 59
+
+
+async def test_a_button_answer_after_the_time_limit_is_too_old():
+    async with FakeTelegram(callback_ttl=0.2) as fake:
+        alice = fake.user(11, "Alice")
+        fake.add_chat(GROUP)
+        async with fake.application_builder().build() as app:
+            sent = await app.bot.send_message(GROUP, "Table", reply_markup=play_keyboard())
+            on_time = fake.press(GROUP, sent.message_id, alice, "play:7")
+            late = fake.press(GROUP, sent.message_id, alice, "play:7")
+            await app.bot.answer_callback_query(on_time.id, "Played")
+            await asyncio.sleep(0.3)
+            with pytest.raises(BadRequest, match=r"(?i)query is too old"):
+                await app.bot.answer_callback_query(late.id, "Played")
+        assert on_time.answer is not None and late.answer is None

@@ -118,12 +118,13 @@ class FakeUser:
     bot: bool = False
     dms_open: bool = True
     locale: str = "en-US"
+    global_name: str | None = None  # the display name, when not the capitalized username
 
     def payload(self) -> Json:
         return {
             "id": str(self.id),
             "username": self.name,
-            "global_name": self.name.capitalize(),
+            "global_name": self.global_name or self.name.capitalize(),
             "discriminator": "0",
             "avatar": None,
             "bot": self.bot,
@@ -482,9 +483,14 @@ class FakeDiscord:
         return self.clock.wall().isoformat()
 
     def add_user(
-        self, name: str, *, bot: bool = False, dms_open: bool = True, locale: str = "en-US"
+        self, name: str, *, bot: bool = False, dms_open: bool = True, locale: str = "en-US",
+        global_name: str | None = None,
     ) -> FakeUser:
-        user = FakeUser(self.snowflake(), name, bot=bot, dms_open=dms_open, locale=locale)
+        """`global_name`: the display name (Discord allows 1 to 32 characters)."""
+        if global_name is not None and not 1 <= len(global_name) <= 32:
+            raise ValueError("Discord display names are 1 to 32 characters")
+        user = FakeUser(self.snowflake(), name, bot=bot, dms_open=dms_open, locale=locale,
+                        global_name=global_name)
         self.users[user.id] = user
         return user
 

@@ -25,8 +25,9 @@ What tests read:
   `fake.unknown_calls` for methods the fake does not speak, `fake.flood_events` for
   every 429 it answered.
 
-Only `sendMessage` counts as a "message" for the group flood limit; only HTML
-`parse_mode` is rendered (other modes are stored verbatim).
+Only `sendMessage` counts as a "message" for the group flood limit, unless `strict` (edits
+count too, and every chat allows one a second); only HTML `parse_mode` is rendered (other
+modes are stored verbatim). Callback queries expire `callback_ttl` seconds after the press.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ STRING_FIELDS = frozenset({
 
 # Methods whose success puts a new message in a chat: these count for the flood limit.
 SEND_METHODS = frozenset({"sendMessage", "sendDocument"})
+# What Telegram's flood control counts in `strict` mode: new messages and edits alike.
+PACED_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+# Telegram answers a late answerCallbackQuery with a 400 (the limit is undocumented; a
+# query is commonly seen to expire after about 15 seconds).
+CALLBACK_TTL = 15.0
+TOO_OLD = "query is too old and response timeout expired or query id is invalid"
 
 COMMAND_RE = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
 COMMAND_NAME_RE = re.compile(r"^[a-z0-9_]{1,32}$")
@@ -255,7 +262,7 @@ class FloodEvent:
     chat_id: int | str | None
     time: float
     retry_after: int
-    reason: str  # "injected" or "group_limit"
+    reason: str  # "injected", "group_limit" or "chat_limit"
 
 
 @dataclass
@@ -268,6 +275,7 @@ class CallbackPress:
     message_id: int
     data: str
     answer: JSON | None = None
+    at: float = field(default_factory=time.monotonic)  # when the user pressed
 
 
 @dataclass
@@ -416,13 +424,24 @@ class FakeTelegram:
         bot_username: str = "tapis_test_bot",
         group_limit: int | None = None,
         group_window: float = 60.0,
+        strict: bool = False,
+        callback_ttl: float = CALLBACK_TTL,
     ) -> None:
         """`group_limit`: answer 429 to the sendMessage that would be the limit+1st in a group
-        within `group_window` seconds (Telegram: 20 messages per minute per group)."""
+        within `group_window` seconds (Telegram: 20 messages per minute per group).
+
+        `strict`: Telegram's flood control as observed, counting edits too: at most one
+        message or edit per second in any chat, and 20 a minute in a group (unless
+        `group_limit` says otherwise); over it, 429 with `retry_after`.
+
+        `callback_ttl`: seconds after a press when its answer is refused as too old."""
         self.token = token
         self.bot_username = bot_username
-        self.group_limit = group_limit
+        self.strict = strict
+        self.group_limit = group_limit if group_limit is not None or not strict else 20
         self.group_window = group_window
+        self.chat_limit, self.chat_window = (1, 1.0) if strict else (None, 1.0)
+        self.callback_ttl = callback_ttl
 
         self.calls: list[Call] = []
         self.unknown_calls: list[Call] = []
@@ -454,6 +473,7 @@ class FakeTelegram:
         self._release = asyncio.Event()
         self.held_calls: list[Call] = []  # calls that waited and were never carried out
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
+        self._chat_sends: dict[int, deque[float]] = defaultdict(deque)
         self._poll_generation = 0
         self._closing = False
         self._updates_changed = asyncio.Event()
@@ -939,18 +959,28 @@ class FakeTelegram:
         raise ApiError(failure.status, failure.description, failure.retry_after)
 
     def _check_group_limit(self, method: str, chat_id: int) -> None:
-        """Telegram's 20 messages per minute per group, when `group_limit` is set."""
-        if self.group_limit is None or chat_id >= 0:
+        """Telegram's flood control: 20 messages per minute per group when `group_limit` is
+        set (sendMessage only, unless `strict`, where edits count too), and in `strict`
+        mode one message or edit per second in any chat."""
+        if method not in (PACED_METHODS if self.strict else SEND_METHODS):
             return
         now = time.monotonic()
-        sent = self._group_sends[chat_id]
-        while sent and now - sent[0] >= self.group_window:
-            sent.popleft()
-        if len(sent) >= self.group_limit:
-            retry_after = max(1, math.ceil(sent[0] + self.group_window - now))
-            self.flood_events.append(FloodEvent(method, chat_id, now, retry_after, "group_limit"))
-            raise ApiError(429, f"Too Many Requests: retry after {retry_after}", retry_after)
-        sent.append(now)
+        windows = []
+        if self.group_limit is not None and chat_id < 0:
+            windows.append((self._group_sends[chat_id], self.group_limit, self.group_window,
+                            "group_limit"))
+        if self.chat_limit is not None:
+            windows.append((self._chat_sends[chat_id], self.chat_limit, self.chat_window,
+                            "chat_limit"))
+        for sent, limit, window, reason in windows:
+            while sent and now - sent[0] >= window:
+                sent.popleft()
+            if len(sent) >= limit:
+                retry_after = max(1, math.ceil(sent[0] + window - now))
+                self.flood_events.append(FloodEvent(method, chat_id, now, retry_after, reason))
+                raise ApiError(429, f"Too Many Requests: retry after {retry_after}", retry_after)
+        for sent, *_ in windows:
+            sent.append(now)
 
     # ------------------------------------------------------------------ updates
 
@@ -1117,7 +1147,9 @@ class FakeTelegram:
         text = render_html(raw) if str(params.get("parse_mode", "")).upper() == "HTML" else raw
         if not text.strip():
             raise bad_request("message text is empty")
-        if len(text) > MAX_TEXT:
+        # Telegram counts the text left after entity parsing (`&#x27;` is one character),
+        # in UTF-16 code units as its entity offsets are.
+        if _utf16_len(text) > MAX_TEXT:
             raise bad_request("message is too long")
         return text
 
@@ -1292,16 +1324,18 @@ class FakeTelegram:
         return self._message_api(message)
 
     def _edit_message_text(self, params: JSON) -> JSON:
-        _, message = self._editable(params)
+        chat, message = self._editable(params)
         text = self._rendered(params)
         # Telegram drops an inline keyboard the edit does not repeat.
         markup = _validate_reply_markup(params.get("reply_markup"))
+        self._check_group_limit("editMessageText", chat.id)
         self._edit(message, text, params["text"], markup, params.get("parse_mode"))
         return self._message_api(message)
 
     def _edit_message_reply_markup(self, params: JSON) -> JSON:
-        _, message = self._editable(params)
+        chat, message = self._editable(params)
         markup = _validate_reply_markup(params.get("reply_markup"))
+        self._check_group_limit("editMessageReplyMarkup", chat.id)
         self._edit(
             message, message.text, message.raw_text or message.text, markup, message.parse_mode
         )
@@ -1320,10 +1354,9 @@ class FakeTelegram:
 
     def _answer_callback_query(self, params: JSON) -> bool:
         press = self.presses.get(str(params.get("callback_query_id")))
-        if press is None or press.answer is not None:
-            raise bad_request(
-                "query is too old and response timeout expired or query ID is invalid"
-            )
+        if press is None or press.answer is not None \
+                or time.monotonic() - press.at > self.callback_ttl:
+            raise bad_request(TOO_OLD)
         if len(params.get("text") or "") > MAX_CALLBACK_ANSWER:
             raise bad_request("MESSAGE_TOO_LONG")
         press.answer = params
