@@ -175,7 +175,7 @@ def channel_catch_up(fake: Any, table_id: int, last_move: float) -> float:
     shown = [r.at for r in fake.requests
              if r.method == "PATCH" and r.status == 200
              and r.path.startswith(f"/channels/{fake.channel.id}/messages")
-             and f"{table_id}." in str(r.body) and ".rematch" in str(r.body)]
+             and f"{table_id}_" in str(r.body) and ".rematch" in str(r.body)]
     return (min(shown) - stored) if shown else float("nan")
 
 

@@ -186,9 +186,9 @@ async def group_figures(rig: Rig, table_id: int, first_call: int, chat: int = GR
         markup = call.params.get("reply_markup") or {}
         for row in markup.get("inline_keyboard", []) if call.ok else []:
             for button in row:
-                parts = str(button.get("callback_data", "")).split(".")
-                if len(parts) >= 3 and parts[0] == str(table_id):
-                    shown.append((call.time + wall, int(parts[1])))
+                decoded = decode_payload(str(button.get("callback_data", "")))
+                if decoded is not None and decoded.table_id == table_id:
+                    shown.append((call.time + wall, decoded.version))
     first_version = live.row.version - len(moves)
     lags = []
     for n, move in enumerate(moves, start=1):

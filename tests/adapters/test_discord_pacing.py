@@ -28,8 +28,8 @@ async def play_at_once(h: Harness, table_id: int, players: list[str]) -> None:
         for user in players:
             hand = hand_of(h, user)
             moves = [c for c in (hand.custom_ids() if hand else [])
-                     if (d := decode_payload(c)) and d[1] == live.row.version
-                     and d[2].startswith("m:")]
+                     if (d := decode_payload(c)) and d.version == live.row.version
+                     and d.action.startswith("m:")]
             if hand is not None and moves:
                 choice = next((c for c in moves if c.endswith(".m:pass")), moves[0])
                 pressed = await h.fake.click(hand, choice, user=user)
