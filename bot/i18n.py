@@ -6,9 +6,16 @@ code the engines raise has a sentence.
 """
 
 import logging
+from contextvars import ContextVar
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+# Where the sentences are read: a place with its own wording (the console says "type",
+# not "tap") registers `DIALECTS[name][lang]`, sets this for its run, and every `t()` made
+# from that context (tasks inherit it) reads the place's sentence first, then the plain one.
+DIALECT: ContextVar[str | None] = ContextVar("tapis_dialect", default=None)
+DIALECTS: dict[str, dict[str, dict[str, str]]] = {}
 
 LANGS = ("en", "fr")
 
@@ -599,7 +606,12 @@ def _show(value: Any) -> str:
 
 
 def has(lang: str, key: str) -> bool:
-    return key in CATALOGUES.get(lang, EN)
+    return key in CATALOGUES.get(lang, EN) or key in _dialect(lang)
+
+
+def _dialect(lang: str) -> dict[str, str]:
+    name = DIALECT.get()
+    return DIALECTS.get(name, {}).get(lang, {}) if name else {}
 
 
 def known(lang: str, key: str) -> bool:
@@ -623,7 +635,8 @@ def count(lang: str, unit: str, n: int) -> str:
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence `key` in `lang` (English if missing); a bad template never raises."""
     catalogue = CATALOGUES.get(lang, EN)
-    template = catalogue.get(key) or EN.get(key)
+    template = (_dialect(lang).get(key) or catalogue.get(key) or _dialect("en").get(key)
+                or EN.get(key))
     if template is None:
         log.error("missing translation key %s", key)
         return key
@@ -639,3 +652,9 @@ def register(extra: dict[str, dict[str, str]]) -> None:
     """Games' renderers add their own sentences (event narration, rules) here."""
     for lang, entries in extra.items():
         CATALOGUES.setdefault(lang, {}).update(entries)
+
+
+def register_dialect(name: str, extra: dict[str, dict[str, str]]) -> None:
+    """A place's own sentences (see `DIALECT`): only keys the plain catalogue has."""
+    for lang, entries in extra.items():
+        DIALECTS.setdefault(name, {}).setdefault(lang, {}).update(entries)

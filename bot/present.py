@@ -71,7 +71,10 @@ def lobby(live: "Live", lang: str) -> Rendering:
                      live.row.version)
 
 
-def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
+def hand(live: "Live", seat_no: int, lang: str, *, every_move: bool = False) -> Rendering:
+    """A seat's hand and its move buttons. Chat platforms fit a few rows of buttons, so
+    the renderer picks the useful ones; `every_move` (a terminal, with no such limit)
+    adds every other legal move after them, so none is out of reach."""
     game = live.game
     title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
     seat = live.seats[seat_no]
@@ -87,6 +90,11 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         lines.append(t(lang, "hand_your_turn"))
         moves = list(game.legal_moves(live.state, seat_no))
         shown, left = renderer.move_buttons(view, moves, lang)
+        if every_move:
+            chosen = {b.action for b in shown}
+            shown = shown + [Button(renderers.generic.button_label(m, lang), f"m:{m}", "primary")
+                             for m in moves if f"m:{m}" not in chosen]
+            left = 0
         buttons = [b for b in shown if _fits(live, b)]
         left += len(shown) - len(buttons)
         if left > 0:
@@ -95,7 +103,8 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         # Not "waiting for X": this message is edited only when this seat's hand changes,
         # so it must not say whose turn it is (the table message does).
         lines.append(t(lang, "hand_not_your_turn"))
-    return Rendering(title, lines, rows(buttons), live.row.version)
+    per_row, max_rows = (len(buttons) or 1, 1) if every_move else (5, 5)
+    return Rendering(title, lines, rows(buttons, per_row, max_rows), live.row.version)
 
 
 def _fits(live: "Live", button: Button) -> bool:

@@ -52,8 +52,11 @@ class Tables(Lobby, Turns):
     def __init__(
         self, repo: Repository, sink: Sink, *, platform: str, settings: Settings | None = None,
         clock: Clock | None = None, seeds: Callable[[], int] | None = None,
+        every_move: bool = False,
     ) -> None:
         self.repo = repo
+        # A client with room for every legal move as a button (the console's numbered list).
+        self.every_move = every_move
         # Tests fix the seeds to compare runs; in play every table gets a fresh random one.
         self._seeds = seeds or (lambda: secrets.randbelow(2**62))
         self.platform = platform
@@ -431,7 +434,7 @@ class Tables(Lobby, Turns):
         round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
         if round_changed:
             await self._apply_takeovers(live)
-        await self._show_table(live)
+        await self._show_table(live, news=lines)
         to_act = view.get("to_act", [])
         for seat in live.seats:
             if seat.is_bot:
@@ -467,11 +470,11 @@ class Tables(Lobby, Turns):
 
     # --- showing --------------------------------------------------------------------------
 
-    async def _show_table(self, live: Live) -> None:
+    async def _show_table(self, live: Live, *, news: list[str] | None = None) -> None:
         lang = await self.channel_lang(live.row.channel)
         rendering = present.table(live, lang)
         self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
-                                     rendering=rendering))
+                                     rendering=rendering, news=list(news or [])))
 
     async def _show_hand(self, live: Live, seat_no: int) -> None:
         seat = live.seats[seat_no]
@@ -480,7 +483,8 @@ class Tables(Lobby, Turns):
         lang = await self.lang_of(seat.user_id, live.row.channel)
         self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
                                     user_id=seat.user_id,
-                                    rendering=present.hand(live, seat_no, lang)))
+                                    rendering=present.hand(live, seat_no, lang,
+                                                          every_move=self.every_move)))
 
     async def _announce(self, live: Live, key: str, /, **params: Any) -> None:
         lang = await self.channel_lang(live.row.channel)

@@ -75,12 +75,14 @@ def test_a_bad_database_url_or_setting_is_one_clear_line_not_a_traceback(tmp_pat
 
 def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
     db = tmp_path / "console.db"
-    result = run_bot(db, ["help", "2", "rounds=banana", "michigan", "", "20", "²", "3",
+    result = run_bot(db, ["help", "4", "rounds=banana", "chips=20", "20", "²", "3",
                           "#²", "#99999999999999999999", "/table", "/quit"])
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "I don't know the game “help”" in out
-    assert out.count("Which game?") == 3  # after the unknown game and the bad option
-    assert out.count("Options (e.g.") == 2  # not asked for a game that does not exist
+    assert out.count("Which game?") == 2  # after the unknown game, not after a bad option
+    assert out.count("Options (e.g.") == 1  # not asked for a game that does not exist
+    assert "Options again" in out  # a refused option asks for the options again
     assert "Type a number from 2 to 7, or Enter." in out
     assert "Michigan has started" in out and "Traceback" not in out + result.stderr
+    assert "chips=20" in out
