@@ -12,9 +12,9 @@ class TableMessage:
     table_id: int
     channel: str
     rendering: Rendering
-    # The lines narrated since the previous table message (one per move): a client that
-    # prints a running log (the console) shows these instead of redrawing the table.
-    news: list[str] = field(default_factory=list)
+    # After moves, the lines they narrated (one per move; None for a redraw with no move):
+    # a client that prints a running log (the console) shows these instead of the table.
+    news: list[str] | None = None
 
 
 @dataclass(slots=True)

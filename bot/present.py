@@ -92,7 +92,7 @@ def hand(live: "Live", seat_no: int, lang: str, *, every_move: bool = False) -> 
         shown, left = renderer.move_buttons(view, moves, lang)
         if every_move:
             chosen = {b.action for b in shown}
-            shown = shown + [Button(renderers.generic.button_label(m, lang), f"m:{m}", "primary")
+            shown = shown + [Button(renderer.move_label(view, m, lang), f"m:{m}", "primary")
                              for m in moves if f"m:{m}" not in chosen]
             left = 0
         buttons = [b for b in shown if _fits(live, b)]

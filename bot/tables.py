@@ -474,7 +474,8 @@ class Tables(Lobby, Turns):
         lang = await self.channel_lang(live.row.channel)
         rendering = present.table(live, lang)
         self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
-                                     rendering=rendering, news=list(news or [])))
+                                     rendering=rendering,
+                                     news=None if news is None else list(news)))
 
     async def _show_hand(self, live: Live, seat_no: int) -> None:
         seat = live.seats[seat_no]

@@ -14,6 +14,8 @@ lines, so nothing typed (or stored) can drive the terminal.
 import asyncio
 import contextlib
 import getpass
+import logging
+import os
 import re
 import signal
 import sys
@@ -37,6 +39,7 @@ from engine.core.notation import read_number
 
 CHANNEL = "local"
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
+log = logging.getLogger(__name__)
 MAX_LINE = 200  # longer input is refused unread: no move or command is that long
 MAX_SHOWN = 2000  # a printed line is clipped past this many characters
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -61,8 +64,10 @@ class Screen:
     NO_COLOR is unset), plain text otherwise, which rich decides by itself."""
 
     def __init__(self, out: TextIO) -> None:
+        # rich drops colours for NO_COLOR but keeps bold and dim; plain means plain.
+        plain = bool(os.environ.get("NO_COLOR"))
         self.rich = RichConsole(file=out, highlight=False, markup=False, emoji=False,
-                                soft_wrap=True)
+                                soft_wrap=True, color_system=None if plain else "auto")
         self.prompting = out.isatty() if hasattr(out, "isatty") else False
 
     @property
@@ -127,7 +132,7 @@ class ConsoleSink:
             if msg.rendering.text != self._lobby_shown:
                 self._lobby_shown = msg.rendering.text
                 self.print_table()
-        elif msg.news:
+        elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
             for line in msg.news:
                 self.screen.line(f"  · {line}", "dim")
         else:  # a redraw with nothing new to narrate: the start, /table, a seat change
@@ -184,8 +189,10 @@ class ConsoleSink:
 
     async def turn_printed(self) -> None:
         if self._turn_task is not None:
-            with contextlib.suppress(Exception):
+            try:
                 await self._turn_task
+            except Exception:
+                log.exception("printing the turn failed")
 
     def print_table(self) -> None:
         if self.table is None:

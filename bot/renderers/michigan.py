@@ -261,6 +261,14 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def move_label(view: dict[str, Any], move: Move, lang: str) -> str:
+    if isinstance(move, Bid):
+        return t(lang, "mi.btn.bid", amount=move.amount)
+    if isinstance(move, Swap | Keep | Auction):
+        return t(lang, f"mi.btn.{move}")
+    return t(lang, "btn_pass") if isinstance(move, Pass) else str(move)
+
+
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
     """The three decisions; a few bids from the lowest allowed, and pass; one lead per suit."""
     buttons: list[Button] = []

@@ -173,6 +173,12 @@ def _strength(move: Play) -> tuple[bool, list[int]]:
     return JOKER not in move.cards, numbers
 
 
+def move_label(view: dict[str, Any], move: Move, lang: str) -> str:
+    if isinstance(move, Play):
+        return _combination(move.row, move.cards, move.super_chip, lang)
+    return str(move)
+
+
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
     """Per row, its best combination (and the same with the super chip), top row first;
     room left goes to the row's other joker-free combinations, which keep other cards."""
