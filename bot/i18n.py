@@ -299,6 +299,14 @@ EN: dict[str, str] = {
                       "last to play leads again. Playing a pay card wins its chips; the first "
                       "player out collects a chip per card from everyone. Moves: `lead H`, "
                       "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+    # --- console ---
+    "stats_line_team": "{game}: {played} played, {wins} won, {lost} lost (as a team)",
+    "player_count.one": "{count} player can't play this: it needs {low} to {high}.",
+    "refusal.card_not_in_hand.short": "You hold only {held} {card}: {played} needs {wanted}.",
+    "refusal.too_low.short": "You hold only {held} {card}: {played} needs {wanted} (and it "
+                             "would take at least {needed} to beat the table).",
+    "word.1": "one", "word.2": "two", "word.3": "three", "word.4": "four", "word.5": "five",
+    "word.6": "six", "word.7": "seven", "word.8": "eight",
 }
 
 FR: dict[str, str] = {
@@ -589,6 +597,15 @@ FR: dict[str, str] = {
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
                       "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
                       "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+    # --- console ---
+    "stats_line_team": "{game} : {played} jouées, {wins} gagnées, {lost} perdues (en équipe)",
+    "player_count.one": "On ne peut pas y jouer à {count} : il faut de {low} à {high} joueurs.",
+    "refusal.card_not_in_hand.short": "Pas assez de {card} : vous en avez {held}, {played} "
+                                      "en demande {wanted}.",
+    "refusal.too_low.short": "Pas assez de {card} : vous en avez {held}, {played} en demande "
+                             "{wanted} (et il faudrait au moins {needed} pour surenchérir).",
+    "word.1": "un", "word.2": "deux", "word.3": "trois", "word.4": "quatre", "word.5": "cinq",
+    "word.6": "six", "word.7": "sept", "word.8": "huit",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

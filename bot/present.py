@@ -141,6 +141,9 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     for name in _COUNTED_CARDS.get(exc.code, ()):
         if isinstance(params.get(name), int):
             params[name] = count(lang, "card", params[name])
+    for name in ("held", "wanted"):  # "you hold only one 13"
+        if isinstance(params.get(name), int) and known(lang, f"word.{params[name]}"):
+            params[name] = t(lang, f"word.{params[name]}")
     for name in ("animal",):
         if name in params:
             params[name] = t(lang, f"animal.{params[name]}") if has(

@@ -384,9 +384,14 @@ class Tables(Lobby, Turns):
         result = game.outcome(new_state)
         results = None
         if result is not None:
+            # A cooperative game places the whole team alike, so its ranking says nothing:
+            # the team's place is 1 when it won, 2 when the deck beat it (for /stats).
+            team = 1 if getattr(game, "won", bool)(new_state) else 2
+            cooperative = getattr(game, "COOPERATIVE", False)
             results = [ResultRow(seat=s.seat, user_id=s.user_id or s.former_user_id,
                                  name=s.name, is_bot=s.is_bot and not s.former_user_id,
-                                 score=result.scores[s.seat], rank=result.ranking[s.seat])
+                                 score=result.scores[s.seat],
+                                 rank=team if cooperative else result.ranking[s.seat])
                        for s in live.seats]
         live.row = await self.repo.commit_move(
             live.id, seq=live.row.version + 1, seat=seat, move=str(move), actor=actor_kind,
@@ -563,9 +568,13 @@ class Tables(Lobby, Turns):
             return Reply(t(lang, "stats_none"))
         lines = [t(lang, "stats_title", name=actor.name)]
         for row in rows:
-            name = games.get(row.game).NAME if row.game in games.ids() else row.game
-            lines.append(t(lang, "stats_line", game=name, played=row.played, wins=row.wins,
-                           rank=f"{row.average_rank:.1f}"))
+            known_game = games.get(row.game) if row.game in games.ids() else None
+            name = known_game.NAME if known_game else row.game
+            # A cooperative game has no places to average, only games won and lost.
+            key = "stats_line_team" if getattr(known_game, "COOPERATIVE", False) \
+                else "stats_line"
+            lines.append(t(lang, key, game=name, played=row.played, wins=row.wins,
+                           lost=row.played - row.wins, rank=f"{row.average_rank:.1f}"))
         return Reply("\n".join(lines))
 
     # --- platform events ------------------------------------------------------------------

@@ -298,6 +298,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         out["seat"] = seat
         out["hand"] = sort_cards(state.hands[seat])
         out["ox_pile"] = list(state.ox_piles[seat])
+        out["ox_pile_points"] = ox_pile_penalty(state.ox_piles[seat])
     return out
 
 
@@ -381,6 +382,18 @@ def _sort_key(card: str) -> tuple[int, int]:
     return (0, int(card)) if card.isdigit() else (1, _ORDER[card])
 
 
+def _short(cards: list[str], hand: list[str] | tuple[str, ...],
+           missing: Counter[str]) -> dict[str, Any]:
+    """When the hand holds some but too few of a card (`13 13` with one 13), which card,
+    how many are held and how many the set needs: the refusal then says exactly that."""
+    for card in sort_cards(list(missing)):
+        held = Counter(hand)[card]
+        if held:
+            return {"reason": "short", "card": card, "held": held,
+                    "wanted": Counter(cards)[card], "played": sort_cards(cards)}
+    return {}
+
+
 def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The first refusal that applies, in the contract's order of codes."""
     if state.over:
@@ -406,14 +419,16 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     if not leading and trick.kind == NORMAL and len(cards) != trick.count:
         return IllegalMove("must_match_count", count=trick.count, played=len(cards))
     value = set_value(cards)
+    missing = Counter(cards) - Counter(hand)
+    short = _short(cards, hand, missing)
     if not leading and trick.kind == NORMAL and value is not None and value <= trick.best_value:
         if trick.best_value >= LONE_JOKER_VALUE:  # only jokers reach 14, nothing passes it
             return IllegalMove("too_low", needed=trick.best_value + 1, value=value,
                                reason="unbeatable")
-        return IllegalMove("too_low", needed=trick.best_value + 1, value=value)
-    missing = Counter(cards) - Counter(hand)
+        return IllegalMove("too_low", needed=trick.best_value + 1, value=value, **short)
     if missing:
-        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())))
+        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())),
+                           **short)
     if animals and (len(cards) > 1 or not leading):
         if not leading:
             return IllegalMove("animal_only_leads", animal=animals[0])

@@ -303,6 +303,14 @@ def to_act(state: State) -> list[int]:
     return [] if state.over else [state.turn]
 
 
+COOPERATIVE = True  # one team against the deck: `won` says whether the team beat it
+
+
+def won(state: State) -> bool:
+    """The team wins only by placing every card: score 0 (docs/games/the-game.md)."""
+    return state.over and score(state) == 0
+
+
 def outcome(state: State) -> Outcome | None:
     if not state.over:
         return None
