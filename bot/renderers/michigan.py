@@ -53,6 +53,9 @@ register({
         "mi.btn.bid": "Bid {amount}",
         "mi.stop.ace": "the ace ends it; {seat} leads next",
         "mi.stop.no_next_card": "{next} is not in play; {seat} leads next",
+        "mi.stop.already_played": "{next} was played earlier this deal; {seat} leads next",
+        "mi.left_on_pay_cards": "The game is over with {chips} still on the pay cards "
+                                "({piles}): they count for nobody.",
         "mi.run": "{seat} leads {suit}: {plays}",
         "mi.run_forced": "{seat} must lead {suit}: {plays}",
         "mi.run_stop": "{run} — {stop}",
@@ -109,6 +112,10 @@ register({
         "mi.btn.bid": "Miser {amount}",
         "mi.stop.ace": "l'as la termine ; {seat} entame ensuite",
         "mi.stop.no_next_card": "{next} n'est pas en jeu ; {seat} entame ensuite",
+        "mi.stop.already_played": "{next} a déjà été joué dans cette donne ; {seat} entame "
+                                  "ensuite",
+        "mi.left_on_pay_cards": "La partie se termine avec {chips} encore sur les cartes "
+                                "payantes ({piles}) : ils ne comptent pour personne.",
         "mi.run": "{seat} entame à {suit} : {plays}",
         "mi.run_forced": "{seat} doit entamer à {suit} : {plays}",
         "mi.run_stop": "{run} — {stop}",
@@ -187,7 +194,9 @@ def _stop(ev: dict[str, Any], names: list[str], lang: str) -> str:
     following = _next_card(ev["card"])
     if ev.get("reason") == "ace" or following is None:
         return t(lang, "mi.stop.ace", seat=seat)
-    return t(lang, "mi.stop.no_next_card", seat=seat, next=card_text(following, lang))
+    key = "mi.stop.already_played" if ev.get("reason") == "already_played" \
+        else "mi.stop.no_next_card"
+    return t(lang, key, seat=seat, next=card_text(following, lang))
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -319,8 +328,15 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     kind = ev.get("type")
     if kind == "played":
         return None  # forced: the table's sequence line shows it (see the module docstring)
-    if kind in {"game_over", "went_out"}:
-        return None  # the final ranking is announced on its own; `deal_over` says who went out
+    if kind == "game_over":
+        # The ranking is announced on its own; what it does not say is the chips lost.
+        left = [n for n in ev.get("pay_cards", []) if isinstance(n, int)]
+        if not sum(left):
+            return None
+        return t(lang, "mi.left_on_pay_cards", chips=count(lang, "chip", sum(left)),
+                 piles=_params(ev, names, lang)["piles"])
+    if kind == "went_out":
+        return None  # `deal_over` says who went out
     if kind not in _NARRATED:
         return generic.describe(game_id, ev, names, lang)
     params = _params(ev, names, lang)

@@ -286,7 +286,8 @@ def test_michigan_table_shows_pay_cards_with_their_chips_and_the_dealer():
 def test_michigan_table_follows_the_auction_high_bid_and_passes():
     state, _ = apply_all("michigan", michigan(), (2, "auction"), (0, "bid 3"))
     english = table_text("michigan", state, "en")
-    assert "Auction: high bid 3 by Alice (at most 20)" in english
+    # "at most": what the next bidder (Bob) holds, the cap on his bid.
+    assert "Auction: high bid 3 by Alice (at most 16)" in english
     state, _ = apply_all("michigan", state, (1, "pass"))
     english = table_text("michigan", state, "en")
     assert "The extra hand went to Alice for 3 chips." in english
@@ -324,10 +325,10 @@ def test_michigan_buttons_for_the_decision_the_bids_and_the_leads():
     state, _ = apply_all("michigan", state, (2, "auction"), (0, "bid 3"))
     shown, left = buttons("michigan", state, 1, "en")
     assert [b.label for b in shown] == ["Bid 4", "Bid 5", "Bid 6", "Bid 9", "Bid 14", "Pass"]
-    assert left == 17 - 5
-    state, _ = apply_all("michigan", state, (1, "bid 18"))
+    assert left == 13 - 5  # bids up to Bob's own 16 chips
+    state, _ = apply_all("michigan", state, (1, "bid 14"))
     assert [b.label for b in buttons("michigan", state, 0, "fr")[0]] == [
-        "Miser 19", "Miser 20", "Passer"]
+        "Miser 15", "Miser 16", "Passer"]
     state, _ = apply_all("michigan", michigan(), (2, "keep"))
     assert [b.label for b in buttons("michigan", state, 0, "en")[0]] == [
         "♠ spades (4♠)", "♥ hearts (2♥)", "♣ clubs (9♣)"]
@@ -377,10 +378,11 @@ def test_michigan_narrates_the_auction_pay_cards_won_the_deal_over_and_the_next_
 
 def test_michigan_merges_the_passes_a_maximum_bid_forces():
     hands = [["2H", "3H", "4S"], ["5H", "2S"], ["7H", "3S"], ["9H", "5S"], ["2C", "3D"]]
-    _, events = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 20"))
+    # Alice bids all her 16 chips: Bob and Carol hold 16 too and cannot outbid her.
+    _, events = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 16"))
     assert narrate("michigan", events, "en") == [
-        "Dave (dealer) auctions the extra hand", "Alice bids 20", "Bob, Carol pass",
-        "Alice buys the extra hand for 20 chips, paid to Dave"]
+        "Dave (dealer) auctions the extra hand", "Alice bids 16", "Bob, Carol pass",
+        "Alice buys the extra hand for 16 chips, paid to Dave"]
     assert narrate("michigan", events, "fr")[2] == "Bob, Carol passent"
 
 
