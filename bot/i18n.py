@@ -286,14 +286,18 @@ EN: dict[str, str] = {
                       "not say which cards you hold. The game is lost when the player to act "
                       "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2–5): each turn play a combination from your hand "
-                           "and put a chip on its row (4 of a kind, run of 4, 3 of a kind, "
-                           "run of 3, pair, run of 2, single, nothing). A new chip pushes the "
+                           "and put a chip on its row: quad (4 of a kind), run4 (4 in a row), "
+                           "triple (3 of a kind), run3, pair, run2, single (one card), none "
+                           "(no card left). A new chip pushes the "
                            "row's chips along; the one pushed off scores nothing. One joker per "
                            "combination at most. Your super chip doubles its cell. 4 rounds of "
-                           "5 turns; most points wins. Moves: `pair 5 J`, `run3 2 3 4 super`, "
-                           "`none`.",
+                           "5 turns; most points wins. With personne=yes, Monsieur Personne "
+                           "plays from the draw pile and is ranked too, but is not a player: "
+                           "the best of the people wins. Moves: `pair 5 J`, "
+                           "`run3 2 3 4 super`, `none`.",
     "rules.michigan": "Michigan (3–8): chips on the pay cards JS QD KC AH. The dealer may "
-                      "swap for the extra hand, keep, or auction it. The leader plays the "
+                      "swap for the extra hand, keep, or auction it (a bid is at most your "
+                      "own chips; who cannot outbid passes). The leader plays the "
                       "lowest card of a suit; whoever holds the next card in that suit must "
                       "play it (I play forced cards for you) until the ace or a dead card; the "
                       "last to play leads again. Playing a pay card wins its chips; the first "
@@ -307,6 +311,12 @@ EN: dict[str, str] = {
                              "would take at least {needed} to beat the table).",
     "word.1": "one", "word.2": "two", "word.3": "three", "word.4": "four", "word.5": "five",
     "word.6": "six", "word.7": "seven", "word.8": "eight",
+    "option.bad_entry": "“{key}”: “{item}” is not one of {allowed}.",
+    "option.wrong_length": "“{key}”: {item} takes exactly {length} values.",
+    "option.too_small": "“{key}”: the values for {item} must be at least {low}.",
+    "option.bad_shape": "“{key}” is written like {key}={example}.",
+    "option.entry_not_a_number": "“{key}”: the values for {item} must be whole numbers.",
+    "final_extra_ahead": "{extra} is not a player: among the people, {names} won.",
 }
 
 FR: dict[str, str] = {
@@ -583,15 +593,19 @@ FR: dict[str, str] = {
                       "perdue quand le joueur actif ne peut pas poser son minimum. Coups : "
                       "`23 A1`, `23 A1, 77 D2`, `fin`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et "
-                           "posez un jeton sur sa ligne (carré, suite de 4, brelan, suite de 3, "
-                           "paire, suite de 2, carte, rien). Un nouveau jeton pousse ceux de la "
+                           "posez un jeton sur sa ligne : carré, suite4 (4 qui se suivent), "
+                           "brelan, suite3, paire, suite2, carte (une seule), rien (plus de "
+                           "cartes). Un nouveau jeton pousse ceux de la "
                            "ligne ; celui qui sort ne rapporte rien. Un joker par combinaison au "
                            "plus. Le super jeton double sa case. 4 manches de 5 tours ; le plus "
-                           "de points gagne. Coups : `paire 5 joker`, `suite3 2 3 4 super`, "
-                           "`rien`.",
+                           "de points gagne. Avec personne=oui, Monsieur Personne joue depuis la "
+                           "pioche et est classé aussi, mais n'est pas un joueur : la meilleure "
+                           "des personnes gagne. Coups : `paire 5 joker`, "
+                           "`suite3 2 3 4 super`, `rien`.",
     "rules.michigan": "Michigan (3 à 8) : des jetons sur les cartes payantes VP DC RT AC. Le "
                       "donneur peut échanger sa main contre la main supplémentaire, la garder "
-                      "ou la mettre aux enchères. Le meneur joue la plus petite carte d'une "
+                      "ou la mettre aux enchères (une mise ne dépasse pas vos jetons ; qui ne "
+                      "peut surenchérir passe). Le meneur joue la plus petite carte d'une "
                       "couleur ; qui a la carte suivante de la couleur doit la jouer (je joue "
                       "les cartes forcées pour vous) jusqu'à l'as ou une carte morte ; le "
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
@@ -606,6 +620,14 @@ FR: dict[str, str] = {
                              "{wanted} (et il faudrait au moins {needed} pour surenchérir).",
     "word.1": "un", "word.2": "deux", "word.3": "trois", "word.4": "quatre", "word.5": "cinq",
     "word.6": "six", "word.7": "sept", "word.8": "huit",
+    "option.bad_entry": "« {key} » : « {item} » n'est pas parmi {allowed}.",
+    "option.wrong_length": "« {key} » : {item} prend exactement {length} valeurs.",
+    "option.too_small": "« {key} » : les valeurs de {item} doivent valoir au moins {low}.",
+    "option.bad_shape": "« {key} » s'écrit comme {key}={example}.",
+    "option.entry_not_a_number": "« {key} » : les valeurs de {item} doivent être des nombres "
+                                 "entiers.",
+    "final_extra_ahead": "{extra} n'est pas un joueur : parmi les personnes, {names} "
+                         "l'emporte.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

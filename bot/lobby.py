@@ -435,9 +435,9 @@ class Lobby(TablesBase):
             return await self._refuse(actor, channel, "out_of_date")
         if live.seat_of(actor.user_id) is None:
             return await self._refuse(actor, channel, "not_seated")
+        # Bots keep their seats and their names: the same table, played again.
         seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name) if not s.is_bot
-                 else SeatRow(seat=s.seat, user_id=None, name=self._bot_name(live, s.seat),
-                              is_bot=True)
+                 else SeatRow(seat=s.seat, user_id=None, name=s.name, is_bot=True)
                  for s in live.seats]
         per_game = {"takeovers", "kicked", "unreachable"}  # bookkeeping of the last game
         try:

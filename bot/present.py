@@ -206,6 +206,16 @@ def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
         lines.append(t(lang, "final_line", rank=result.ranking[seat], name=name,
                        score=score_text(live, result.scores[seat], lang)))
+    # An automatic competitor (Monsieur Personne) placed above every person: who among
+    # the people won, since a place of "2." alone would not say it.
+    people = range(min(len(live.seats), len(result.ranking)))
+    best = min((result.ranking[s] for s in people), default=0)
+    ahead = [seat_names[s] for s in range(len(live.seats), len(result.ranking))
+             if s < len(seat_names) and result.ranking[s] < best]
+    if ahead:
+        winners = [seat_names[s] for s in people if result.ranking[s] == best]
+        lines.append(t(lang, "final_extra_ahead", extra=", ".join(ahead),
+                       names=", ".join(winners)))
     return lines
 
 

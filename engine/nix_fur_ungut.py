@@ -63,6 +63,7 @@ class Options(GameOptions):
         default_factory=dict,
         description="cell values per row, e.g. {\"pair\": [5, 3, 1]}; rows not given keep "
         "the default board",
+        examples=[{"pair": [5, 3, 1]}],
     )
 
 

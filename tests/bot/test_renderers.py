@@ -160,14 +160,16 @@ def test_nix_board_shows_each_row_with_cell_values_holders_and_the_super_chip():
     state = nix([HAND_A, HAND_B])
     state, _ = apply_all("nix-fur-ungut", state, (0, "pair 7 7 super"), (1, "pair 2 2"))
     english = table_text("nix-fur-ungut", state, "en")
-    assert "Pair: 5 Bob · 3 Alice★ · 1 —" in english
-    assert "Four of a kind: 12 — · 8 — · 4 —" in english
-    assert "Nothing: 15 — · 10 — · 5 —" in english
+    # One name per combination: the board, the history and the narration all say "pair".
+    assert "pair: 5 Bob · 3 Alice★ · 1 —" in english
+    assert "quad: 12 — · 8 — · 4 —" in english
+    assert "none: 15 — · 10 — · 5 —" in english
+    assert "Pair" not in english and "Four of a kind" not in english
     assert "Round 1/4 · turn 2/5" in english
     assert "Turn 1: Alice pair 7 7 ★ · Bob pair 2 2" in english
     assert "Alice: 10 cards · 0 pts (+6 on the board)" in english  # cell 2 doubled
     french = table_text("nix-fur-ungut", state, "fr")
-    assert "Paire : 5 Bob · 3 Alice★ · 1 —" in french
+    assert "paire : 5 Bob · 3 Alice★ · 1 —" in french
     assert "Tour 1 : Alice paire 7 7 ★ · Bob paire 2 2" in french
 
 
@@ -191,11 +193,11 @@ def test_nix_monsieur_personne_is_named_with_its_score_and_revealed_cards():
     seat_names = NAMES[:2]  # the table knows the seats; Personne has no seat name
     text = table_text("nix-fur-ungut", state, "en", seat_names)
     assert "Monsieur Personne: 0 pts (+5 on the board) · revealed 6 6" in text
-    assert "Pair: 5 Monsieur Personne" in text
+    assert "pair: 5 Monsieur Personne" in text
     assert "#3" not in text
     lines = narrate("nix-fur-ungut", events, "en", seat_names)
     assert "Monsieur Personne reveals 6 6" in lines
-    assert "Monsieur Personne lays 6 6 → Pair, cell 1" in lines
+    assert "Monsieur Personne lays 6 6 → pair, cell 1" in lines
     assert "Monsieur Personne retourne 6 6" in narrate("nix-fur-ungut", events, "fr", seat_names)
 
 
@@ -242,7 +244,7 @@ def test_nix_narrates_pushes_and_round_scoring_with_round_points_per_competitor(
     state, events = apply_all("nix-fur-ungut", state, (0, "single 2"), (1, "single 4"),
                               (0, "single 3"), (1, "single 4"))
     lines = narrate("nix-fur-ungut", events, "en", NAMES[:2])
-    assert "Alice's chip is pushed off the board (Single card)" in lines
+    assert "Alice's chip is pushed off the board (single)" in lines
     assert "Turn 3/5" in lines
     assert "sort du plateau" in " ".join(narrate("nix-fur-ungut", events, "fr", NAMES[:2]))
     for _ in range(3):
