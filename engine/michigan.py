@@ -1,6 +1,6 @@
 """Michigan (Newmarket family): pay cards, chips, the extra hand and its auction.
 
-Rulebook: shared/rules/michigan.fr.txt; decisions and notation: shared/RULES.md.
+The rules as Tapis plays them, notation and decisions: docs/games/michigan.md.
 Each deal the dealer antes 2 chips on every pay card and the others 1, a hand is dealt
 to every player plus an extra hand, and the dealer swaps, keeps, or auctions the extra
 hand. Then suits are played upwards from the lowest card a leader chooses: whoever
@@ -294,7 +294,7 @@ _AUCTION_WORDS = {"auction", "enchere", "encheres", "vendre"}
 _BID_WORDS = {"bid", "encherir", "enchere", "miser", "mise"}
 _PASS_WORDS = {"pass", "passe", "passer", "p"}
 _LEAD_WORDS = {"lead", "play", "jouer", "joue", "entamer"}
-# Single letters are English only (RULES.md): `c` is clubs, never coeur.
+# Single letters are English only (docs/games/michigan.md): `c` is clubs, never coeur.
 _SUIT_WORDS = {
     "s": "S", "spade": "S", "spades": "S", "pique": "S", "piques": "S", "♠": "S", "♤": "S",
     "h": "H", "heart": "H", "hearts": "H", "coeur": "H", "coeurs": "H", "♥": "H", "♡": "H",

@@ -1,6 +1,6 @@
 """Ochs & Esel (Wolfgang Kramer), with the Ochs variant.
 
-Rulebook: shared/rules/ochs-und-esel.fr.txt; decisions and notation: shared/RULES.md.
+The rules as Tapis plays them, notation and decisions: docs/games/ochs-esel.md.
 A round is a series of tricks ("tours"): the leader fixes how many cards of one value
 everyone plays, each other player beats strictly higher or passes, once. The donkey
 (and, in the variant, the ox) can only be led, alone, and starts a trick in which every
@@ -171,7 +171,8 @@ def _apply_setup(state: State, setup: dict[str, Any]) -> None:
         state.middle = [a for a in ANIMALS if a not in used]
         state.received = {a: 0 for a in ANIMALS if a in used}
     else:
-        # RULES.md: the seat holding D leads; with no D dealt, it joins `first`'s hand.
+        # The seat holding D leads; with no D dealt, it joins `first`'s hand
+        # (docs/games/ochs-esel.md).
         if holders:
             if first is not None and first != holders[0]:
                 raise BadOptions("setup.first must be the seat holding the donkey")
@@ -518,7 +519,7 @@ def _end_trick(state: State, events: list[Event]) -> None:
                             penalty=ox_pile_penalty(played)))
     else:
         events.append(event("trick_won", seat=winner, cards=played, trick=trick.number))
-    # RULES.md: the round-end check comes before the animals leave the middle.
+    # docs/games/ochs-esel.md: the round-end check comes before the animals leave the middle.
     if any(not hand for hand in state.hands):
         _end_round(state, events)
         return

@@ -1,4 +1,4 @@
-"""Michigan rules, each checked on a fixed deal (shared/rules/michigan.fr.txt, RULES.md)."""
+"""Michigan rules, each checked on a fixed deal (docs/games/michigan.md)."""
 
 import random
 from typing import Any
