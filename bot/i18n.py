@@ -252,10 +252,8 @@ EN: dict[str, str] = {
     "console_pick_game": "Which game?",
     "console_options": "Options (e.g. rounds=3 ox=yes), Enter for the defaults:",
     "console_bots": "How many bot opponents ({low}–{high}, Enter for {default})?",
-    "console_no_button": "There is no button with that number.",
+    "console_no_button": "There is no choice with that number in the list above.",
     "console_bad_bots": "Type a number from {low} to {high}, or Enter.",
-    "console_help": "In this terminal: type a move, or #N to press button N; /quit to stop "
-                    "(the game is saved).",
     "rules_options": "Options (/newgame <game> name=value, or the lobby's Options button):",
     "optdesc.rounds": "number of rounds, 1 to 20",
     "optdesc.ox": "yes: the Ochs variant (the ox and the donkey start in the middle)",
@@ -555,10 +553,8 @@ FR: dict[str, str] = {
     "console_options": "Options (par ex. manches=3 boeuf=oui), Entrée pour les valeurs par "
                        "défaut :",
     "console_bots": "Combien d'adversaires bots ({low}–{high}, Entrée pour {default}) ?",
-    "console_no_button": "Aucun bouton ne porte ce numéro.",
+    "console_no_button": "Aucun choix ne porte ce numéro dans la liste ci-dessus.",
     "console_bad_bots": "Tapez un nombre de {low} à {high}, ou Entrée.",
-    "console_help": "Dans ce terminal : tapez un coup, ou #N pour appuyer sur le bouton N ; "
-                    "/quit pour arrêter (la partie est enregistrée).",
     "rules_options": "Options (/newgame <jeu> nom=valeur, ou le bouton Options du salon) :",
     "optdesc.rounds": "nombre de manches, de 1 à 20",
     "optdesc.ox": "oui : la variante du bœuf (le bœuf et l'âne commencent au centre)",

@@ -12,6 +12,7 @@ lines, so nothing typed (or stored) can drive the terminal.
 """
 
 import asyncio
+import codecs
 import contextlib
 import getpass
 import logging
@@ -20,6 +21,7 @@ import re
 import signal
 import sys
 import threading
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TextIO
 
 from rich.console import Console as RichConsole
@@ -116,7 +118,8 @@ class ConsoleSink:
         self._lobby_shown = ""
         self._ids = 0
         self.lang = "en"
-        self.quiet: object = None  # set by Console: waits until queued deliveries are out
+        # Set by Console: waits until every queued delivery is out.
+        self.quiet: Callable[[], Awaitable[None]] | None = None
         self._turn_task: asyncio.Task[None] | None = None
 
     def _ref(self, key: str) -> MessageRef:
@@ -175,7 +178,7 @@ class ConsoleSink:
             self._turn_task = asyncio.create_task(self._when_quiet())
 
     async def _when_quiet(self) -> None:
-        if callable(self.quiet):
+        if self.quiet is not None:
             await self.quiet()
         self.refresh()
 
@@ -229,6 +232,34 @@ class ConsoleSink:
         return self.choices[number - 1] if 0 < number <= len(self.choices) else None
 
 
+def _lines_of(inp: TextIO) -> Iterator[str]:
+    """Typed lines. A real file is read with `os.read` on its descriptor: a thread blocked
+    in `sys.stdin.readline` holds the stream's lock, which the interpreter then cannot
+    take when it shuts down after Ctrl-C. Undecodable bytes become U+FFFD."""
+    try:
+        fd = inp.fileno()
+    except (OSError, ValueError, AttributeError):
+        fd = None
+    if fd is None:
+        while line := inp.readline():
+            yield line
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        pending += decoder.decode(chunk, final=not chunk)
+        *lines, pending = pending.split("\n")
+        yield from (line + "\n" for line in lines)
+        if not chunk:
+            if pending:
+                yield pending
+            return
+
+
 def _without_log(lines: list[str], header: str) -> list[str]:
     """The table without its "Last moves" list: the console printed each of them already."""
     out, skipping = [], False
@@ -267,15 +298,13 @@ class Console:
         wait for a pending `readline` (asyncio's own threads would: "^C" then nothing)."""
         loop = asyncio.get_running_loop()
 
+        def put(line: str | None) -> None:
+            loop.call_soon_threadsafe(self._lines.put_nowait, line)
+
         def read() -> None:
-            while True:
-                try:
-                    line = self.inp.readline()
-                except (OSError, ValueError, UnicodeDecodeError):
-                    line = ""
-                loop.call_soon_threadsafe(self._lines.put_nowait, line or None)
-                if not line:
-                    return
+            for line in _lines_of(self.inp):
+                put(line)
+            put(None)
 
         self._reader = threading.Thread(target=read, name="console-input", daemon=True)
         self._reader.start()
@@ -318,6 +347,8 @@ class Console:
                 await self.tables.settle()
             open_table = await self.tables.table_for_channel(CHANNEL)
             saved = open_table is not None and open_table.status in {LOBBY, PLAYING}
+            if self.screen.prompting:
+                self.say("")  # off the prompt line (and the terminal's "^C")
             self.say(t(self.lang, "console_saved" if saved else "console_bye"))
             await self.tables.close()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
