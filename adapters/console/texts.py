@@ -24,6 +24,7 @@ register_dialect(DIALECT, {
         "table_exists_short": "Another table is already open.",
         "bad_button": "There is no choice with that number.",
         "host_or_admin_only": "Only the host can do that.",
+        "lang_set_channel": "The console now speaks English.",
         "rules_options": "Options (/newgame <game> name=value, or /options name=value before "
                          "the start):",
         "options_now": "Options: {options}. Change them before the start with "
@@ -53,6 +54,7 @@ register_dialect(DIALECT, {
         "table_exists_short": "Une autre table est déjà ouverte.",
         "bad_button": "Aucun choix ne porte ce numéro.",
         "host_or_admin_only": "Seul l'hôte peut faire cela.",
+        "lang_set_channel": "La console parle désormais français.",
         "rules_options": "Options (/newgame <jeu> nom=valeur, ou /options nom=valeur avant "
                          "le début) :",
         "options_now": "Options : {options}. Changez-les avant le début avec "

@@ -184,6 +184,9 @@ def test_the_console_speaks_french(tmp_path):
     assert "Partie enregistrée — relancez pour la reprendre." in out
     for word in CHAT_WORDING:
         assert word not in out, word
+    switched = run_bot(tmp_path / "c.db", ["/lang fr", "/help", "/quit"])
+    assert "La console parle désormais français." in switched.stdout
+    assert "Tapez un coup" in switched.stdout and "ce salon" not in switched.stdout
 
 
 def test_a_database_in_a_missing_folder_is_one_line_and_no_traceback(tmp_path):
