@@ -210,3 +210,14 @@ def test_the_screen_cleaner_leaves_nothing_a_terminal_would_obey(text):
     assert not ANSI.search(shown) and "\x1b" not in shown
     assert len(shown) < 2100 and shown.endswith("…")
 
+
+
+def test_a_rounds_end_shows_its_summary_then_the_whole_table(tmp_path):
+    result = run_bot(tmp_path / "c.db", ["#2", "#1"] * 200, "--game", "ochs-esel",
+                     "--bots", "2", "-o", "rounds=2", "-o", "deadline=off")
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    after = out.split("Round 1 is over. Penalty points (lowest total wins):\n", 1)[1]
+    summary, _, rest = after.partition("\n\n")
+    assert len(summary.split("\n")) == 3  # one line per player
+    assert rest.split("\n")[1:3] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
