@@ -153,7 +153,7 @@ EN: dict[str, str] = {
     "round_line": "{name}: {points} (total {total})",
     # Only the settlement of cards left: pay cards and antes moved chips during the deal.
     "round_over.michigan": "Deal {round} is over. A chip per card left, paid to whoever "
-                           "went out (totals before the next deal's antes):",
+                           "went out; totals are before the next deal's antes:",
     "round_over.ochs-esel": "Round {round} is over. Penalty points (lowest total wins):",
     "final_title": "🏁 {game} is over. Final ranking:",
     "final_line": "{rank}. {name} — {score}",
@@ -449,7 +449,7 @@ FR: dict[str, str] = {
     "round_over": "La manche {round} est terminée. Points de la manche :",
     "round_line": "{name} : {points} (total {total})",
     "round_over.michigan": "La donne {round} est finie. Un jeton par carte restante, payé à "
-                           "qui est sorti (totaux avant les mises de la donne suivante) :",
+                           "qui est sorti ; totaux avant les mises de la donne suivante :",
     "round_over.ochs-esel": "La manche {round} est terminée. Points de pénalité (le plus petit "
                             "total gagne) :",
     "final_title": "🏁 La partie de {game} est terminée. Classement final :",

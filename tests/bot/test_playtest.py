@@ -136,7 +136,7 @@ def test_the_deal_summary_says_its_totals_come_before_the_next_antes():
     over = next(e for e in events if e["type"] == "deal_over")
     live = fake_live("michigan", ["Alice", "Bob", "Carol"])
     summary = present.round_summary(live, over, "en")
-    assert "(totals before the next deal's antes)" in summary[0]
+    assert summary[0].endswith("totals are before the next deal's antes:")
     assert f"(total {over['chips'][0]})" in summary[1]
     # The table shows the chips after the next deal's antes: lower, and the summary said so.
     assert game.view(state)["chips"][0] < over["chips"][0]
