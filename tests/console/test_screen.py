@@ -1,6 +1,7 @@
 """What a player sees in the terminal: the console driven through its real entry
 (`python -m bot`), with piped input or a pseudo-terminal, as a person would use it."""
 
+import getpass
 import os
 import re
 import signal
@@ -221,3 +222,18 @@ def test_a_rounds_end_shows_its_summary_then_the_whole_table(tmp_path):
     summary, _, rest = after.partition("\n\n")
     assert len(summary.split("\n")) == 3  # one line per player
     assert rest.split("\n")[1:3] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
+
+
+def test_a_deal_summary_never_buries_your_moves(tmp_path):
+    """Michigan: the deal's summary and the next deal's table come first, then the moves,
+    so a dealer's decision is the last thing on the screen."""
+    result = run_bot(tmp_path / "c.db", ["#1"] * 150, "--game", "michigan", "--bots", "2",
+                     "-o", "chips=20", "-o", "deadline=off")
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    you = getpass.getuser().capitalize()  # the console seats you under your login name
+    games_played = out.split("Deal 1 is over. A chip per card left")[1:]
+    assert games_played
+    for after in games_played:
+        mine = [line for line in after.split("\n") if line.startswith(f"  · {you} ")]
+        assert after.index("Your moves:") < after.index(mine[0])  # shown again before you act
