@@ -77,7 +77,7 @@ def test_ctrl_c_quits_at_once_and_says_the_game_is_saved(tmp_path):
         started = time.monotonic()
         os.kill(term.proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
         code = term.wait_exit()
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 10  # at once: no Enter needed, no hang
         assert code == 0
         assert "Game saved — run again to resume." in term.text()
         assert "Traceback" not in term.text()
