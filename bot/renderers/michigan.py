@@ -32,8 +32,10 @@ register({
         "mi.pay": "Pay cards (chips): {piles}",
         "mi.decided.swap": "The dealer took the extra hand unseen.",
         "mi.decided.keep": "The dealer kept their hand; the extra hand is out.",
-        "mi.auction_high": "Auction: high bid {bid} by {name} (at most {max})",
-        "mi.auction_none": "Auction: no bid yet (at most {max})",
+        "mi.auction_high": "Auction: high bid {bid} by {name} (the next bidder may go up to "
+                           "{max}, their chips)",
+        "mi.auction_none": "Auction: no bid yet (the next bidder may go up to {max}, their "
+                           "chips)",
         "mi.auction_passed": "Passed: {names}",
         "mi.auction_sold": "The extra hand went to {name} for {bid}.",
         "mi.auction_unsold": "Nobody bought the extra hand: it is out.",
@@ -46,7 +48,8 @@ register({
         "mi.hand_chips": "You have {chips}.",
         "mi.hand_decide": "You deal: swap your hand for the extra hand (unseen), keep it, or "
                           "auction the extra hand.",
-        "mi.hand_bid": "Bid {min}–{max} for the extra hand, or pass (a pass is final).",
+        "mi.hand_bid": "Bid {min}–{max} for the extra hand (at most your chips), or pass (a "
+                       "pass is final).",
         "mi.hand_lead": "You lead: pick a suit; your lowest card of it is played, then the "
                         "forced cards follow.",
         "mi.btn.swap": "Swap hands", "mi.btn.keep": "Keep", "mi.btn.auction": "Auction",
@@ -89,8 +92,10 @@ register({
         "mi.pay": "Cartes payantes (jetons) : {piles}",
         "mi.decided.swap": "Le donneur a pris la main supplémentaire sans la voir.",
         "mi.decided.keep": "Le donneur a gardé sa main ; la main supplémentaire est écartée.",
-        "mi.auction_high": "Enchères : {bid} par {name} (au plus {max})",
-        "mi.auction_none": "Enchères : aucune mise pour l'instant (au plus {max})",
+        "mi.auction_high": "Enchères : {bid} par {name} (le suivant peut miser jusqu'à {max}, "
+                           "ses jetons)",
+        "mi.auction_none": "Enchères : aucune mise pour l'instant (le suivant peut miser "
+                           "jusqu'à {max}, ses jetons)",
         "mi.auction_passed": "Ont passé : {names}",
         "mi.auction_sold": "La main supplémentaire est allée à {name} pour {bid}.",
         "mi.auction_unsold": "Personne n'a acheté la main supplémentaire : elle est écartée.",
@@ -104,7 +109,8 @@ register({
         "mi.hand_decide": "Vous donnez : échangez votre main contre la main supplémentaire "
                           "(sans la voir), gardez-la, ou mettez la main supplémentaire aux "
                           "enchères.",
-        "mi.hand_bid": "Misez de {min} à {max} pour la main supplémentaire, ou passez (c'est "
+        "mi.hand_bid": "Misez de {min} à {max} pour la main supplémentaire (au plus vos "
+                       "jetons), ou passez (c'est "
                        "définitif).",
         "mi.hand_lead": "À vous d'entamer : choisissez une couleur ; votre plus petite carte "
                         "de cette couleur est jouée, puis les cartes forcées suivent.",

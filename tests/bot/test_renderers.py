@@ -288,8 +288,9 @@ def test_michigan_table_shows_pay_cards_with_their_chips_and_the_dealer():
 def test_michigan_table_follows_the_auction_high_bid_and_passes():
     state, _ = apply_all("michigan", michigan(), (2, "auction"), (0, "bid 3"))
     english = table_text("michigan", state, "en")
-    # "at most": what the next bidder (Bob) holds, the cap on his bid.
-    assert "Auction: high bid 3 by Alice (at most 16)" in english
+    # The cap is what the next bidder (Bob) holds: nobody bids chips they do not have.
+    assert "Auction: high bid 3 by Alice (the next bidder may go up to 16, their chips)" \
+        in english
     state, _ = apply_all("michigan", state, (1, "pass"))
     english = table_text("michigan", state, "en")
     assert "The extra hand went to Alice for 3 chips." in english
