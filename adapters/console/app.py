@@ -71,12 +71,14 @@ class Screen:
         self.rich = RichConsole(file=out, highlight=False, markup=False, emoji=False,
                                 soft_wrap=True, color_system=None if plain else "auto")
         self.prompting = out.isatty() if hasattr(out, "isatty") else False
+        self.at_prompt = False  # the cursor sits after "› ": no second one
 
     @property
     def width(self) -> int:
         return max(20, self.rich.width)
 
     def line(self, text: str, style: str = "") -> None:
+        self._leave_prompt()
         shown = Text(clean(text), style=style)
         shown.highlight_regex(_RED_SUITS, "red")
         shown.highlight_regex(r"(?m)^▶.*$", "bold")
@@ -87,6 +89,7 @@ class Screen:
         split across two lines (a terminal's own wrapping would cut `[#1` from `2]`)."""
         if not labels:
             return
+        self._leave_prompt()
         shown = [clean(label) for label in labels]
         cell = max(len(s) for s in shown) + 2
         per_line = max(1, self.width // cell)
@@ -100,10 +103,17 @@ class Screen:
             row.rstrip()
             self.rich.print(row)
 
+    def _leave_prompt(self) -> None:
+        """A bot's move arriving while you type starts on a line of its own."""
+        if self.at_prompt:
+            self.rich.file.write("\n")
+            self.at_prompt = False
+
     def prompt(self) -> None:
-        if self.prompting:
+        if self.prompting and not self.at_prompt:
             self.rich.file.write("› ")
             self.rich.file.flush()
+            self.at_prompt = True
 
 
 class ConsoleSink:
@@ -317,6 +327,7 @@ class Console:
             self.say(prompt)
             self.screen.prompt()
         line = await self._lines.get()
+        self.screen.at_prompt = False  # Enter moved the cursor to a new line
         if line is None:
             self._lines.put_nowait(None)  # whoever asks next learns it too
             return None
@@ -447,6 +458,7 @@ class Console:
             if reply_text:
                 self.say(reply_text, "yellow")
             await self._settle()
+            self.screen.prompt()  # after a refusal too: where to type is always shown
 
     async def handle(self, line: str) -> str | None:
         tables = self.tables

@@ -232,8 +232,12 @@ def test_a_deal_summary_never_buries_your_moves(tmp_path):
     out = result.stdout
     assert result.returncode == 0, result.stderr
     you = getpass.getuser().capitalize()  # the console seats you under your login name
-    games_played = out.split("Deal 1 is over. A chip per card left")[1:]
-    assert games_played
-    for after in games_played:
+    checked = 0
+    for after in out.split("Deal 1 is over. A chip per card left")[1:]:
         mine = [line for line in after.split("\n") if line.startswith(f"  · {you} ")]
-        assert after.index("Your moves:") < after.index(mine[0])  # shown again before you act
+        if not mine:
+            continue  # the input ran out before you acted again
+        # Shown again before you act.
+        assert after.index("Your moves:") < after.index(mine[0]), after[:3000]
+        checked += 1
+    assert checked
