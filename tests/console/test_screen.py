@@ -241,3 +241,15 @@ def test_a_deal_summary_never_buries_your_moves(tmp_path):
         assert after.index("Your moves:") < after.index(mine[0]), after[:3000]
         checked += 1
     assert checked
+
+
+def test_on_a_terminal_a_refusal_is_followed_by_the_prompt_again(tmp_path):
+    with Terminal(tmp_path / "c.db", "--game", "the-game", "--bots", "1", "-o", "deadline=off",
+                  "-o", "first=1") as term:
+        term.until_prompt()
+        term.send("150 A1")
+        screen = term.until_prompt()
+        assert "“150” is not a card of this game." in screen
+        assert screen.rstrip().endswith("›")  # where to type is shown again
+        term.send("/quit")
+        assert term.wait_exit() == 0
