@@ -12,6 +12,9 @@ class TableMessage:
     table_id: int
     channel: str
     rendering: Rendering
+    # After moves, the lines they narrated (one per move; None for a redraw with no move):
+    # a client that prints a running log (the console) shows these instead of the table.
+    news: list[str] | None = None
 
 
 @dataclass(slots=True)

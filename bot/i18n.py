@@ -6,9 +6,16 @@ code the engines raise has a sentence.
 """
 
 import logging
+from contextvars import ContextVar
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+# Where the sentences are read: a place with its own wording (the console says "type",
+# not "tap") registers `DIALECTS[name][lang]`, sets this for its run, and every `t()` made
+# from that context (tasks inherit it) reads the place's sentence first, then the plain one.
+DIALECT: ContextVar[str | None] = ContextVar("tapis_dialect", default=None)
+DIALECTS: dict[str, dict[str, dict[str, str]]] = {}
 
 LANGS = ("en", "fr")
 
@@ -146,7 +153,7 @@ EN: dict[str, str] = {
     "round_line": "{name}: {points} (total {total})",
     # Only the settlement of cards left: pay cards and antes moved chips during the deal.
     "round_over.michigan": "Deal {round} is over. A chip per card left, paid to whoever "
-                           "went out:",
+                           "went out; totals are before the next deal's antes:",
     "round_over.ochs-esel": "Round {round} is over. Penalty points (lowest total wins):",
     "final_title": "🏁 {game} is over. Final ranking:",
     "final_line": "{rank}. {name} — {score}",
@@ -245,10 +252,8 @@ EN: dict[str, str] = {
     "console_pick_game": "Which game?",
     "console_options": "Options (e.g. rounds=3 ox=yes), Enter for the defaults:",
     "console_bots": "How many bot opponents ({low}–{high}, Enter for {default})?",
-    "console_no_button": "There is no button with that number.",
+    "console_no_button": "There is no choice with that number in the list above.",
     "console_bad_bots": "Type a number from {low} to {high}, or Enter.",
-    "console_help": "In this terminal: type a move, or #N to press button N; /quit to stop "
-                    "(the game is saved).",
     "rules_options": "Options (/newgame <game> name=value, or the lobby's Options button):",
     "optdesc.rounds": "number of rounds, 1 to 20",
     "optdesc.ox": "yes: the Ochs variant (the ox and the donkey start in the middle)",
@@ -279,14 +284,18 @@ EN: dict[str, str] = {
                       "not say which cards you hold. The game is lost when the player to act "
                       "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2–5): each turn play a combination from your hand "
-                           "and put a chip on its row (4 of a kind, run of 4, 3 of a kind, "
-                           "run of 3, pair, run of 2, single, nothing). A new chip pushes the "
+                           "and put a chip on its row: quad (4 of a kind), run4 (4 in a row), "
+                           "triple (3 of a kind), run3, pair, run2, single (one card), none "
+                           "(no card left). A new chip pushes the "
                            "row's chips along; the one pushed off scores nothing. One joker per "
                            "combination at most. Your super chip doubles its cell. 4 rounds of "
-                           "5 turns; most points wins. Moves: `pair 5 J`, `run3 2 3 4 super`, "
-                           "`none`.",
+                           "5 turns; most points wins. With personne=yes, Monsieur Personne "
+                           "plays from the draw pile and is ranked too, but is not a player: "
+                           "the best of the people wins. Moves: `pair 5 J`, "
+                           "`run3 2 3 4 super`, `none`.",
     "rules.michigan": "Michigan (3–8): chips on the pay cards JS QD KC AH. The dealer may "
-                      "swap for the extra hand, keep, or auction it. The leader plays the "
+                      "swap for the extra hand, keep, or auction it (a bid is at most your "
+                      "own chips; who cannot outbid passes). The leader plays the "
                       "lowest card of a suit; whoever holds the next card in that suit must "
                       "play it (I play forced cards for you) until the ace or a dead card; the "
                       "last to play leads again. Playing a pay card wins its chips; the first "
@@ -343,6 +352,20 @@ EN: dict[str, str] = {
     "bad_link": "This link does not lead to a table: ask for a fresh one in the table's "
                 "chat.",
     "not_a_member": "Only members of the table's chat can sit at it: join that chat first.",
+    # --- console ---
+    "stats_line_team": "{game}: {played} played, {wins} won, {lost} lost (as a team)",
+    "player_count.one": "{count} player can't play this: it needs {low} to {high}.",
+    "refusal.card_not_in_hand.short": "You hold only {held} {card}: {played} needs {wanted}.",
+    "refusal.too_low.short": "You hold only {held} {card}: {played} needs {wanted} (and it "
+                             "would take at least {needed} to beat the table).",
+    "word.1": "one", "word.2": "two", "word.3": "three", "word.4": "four", "word.5": "five",
+    "word.6": "six", "word.7": "seven", "word.8": "eight",
+    "option.bad_entry": "“{key}”: “{item}” is not one of {allowed}.",
+    "option.wrong_length": "“{key}”: {item} takes exactly {length} values.",
+    "option.too_small": "“{key}”: the values for {item} must be at least {low}.",
+    "option.bad_shape": "“{key}” is written like {key}={example}.",
+    "option.entry_not_a_number": "“{key}”: the values for {item} must be whole numbers.",
+    "final_extra_ahead": "{extra} is not a player: among the people, {names} won.",
 }
 
 FR: dict[str, str] = {
@@ -477,7 +500,7 @@ FR: dict[str, str] = {
     "round_over": "La manche {round} est terminée. Points de la manche :",
     "round_line": "{name} : {points} (total {total})",
     "round_over.michigan": "La donne {round} est finie. Un jeton par carte restante, payé à "
-                           "qui est sorti :",
+                           "qui est sorti ; totaux avant les mises de la donne suivante :",
     "round_over.ochs-esel": "La manche {round} est terminée. Points de pénalité (le plus petit "
                             "total gagne) :",
     "final_title": "🏁 La partie de {game} est terminée. Classement final :",
@@ -581,10 +604,8 @@ FR: dict[str, str] = {
     "console_options": "Options (par ex. manches=3 boeuf=oui), Entrée pour les valeurs par "
                        "défaut :",
     "console_bots": "Combien d'adversaires bots ({low}–{high}, Entrée pour {default}) ?",
-    "console_no_button": "Aucun bouton ne porte ce numéro.",
+    "console_no_button": "Aucun choix ne porte ce numéro dans la liste ci-dessus.",
     "console_bad_bots": "Tapez un nombre de {low} à {high}, ou Entrée.",
-    "console_help": "Dans ce terminal : tapez un coup, ou #N pour appuyer sur le bouton N ; "
-                    "/quit pour arrêter (la partie est enregistrée).",
     "rules_options": "Options (/newgame <jeu> nom=valeur, ou le bouton Options du salon) :",
     "optdesc.rounds": "nombre de manches, de 1 à 20",
     "optdesc.ox": "oui : la variante du bœuf (le bœuf et l'âne commencent au centre)",
@@ -619,15 +640,19 @@ FR: dict[str, str] = {
                       "perdue quand le joueur actif ne peut pas poser son minimum. Coups : "
                       "`23 A1`, `23 A1, 77 D2`, `fin`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et "
-                           "posez un jeton sur sa ligne (carré, suite de 4, brelan, suite de 3, "
-                           "paire, suite de 2, carte, rien). Un nouveau jeton pousse ceux de la "
+                           "posez un jeton sur sa ligne : carré, suite4 (4 qui se suivent), "
+                           "brelan, suite3, paire, suite2, carte (une seule), rien (plus de "
+                           "cartes). Un nouveau jeton pousse ceux de la "
                            "ligne ; celui qui sort ne rapporte rien. Un joker par combinaison au "
                            "plus. Le super jeton double sa case. 4 manches de 5 tours ; le plus "
-                           "de points gagne. Coups : `paire 5 joker`, `suite3 2 3 4 super`, "
-                           "`rien`.",
+                           "de points gagne. Avec personne=oui, Monsieur Personne joue depuis la "
+                           "pioche et est classé aussi, mais n'est pas un joueur : la meilleure "
+                           "des personnes gagne. Coups : `paire 5 joker`, "
+                           "`suite3 2 3 4 super`, `rien`.",
     "rules.michigan": "Michigan (3 à 8) : des jetons sur les cartes payantes VP DC RT AC. Le "
                       "donneur peut échanger sa main contre la main supplémentaire, la garder "
-                      "ou la mettre aux enchères. Le meneur joue la plus petite carte d'une "
+                      "ou la mettre aux enchères (une mise ne dépasse pas vos jetons ; qui ne "
+                      "peut surenchérir passe). Le meneur joue la plus petite carte d'une "
                       "couleur ; qui a la carte suivante de la couleur doit la jouer (je joue "
                       "les cartes forcées pour vous) jusqu'à l'as ou une carte morte ; le "
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
@@ -688,6 +713,23 @@ FR: dict[str, str] = {
                 "de la table.",
     "not_a_member": "Seuls les membres de la discussion de la table peuvent s'y asseoir : "
                     "rejoignez-la d'abord.",
+    # --- console ---
+    "stats_line_team": "{game} : {played} jouées, {wins} gagnées, {lost} perdues (en équipe)",
+    "player_count.one": "On ne peut pas y jouer à {count} : il faut de {low} à {high} joueurs.",
+    "refusal.card_not_in_hand.short": "Pas assez de {card} : vous en avez {held}, {played} "
+                                      "en demande {wanted}.",
+    "refusal.too_low.short": "Pas assez de {card} : vous en avez {held}, {played} en demande "
+                             "{wanted} (et il faudrait au moins {needed} pour surenchérir).",
+    "word.1": "un", "word.2": "deux", "word.3": "trois", "word.4": "quatre", "word.5": "cinq",
+    "word.6": "six", "word.7": "sept", "word.8": "huit",
+    "option.bad_entry": "« {key} » : « {item} » n'est pas parmi {allowed}.",
+    "option.wrong_length": "« {key} » : {item} prend exactement {length} valeurs.",
+    "option.too_small": "« {key} » : les valeurs de {item} doivent valoir au moins {low}.",
+    "option.bad_shape": "« {key} » s'écrit comme {key}={example}.",
+    "option.entry_not_a_number": "« {key} » : les valeurs de {item} doivent être des nombres "
+                                 "entiers.",
+    "final_extra_ahead": "{extra} n'est pas un joueur : parmi les personnes, {names} "
+                         "l'emporte.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}
@@ -705,7 +747,12 @@ def _show(value: Any) -> str:
 
 
 def has(lang: str, key: str) -> bool:
-    return key in CATALOGUES.get(lang, EN)
+    return key in CATALOGUES.get(lang, EN) or key in _dialect(lang)
+
+
+def _dialect(lang: str) -> dict[str, str]:
+    name = DIALECT.get()
+    return DIALECTS.get(name, {}).get(lang, {}) if name else {}
 
 
 def known(lang: str, key: str) -> bool:
@@ -729,7 +776,8 @@ def count(lang: str, unit: str, n: int) -> str:
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence `key` in `lang` (English if missing); a bad template never raises."""
     catalogue = CATALOGUES.get(lang, EN)
-    template = catalogue.get(key) or EN.get(key)
+    template = (_dialect(lang).get(key) or catalogue.get(key) or _dialect("en").get(key)
+                or EN.get(key))
     if template is None:
         log.error("missing translation key %s", key)
         return key
@@ -745,3 +793,9 @@ def register(extra: dict[str, dict[str, str]]) -> None:
     """Games' renderers add their own sentences (event narration, rules) here."""
     for lang, entries in extra.items():
         CATALOGUES.setdefault(lang, {}).update(entries)
+
+
+def register_dialect(name: str, extra: dict[str, dict[str, str]]) -> None:
+    """A place's own sentences (see `DIALECT`): only keys the plain catalogue has."""
+    for lang, entries in extra.items():
+        DIALECTS.setdefault(name, {}).setdefault(lang, {}).update(entries)

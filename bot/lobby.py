@@ -317,7 +317,8 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "host_only")
             count, seats_range = len(live.seats), live.game.SEATS
             if count not in seats_range:
-                return await self._refuse(actor, channel, "player_count", count=count,
+                key = "player_count.one" if count == 1 else "player_count"
+                return await self._refuse(actor, channel, key, count=count,
                                           low=seats_range.start, high=seats_range.stop - 1)
             try:
                 state = live.game.new_game(count, live.row.options, live.row.seed)
@@ -496,9 +497,12 @@ class Lobby(TablesBase):
             return await self._refuse(actor, channel, "rights_unknown")
         if not stays.get(actor.user_id):
             return await self._refuse(actor, channel, "not_a_member")
+        # Bots keep their seats and their names: the same table, played again; a person
+        # no longer in the chat is replaced by a bot.
         seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name)
                  if not s.is_bot and stays.get(s.user_id or "")
-                 else SeatRow(seat=s.seat, user_id=None, name=self._bot_name(live, s.seat),
+                 else SeatRow(seat=s.seat, user_id=None,
+                              name=s.name if s.is_bot else self._bot_name(live, s.seat),
                               is_bot=True)
                  for s in live.seats]
         per_game = {"takeovers", "kicked", "unreachable"}  # bookkeeping of the last game

@@ -72,6 +72,9 @@ class Outbox:
         key = _key(delivery)
         queue = self._queues.setdefault(key, deque())
         if isinstance(delivery, TableMessage | HandMessage) and queue:
+            dropped = [n for d in queue if isinstance(d, TableMessage) for n in d.news or []]
+            if isinstance(delivery, TableMessage) and dropped:  # the news is kept
+                delivery.news = dropped + (delivery.news or [])
             queue.clear()  # a newer rendering makes the pending one pointless
             self.coalesced += 1
         queue.append(delivery)

@@ -75,7 +75,10 @@ def lobby(live: "Live", lang: str) -> Rendering:
                      live.row.version, live.ref, names=tuple(live.names()))
 
 
-def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
+def hand(live: "Live", seat_no: int, lang: str, *, every_move: bool = False) -> Rendering:
+    """A seat's hand and its move buttons. Chat platforms fit a few rows of buttons, so
+    the renderer picks the useful ones; `every_move` (a terminal, with no such limit)
+    adds every other legal move after them, so none is out of reach."""
     game = live.game
     title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
     seat = live.seats[seat_no]
@@ -91,6 +94,11 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         lines.append(t(lang, "hand_your_turn"))
         moves = list(game.legal_moves(live.state, seat_no))
         shown, left = renderer.move_buttons(view, moves, lang)
+        if every_move:
+            chosen = {b.action for b in shown}
+            shown = shown + [Button(renderer.move_label(view, m, lang), f"m:{m}", "primary")
+                             for m in moves if f"m:{m}" not in chosen]
+            left = 0
         buttons = [b for b in shown if _fits(live, b)]
         left += len(shown) - len(buttons)
         if left > 0:
@@ -99,7 +107,8 @@ def hand(live: "Live", seat_no: int, lang: str) -> Rendering:
         # Not "waiting for X": this message is edited only when this seat's hand changes,
         # so it must not say whose turn it is (the table message does).
         lines.append(t(lang, "hand_not_your_turn"))
-    return Rendering(title, lines, rows(buttons), live.row.version, live.ref)
+    per_row, max_rows = (len(buttons) or 1, 1) if every_move else (5, 5)
+    return Rendering(title, lines, rows(buttons, per_row, max_rows), live.row.version, live.ref)
 
 
 def _fits(live: "Live", button: Button) -> bool:
@@ -142,6 +151,9 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     for name in _COUNTED_CARDS.get(exc.code, ()):
         if isinstance(params.get(name), int):
             params[name] = count(lang, "card", params[name])
+    for name in ("held", "wanted"):  # "you hold only one 13"
+        if isinstance(params.get(name), int) and known(lang, f"word.{params[name]}"):
+            params[name] = t(lang, f"word.{params[name]}")
     for name in ("animal",):
         if name in params:
             params[name] = t(lang, f"animal.{params[name]}") if has(
@@ -204,6 +216,16 @@ def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
         name = seat_names[seat] if seat < len(seat_names) else f"#{seat + 1}"
         lines.append(t(lang, "final_line", rank=result.ranking[seat], name=name,
                        score=score_text(live, result.scores[seat], lang)))
+    # An automatic competitor (Monsieur Personne) placed above every person: who among
+    # the people won, since a place of "2." alone would not say it.
+    people = range(min(len(live.seats), len(result.ranking)))
+    best = min((result.ranking[s] for s in people), default=0)
+    ahead = [seat_names[s] for s in range(len(live.seats), len(result.ranking))
+             if s < len(seat_names) and result.ranking[s] < best]
+    if ahead:
+        winners = [seat_names[s] for s in people if result.ranking[s] == best]
+        lines.append(t(lang, "final_extra_ahead", extra=", ".join(ahead),
+                       names=", ".join(winners)))
     return lines
 
 

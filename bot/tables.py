@@ -70,8 +70,11 @@ class Tables(Lobby, Turns, Privacy):
     def __init__(
         self, repo: Repository, sink: Sink, *, platform: str, settings: Settings | None = None,
         clock: Clock | None = None, seeds: Callable[[], int] | None = None,
+        every_move: bool = False,
     ) -> None:
         self.repo = repo
+        # A client with room for every legal move as a button (the console's numbered list).
+        self.every_move = every_move
         # Tests fix the seeds to compare runs; in play every table gets a fresh random one.
         self._seeds = seeds or (lambda: secrets.randbelow(2**62))
         self.platform = platform
@@ -551,9 +554,14 @@ class Tables(Lobby, Turns, Privacy):
         result = game.outcome(new_state)
         results = None
         if result is not None:
+            # A cooperative game places the whole team alike, so its ranking says nothing:
+            # the team's place is 1 when it won, 2 when the deck beat it (for /stats).
+            team = 1 if getattr(game, "won", bool)(new_state) else 2
+            cooperative = getattr(game, "COOPERATIVE", False)
             results = [ResultRow(seat=s.seat, user_id=s.user_id or s.former_user_id,
                                  name=s.name, is_bot=s.is_bot and not s.former_user_id,
-                                 score=result.scores[s.seat], rank=result.ranking[s.seat])
+                                 score=result.scores[s.seat],
+                                 rank=team if cooperative else result.ranking[s.seat])
                        for s in live.seats]
         live.row = await self.repo.commit_move(
             live.id, seq=live.row.version + 1, seat=seat, move=str(move), actor=actor_kind,
@@ -605,7 +613,7 @@ class Tables(Lobby, Turns, Privacy):
         round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
         if round_changed:
             await self._apply_takeovers(live)
-        await self._show_table(live)
+        await self._show_table(live, news=lines)
         to_act = view.get("to_act", [])
         for seat in live.seats:
             if seat.is_bot:
@@ -674,11 +682,12 @@ class Tables(Lobby, Turns, Privacy):
 
     # --- showing --------------------------------------------------------------------------
 
-    async def _show_table(self, live: Live) -> None:
+    async def _show_table(self, live: Live, *, news: list[str] | None = None) -> None:
         lang = await self.channel_lang(live.row.channel)
         rendering = present.table(live, lang)
         self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
-                                     rendering=rendering))
+                                     rendering=rendering,
+                                     news=None if news is None else list(news)))
 
     async def _show_hand(self, live: Live, seat_no: int) -> None:
         seat = live.seats[seat_no]
@@ -687,7 +696,8 @@ class Tables(Lobby, Turns, Privacy):
         lang = await self.lang_of(seat.user_id, live.row.channel)
         self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
                                     user_id=seat.user_id,
-                                    rendering=present.hand(live, seat_no, lang)))
+                                    rendering=present.hand(live, seat_no, lang,
+                                                          every_move=self.every_move)))
 
     async def _announce(self, live: Live, key: str, /, **params: Any) -> None:
         lang = await self.channel_lang(live.row.channel)
@@ -778,9 +788,13 @@ class Tables(Lobby, Turns, Privacy):
             return Reply(t(lang, "stats_none"))
         lines = [t(lang, "stats_title", name=actor.name)]
         for row in rows:
-            name = games.get(row.game).NAME if row.game in games.ids() else row.game
-            lines.append(t(lang, "stats_line", game=name, played=row.played, wins=row.wins,
-                           rank=f"{row.average_rank:.1f}"))
+            known_game = games.get(row.game) if row.game in games.ids() else None
+            name = known_game.NAME if known_game else row.game
+            # A cooperative game has no places to average, only games won and lost.
+            key = "stats_line_team" if getattr(known_game, "COOPERATIVE", False) \
+                else "stats_line"
+            lines.append(t(lang, key, game=name, played=row.played, wins=row.wins,
+                           lost=row.played - row.wins, rank=f"{row.average_rank:.1f}"))
         return Reply("\n".join(lines))
 
     # --- platform events ------------------------------------------------------------------

@@ -314,11 +314,15 @@ class SqliteRepository(Repository):
         return await db._execute(fn, db._conn, *args)
 
     async def _connect(self) -> aiosqlite.Connection:
+        connection = aiosqlite.connect(self.path, timeout=self.busy_timeout,
+                                       isolation_level=None)
         try:
-            db = await aiosqlite.connect(
-                self.path, timeout=self.busy_timeout, isolation_level=None
-            )
+            db = await connection
         except sqlite3.Error as error:
+            # aiosqlite stops its worker thread on a failed connect without waiting for it;
+            # a thread still finishing after the event loop closed prints "Event loop is
+            # closed" tracebacks under our one-line error, so wait for it here.
+            await asyncio.to_thread(connection._thread.join, 5)
             raise StorageError(f"cannot open {self.path}: {error}") from error
         try:
             await self._job(db, _configure)

@@ -1,6 +1,6 @@
 """Michigan (Newmarket family): pay cards, chips, the extra hand and its auction.
 
-Rulebook: shared/rules/michigan.fr.txt; decisions and notation: shared/RULES.md.
+The rules as Tapis plays them, notation and decisions: docs/games/michigan.md.
 Each deal the dealer antes 2 chips on every pay card and the others 1, a hand is dealt
 to every player plus an extra hand, and the dealer swaps, keeps, or auctions the extra
 hand. Then suits are played upwards from the lowest card a leader chooses: whoever
@@ -278,7 +278,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             "high_bidder": state.high_bidder if state.high_bidder >= 0 else None,
             "bidders": list(state.bidders),
             "passed": list(state.passed),
-            "max": state.start_chips,
+            "max": max_bid(state, state.bidders[0]) if state.bidders else 0,
         }
     if seat is not None:
         out["seat"] = seat
@@ -294,7 +294,7 @@ _AUCTION_WORDS = {"auction", "enchere", "encheres", "vendre"}
 _BID_WORDS = {"bid", "encherir", "enchere", "miser", "mise"}
 _PASS_WORDS = {"pass", "passe", "passer", "p"}
 _LEAD_WORDS = {"lead", "play", "jouer", "joue", "entamer"}
-# Single letters are English only (RULES.md): `c` is clubs, never coeur.
+# Single letters are English only (docs/games/michigan.md): `c` is clubs, never coeur.
 _SUIT_WORDS = {
     "s": "S", "spade": "S", "spades": "S", "pique": "S", "piques": "S", "♠": "S", "♤": "S",
     "h": "H", "heart": "H", "hearts": "H", "coeur": "H", "coeurs": "H", "♥": "H", "♡": "H",
@@ -338,13 +338,19 @@ def parse_move(state: State, seat: int, text: str) -> Move:
 
 # --- what is legal --------------------------------------------------------------------------
 
+def max_bid(state: State, seat: int) -> int:
+    """A bid is capped at the bidder's own chips: nobody promises chips they do not hold
+    (docs/games/michigan.md). Antes and the payment for going out may still make a debt."""
+    return max(0, state.chips[seat])
+
+
 def legal_moves(state: State, seat: int) -> list[Move]:
     if seat not in to_act(state):
         return []
     if state.phase == DECISION:
         return [Swap(), Keep(), Auction()]
     if state.phase == AUCTION:
-        bids: list[Move] = [Bid(n) for n in range(state.high_bid + 1, state.start_chips + 1)]
+        bids: list[Move] = [Bid(n) for n in range(state.high_bid + 1, max_bid(state, seat) + 1)]
         return [*bids, Pass()]
     return [Lead(s) for s in lead_suits(state)]
 
@@ -365,8 +371,8 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
         if isinstance(move, Bid):
             if move.amount <= state.high_bid:
                 return IllegalMove("bid_too_low", min=state.high_bid + 1, bid=move.amount)
-            if move.amount > state.start_chips:
-                return IllegalMove("bid_too_high", max=state.start_chips, bid=move.amount)
+            if move.amount > max_bid(state, seat):
+                return IllegalMove("bid_too_high", max=max_bid(state, seat), bid=move.amount)
         return None
     if isinstance(move, Lead):
         if state.phase != PLAY:
@@ -422,8 +428,8 @@ def _resolve(state: State, events: list[Event]) -> None:
         if state.phase == AUCTION:
             if not state.bidders or state.bidders == [state.high_bidder]:
                 _close_auction(state, events)
-            elif state.high_bid >= state.start_chips:
-                # Nobody may bid above the `chips` option: the others can only pass.
+            elif max_bid(state, state.bidders[0]) <= state.high_bid:
+                # A bidder who cannot outbid may only pass: that pass is played for them.
                 _pass(state, state.bidders[0], events, automatic=True)
             else:
                 return
@@ -493,8 +499,13 @@ def _lead(state: State, suit: str, events: list[Event], *, automatic: bool) -> N
             return
     # "la dernière personne à avoir posé une carte sur la table recommence"
     state.leader = seat
-    events.append(event("sequence_stopped", seat=seat, card=card, suit=suit,
-                        reason="ace" if following is None else "no_next_card"))
+    if following is None:
+        reason = "ace"
+    elif any(following in cards for cards in state.played):
+        reason = "already_played"  # an earlier run of this suit went past it
+    else:
+        reason = "no_next_card"  # in the dead hand
+    events.append(event("sequence_stopped", seat=seat, card=card, suit=suit, reason=reason))
 
 
 def _play_card(state: State, seat: int, card: str, events: list[Event]) -> bool:
@@ -527,7 +538,9 @@ def _end_deal(state: State, winner: int, events: list[Event]) -> None:
         state.phase = OVER
         state.leader = -1
         result = Outcome.from_scores(state.chips, lower_wins=False)
-        events.append(event("game_over", scores=result.scores, ranking=result.ranking))
+        # Chips still on the pay cards count for nobody (docs/games/michigan.md).
+        events.append(event("game_over", scores=result.scores, ranking=result.ranking,
+                            pay_cards=list(state.pay)))
         return
     state.deal += 1
     state.dealer = (state.dealer + 1) % state.seats  # "Chaque joueur est donneur à tour de rôle"
@@ -599,6 +612,6 @@ def choose(state: State, seat: int, rng: random.Random) -> Move:
     if state.phase == AUCTION:
         gain = _extra_hand_value(state, seat, rng, pay) - hand_value(state.hands[seat], pay)
         wanted = state.high_bid + 1
-        return Bid(wanted) if wanted <= min(gain, state.start_chips) else Pass()
+        return Bid(wanted) if wanted <= min(gain, max_bid(state, seat)) else Pass()
     return max(moves, key=lambda m: (
         _lead_score(state, seat, m.suit, pay) if isinstance(m, Lead) else 0.0, rng.random()))

@@ -1,6 +1,6 @@
 """Nix für Ungut (Jürgen Grunau), with the Monsieur Personne variant.
 
-Rulebook: shared/rules/nix-fur-ungut.fr.txt; decisions and notation: shared/RULES.md.
+The rules as Tapis plays them, notation and decisions: docs/games/nix-fur-ungut.md.
 A round is five turns; in each turn every player plays one combination of cards from
 their hand and slides a chip into that combination's row of the board. A row has three
 cells: the new chip takes the first, the chips already there move one cell on, and the
@@ -46,7 +46,8 @@ SHAPES: dict[str, tuple[str, int]] = {
     "quad": (KIND, 4), "run4": (RUN, 4), "triple": (KIND, 3), "run3": (RUN, 3),
     "pair": (KIND, 2), "run2": (RUN, 2), "single": (KIND, 1), "none": (KIND, 0),
 }
-# The printed board's values are not in the rule text: RULES.md fixes these (cell 1, 2, 3).
+# The printed board's values are not in the rule text: Tapis fixes these (cell 1, 2, 3;
+# docs/games/nix-fur-ungut.md).
 DEFAULT_BOARD: dict[str, list[int]] = {
     "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
     "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [15, 10, 5],
@@ -67,6 +68,7 @@ class Options(GameOptions):
         default_factory=dict,
         description="cell values per row, e.g. {\"pair\": [5, 3, 1]}; rows not given keep "
         "the default board",
+        examples=[{"pair": [5, 3, 1]}],
     )
 
 
@@ -488,7 +490,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if super_chip:
         state.super_used[seat] = True
     elif state.turn == TURNS and not state.super_used[seat]:
-        # RULES.md: a super chip not used by turn 5 is placed as a normal chip.
+        # A super chip not used by turn 5 is placed as a normal chip (docs/games/nix-fur-ungut.md).
         state.super_used[seat] = True
         events.append(event("super_as_normal", seat=seat))
     _place(state, seat, move.row, move.cards, super_chip, events)

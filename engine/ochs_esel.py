@@ -1,6 +1,6 @@
 """Ochs & Esel (Wolfgang Kramer), with the Ochs variant.
 
-Rulebook: shared/rules/ochs-und-esel.fr.txt; decisions and notation: shared/RULES.md.
+The rules as Tapis plays them, notation and decisions: docs/games/ochs-esel.md.
 A round is a series of tricks ("tours"): the leader fixes how many cards of one value
 everyone plays, each other player beats strictly higher or passes, once. The donkey
 (and, in the variant, the ox) can only be led, alone, and starts a trick in which every
@@ -171,7 +171,8 @@ def _apply_setup(state: State, setup: dict[str, Any]) -> None:
         state.middle = [a for a in ANIMALS if a not in used]
         state.received = {a: 0 for a in ANIMALS if a in used}
     else:
-        # RULES.md: the seat holding D leads; with no D dealt, it joins `first`'s hand.
+        # The seat holding D leads; with no D dealt, it joins `first`'s hand
+        # (docs/games/ochs-esel.md).
         if holders:
             if first is not None and first != holders[0]:
                 raise BadOptions("setup.first must be the seat holding the donkey")
@@ -298,6 +299,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         out["seat"] = seat
         out["hand"] = sort_cards(state.hands[seat])
         out["ox_pile"] = list(state.ox_piles[seat])
+        out["ox_pile_points"] = ox_pile_penalty(state.ox_piles[seat])
     return out
 
 
@@ -381,6 +383,18 @@ def _sort_key(card: str) -> tuple[int, int]:
     return (0, int(card)) if card.isdigit() else (1, _ORDER[card])
 
 
+def _short(cards: list[str], hand: list[str] | tuple[str, ...],
+           missing: Counter[str]) -> dict[str, Any]:
+    """When the hand holds some but too few of a card (`13 13` with one 13), which card,
+    how many are held and how many the set needs: the refusal then says exactly that."""
+    for card in sort_cards(list(missing)):
+        held = Counter(hand)[card]
+        if held:
+            return {"reason": "short", "card": card, "held": held,
+                    "wanted": Counter(cards)[card], "played": sort_cards(cards)}
+    return {}
+
+
 def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The first refusal that applies, in the contract's order of codes."""
     if state.over:
@@ -406,14 +420,16 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     if not leading and trick.kind == NORMAL and len(cards) != trick.count:
         return IllegalMove("must_match_count", count=trick.count, played=len(cards))
     value = set_value(cards)
+    missing = Counter(cards) - Counter(hand)
+    short = _short(cards, hand, missing)
     if not leading and trick.kind == NORMAL and value is not None and value <= trick.best_value:
         if trick.best_value >= LONE_JOKER_VALUE:  # only jokers reach 14, nothing passes it
             return IllegalMove("too_low", needed=trick.best_value + 1, value=value,
                                reason="unbeatable")
-        return IllegalMove("too_low", needed=trick.best_value + 1, value=value)
-    missing = Counter(cards) - Counter(hand)
+        return IllegalMove("too_low", needed=trick.best_value + 1, value=value, **short)
     if missing:
-        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())))
+        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())),
+                           **short)
     if animals and (len(cards) > 1 or not leading):
         if not leading:
             return IllegalMove("animal_only_leads", animal=animals[0])
@@ -503,7 +519,7 @@ def _end_trick(state: State, events: list[Event]) -> None:
                             penalty=ox_pile_penalty(played)))
     else:
         events.append(event("trick_won", seat=winner, cards=played, trick=trick.number))
-    # RULES.md: the round-end check comes before the animals leave the middle.
+    # docs/games/ochs-esel.md: the round-end check comes before the animals leave the middle.
     if any(not hand for hand in state.hands):
         _end_round(state, events)
         return

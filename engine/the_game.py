@@ -1,6 +1,6 @@
 """The Game (Steffen Benndorf), cooperative, with the expert options.
 
-Rulebook: shared/rules/the-game.fr.txt; decisions and notation: shared/RULES.md.
+The rules as Tapis plays them, notation and decisions: docs/games/the-game.md.
 Everyone plays together against the deck: cards 2–99 go on two ascending piles (`A1`,
 `A2`, from 1) and two descending piles (`D1`, `D2`, from 100), with a backward jump of
 exactly 10 allowed. A turn is at least the minimum number of plays, then `end`; the
@@ -165,7 +165,7 @@ def minimum(state: State, seat: int | None = None) -> int:
     """Cards the seat to act must play this turn.
 
     Two (or `min_play`) while the draw pile lasts, then one; never more than the hand
-    held at the start of the turn (RULES.md: possible only through `setup`).
+    held at the start of the turn (possible only through `setup`; docs/games/the-game.md).
     """
     seat = state.turn if seat is None else seat
     base = state.min_play if state.draw else MIN_AFTER_DRAW_PILE
@@ -192,7 +192,8 @@ def new_game(
         piles=[[] for _ in PILES], hands=[[] for _ in range(seats)], draw=[], first=0,
         turn=0, played=0, turns=1,
     )
-    # RULES.md: the table chooses who plays first (the `first` option); else a seeded seat.
+    # The table chooses who plays first (the `first` option); else a seeded seat
+    # (docs/games/the-game.md).
     first = rng_for(seed, ID, "first").randrange(seats)
     if opts.first is not None:
         if opts.first > seats:
@@ -301,6 +302,14 @@ def _end_turn(state: State, events: list[Event]) -> None:
 
 def to_act(state: State) -> list[int]:
     return [] if state.over else [state.turn]
+
+
+COOPERATIVE = True  # one team against the deck: `won` says whether the team beat it
+
+
+def won(state: State) -> bool:
+    """The team wins only by placing every card: score 0 (docs/games/the-game.md)."""
+    return state.over and score(state) == 0
 
 
 def outcome(state: State) -> Outcome | None:
@@ -430,7 +439,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         if state.over:
             raise IllegalMove("game_over")
         raise IllegalMove("bad_notation", text=str(move))
-    # RULES.md: a message's plays are checked as a whole, in order, on the state each
+    # docs/games/the-game.md: a message's plays are checked as a whole, in order, on the state each
     # previous play leaves; the first refusal cancels them all (the copy is dropped).
     state = _copy(state)
     events = []

@@ -1,27 +1,45 @@
-"""The console table: reads commands from stdin, prints the table and your hand.
+"""The console table: one player at a keyboard against bot players, saved between runs.
 
-It is an adapter like the chat ones: lines become `Tables` calls, deliveries become
-printed blocks. Buttons are numbered (`#1`, `#2`, ...) because a terminal has no buttons.
+It is an adapter like the chat ones: typed lines become `Tables` calls, deliveries become
+printed lines. A chat client redraws one table message; a terminal scrolls, so the
+console prints a running log instead: one line per move (the table message's `news`),
+the whole table only when it matters (your turn, `/table`, a round's end), and your hand
+with every legal move, numbered, always last, right above where you type.
+
+Numbers (`#1`, `#2`, …) stand for buttons and refer to the last list printed. Everything
+printed goes through `Screen`, which makes control characters visible and clips runaway
+lines, so nothing typed (or stored) can drive the terminal.
 """
 
 import asyncio
+import codecs
+import contextlib
 import getpass
-import itertools
 import json
+import logging
+import os
+import re
+import signal
 import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TextIO
 
+from rich.console import Console as RichConsole
+from rich.text import Text
+
+from adapters.console import texts
 from bot import present
 from bot.authority import Press
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
-from bot.i18n import t
+from bot.i18n import DIALECT, t
 from bot.options import resolve_game
-from bot.privacy import PRIVACY_REF, decode_privacy
-from bot.render import Button, Rendering, encode_payload
+from bot.privacy import PRIVACY_REF
+from bot.render import Rendering, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from db.repository import MessageRef, Repository
+from db.repository import LOBBY, PLAYING, MessageRef, Repository
 from engine import games
 from engine.core.notation import read_number
 
@@ -31,117 +49,352 @@ USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_adm
 
 async def _yes() -> bool:
     return True
-FIRST = {"hand": 1, "table": 31, "announce": 41}  # hands have at most 25 buttons
+log = logging.getLogger(__name__)
+MAX_LINE = 200  # longer input is refused unread: no move or command is that long
+MAX_SHOWN = 2000  # a printed line is clipped past this many characters
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+_RED_SUITS = re.compile(r"[♥♦]")
+
+
+def clean(text: str) -> str:
+    """Control characters shown as their visible pictures (ESC as ␛), long lines clipped:
+    a line someone typed or stored must never clear or recolour the terminal."""
+    def visible(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return chr(0x2400 + code) if code < 0x20 else "␡" if code == 0x7F else "�"
+
+    lines = []
+    for line in _CONTROL.sub(visible, text.replace("\r\n", "\n")).split("\n"):
+        lines.append(line if len(line) <= MAX_SHOWN else line[:MAX_SHOWN] + "…")
+    return "\n".join(lines)
+
+
+class Screen:
+    """Printing: colour and styles through `rich` when the output is a terminal (and
+    NO_COLOR is unset), plain text otherwise, which rich decides by itself."""
+
+    def __init__(self, out: TextIO) -> None:
+        # rich drops colours for NO_COLOR but keeps bold and dim; plain means plain.
+        plain = bool(os.environ.get("NO_COLOR"))
+        self.rich = RichConsole(file=out, highlight=False, markup=False, emoji=False,
+                                soft_wrap=True, color_system=None if plain else "auto")
+        self.prompting = out.isatty() if hasattr(out, "isatty") else False
+        self.at_prompt = False  # the cursor sits after "› ": no second one
+
+    @property
+    def width(self) -> int:
+        return max(20, self.rich.width)
+
+    def line(self, text: str, style: str = "") -> None:
+        self._leave_prompt()
+        shown = Text(clean(text), style=style)
+        shown.highlight_regex(_RED_SUITS, "red")
+        shown.highlight_regex(r"(?m)^▶.*$", "bold")
+        self.rich.print(shown)
+
+    def choices(self, labels: list[str]) -> None:
+        """Numbered labels in columns as wide as the longest one, so a label is never
+        split across two lines (a terminal's own wrapping would cut `[#1` from `2]`)."""
+        if not labels:
+            return
+        self._leave_prompt()
+        shown = [clean(label) for label in labels]
+        cell = max(len(s) for s in shown) + 2
+        per_line = max(1, self.width // cell)
+        for start in range(0, len(shown), per_line):
+            row = Text()
+            for label in shown[start:start + per_line]:
+                number, _, rest = label.partition(" ")
+                row.append(number, style="bold cyan")
+                row.append(" " + rest + " " * (cell - len(label)))
+            row.highlight_regex(_RED_SUITS, "red")
+            row.rstrip()
+            self.rich.print(row)
+
+    def _leave_prompt(self) -> None:
+        """A bot's move arriving while you type starts on a line of its own."""
+        if self.at_prompt:
+            self.rich.file.write("\n")
+            self.at_prompt = False
+
+    def prompt(self) -> None:
+        if self.prompting and not self.at_prompt:
+            self.rich.file.write("› ")
+            self.rich.file.flush()
+            self.at_prompt = True
 
 
 class ConsoleSink:
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.buttons: dict[str, list[str]] = {"hand": [], "table": [], "announce": []}
-        self._ids = itertools.count(1)
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+        self.choices: list[str] = []  # payloads of the last numbered list printed
+        self.table: Rendering | None = None
+        self.table_id = 0
+        self.hand: Rendering | None = None
+        self._turn_shown: int | None = None  # the table version of the last turn shown
+        self._table_due = False
+        self._lobby_shown = ""
+        self._ids = 0
+        self.lang = "en"
+        # Set by Console: waits until every queued delivery is out.
+        self.quiet: Callable[[], Awaitable[None]] | None = None
+        self._turn_task: asyncio.Task[None] | None = None
 
-    def _print(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def _ref(self, key: str) -> MessageRef:
+        self._ids += 1
+        return MessageRef(key=key, chat="console", message_id=str(self._ids))
 
-    def _numbered(self, where: str, rendering: Rendering) -> str:
-        self.buttons[where] = []
-        labels = []
-        for button in (b for row in rendering.buttons for b in row):
-            self.buttons[where].append(encode_payload(rendering.ref, rendering.version,
-                                                     button.action))
-            labels.append(f"[#{FIRST[where] + len(self.buttons[where]) - 1}] {button.label}")
-        return "  ".join(labels)
-
-    def payload(self, number: int) -> str | None:
-        # Each block has its own range, so a block redrawn later never renumbers another.
-        for where, first in FIRST.items():
-            buttons = self.buttons[where]
-            if first <= number < first + len(buttons):
-                return buttons[number - first]
-        return None
+    # --- deliveries -----------------------------------------------------------------------
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        self._print("\n" + "─" * 60 + "\n" + msg.rendering.text)
-        self._renumber(msg.rendering, "table")
-        return ref or MessageRef(key="table", chat="console", message_id=str(next(self._ids)))
+        self.table, self.table_id = msg.rendering, msg.table_id
+        actions = {b.action for row in msg.rendering.buttons for b in row}
+        if "join" in actions or "start" in actions:  # the lobby: short, and changed by you
+            if msg.rendering.text != self._lobby_shown:
+                self._lobby_shown = msg.rendering.text
+                self.print_table()
+        elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
+            for line in msg.news:
+                self.screen.line(f"  · {line}", "dim")
+        else:  # a redraw with nothing new to narrate: the start, /table, a seat change
+            self._table_due = True
+            self._later()
+        return ref or self._ref("table")
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        self._print("\n" + msg.rendering.text)
-        self._renumber(msg.rendering, "hand")
-        return ref or MessageRef(key=f"hand:{msg.seat}", chat="console",
-                                 message_id=str(next(self._ids)))
-
-    def _renumber(self, rendering: Rendering, where: str) -> None:
-        line = self._numbered(where, rendering)
-        if line:
-            self._print(line)
-
-    def show_buttons(self, ref: str, rendering: Rendering) -> None:
-        """A question with its buttons, numbered like an announcement's."""
-        self._print(rendering.text)
-        self._renumber(replace(rendering, ref=ref), "announce")
+        self.hand = msg.rendering
+        if self.my_turn and self._turn_shown != msg.rendering.version:
+            self._later()
+        return ref or self._ref(f"hand:{msg.seat}")
 
     async def announce(self, msg: Announcement) -> None:
         if msg.kind == "turn":
-            return  # the only human is at the keyboard: the hand already says "your turn"
-        self._print("📣 " + msg.text)
+            return  # the only person here is at the keyboard, and sees the moves below
+        self.screen.line("")
+        self.screen.line(msg.text, "bold" if msg.kind == "result" else "")
         if msg.buttons:
-            rendering = Rendering("", [], msg.buttons, msg.version, msg.ref)
-            self._renumber(rendering, "announce")
+            self.number(Rendering("", [], msg.buttons, msg.version, msg.ref))
+        elif msg.kind == "result":
+            self._table_due = True  # a round's end: where everyone stands now
+            self._later()
 
     async def notify(self, msg: Notice) -> None:
-        self._print("✉ " + msg.text)
+        self.screen.line(msg.text, "italic")
+
+    # --- printing -------------------------------------------------------------------------
+
+    @property
+    def my_turn(self) -> bool:
+        return self.hand is not None and any(
+            b.action.startswith("m:") for row in self.hand.buttons for b in row)
+
+    def _later(self) -> None:
+        """Print the table and your turn once every queued delivery is out: announcements
+        of the same change (a deal's summary) may still be on their way, and your hand and
+        moves must come after them, right above where you type."""
+        if self._turn_task is None or self._turn_task.done():
+            self._turn_task = asyncio.create_task(self._when_quiet())
+
+    async def _when_quiet(self) -> None:
+        if self.quiet is not None:
+            await self.quiet()
+        self.refresh()
+
+    def refresh(self) -> None:
+        turn_due = self.my_turn and self.hand is not None \
+            and self._turn_shown != self.hand.version
+        if self._table_due or turn_due:
+            self._table_due = False
+            self.print_table()
+            self.print_turn()
+
+    async def turn_printed(self) -> None:
+        if self._turn_task is not None:
+            try:
+                await self._turn_task
+            except Exception:
+                log.exception("printing the turn failed")
+
+    def print_table(self) -> None:
+        if self.table is None:
+            return
+        header = t(self.lang, "table_last")
+        self.screen.line("")
+        self.screen.line("─" * min(60, self.screen.width), "dim")
+        self.screen.line(self.table.title, "bold")
+        for line in _without_log(self.table.lines, header):
+            self.screen.line(line)
+        buttons = [b for row in self.table.buttons for b in row if b.action != "hand"]
+        if buttons:
+            self.number(Rendering("", [], [buttons], self.table.version, self.table.ref))
+
+    def print_turn(self) -> None:
+        """Your hand and your numbered moves, last, then the prompt."""
+        if self.hand is None or not self.my_turn:
+            return
+        self._turn_shown = self.hand.version
+        self.screen.line("")
+        for line in self.hand.lines:
+            self.screen.line(line)
+        self.number(self.hand, title=t(self.lang, "console_your_moves"))
+        self.screen.prompt()
+
+    def number(self, rendering: Rendering, title: str = "") -> None:
+        buttons = [b for row in rendering.buttons for b in row]
+        self.choices = [encode_payload(rendering.ref, rendering.version, b.action)
+                        for b in buttons]
+        if title:
+            self.screen.line(title, "bold")
+        self.screen.choices([f"#{i} {b.label}" for i, b in enumerate(buttons, 1)])
+
+    def payload(self, number: int) -> str | None:
+        return self.choices[number - 1] if 0 < number <= len(self.choices) else None
+
+
+def _lines_of(inp: TextIO) -> Iterator[str]:
+    """Typed lines. A real file is read with `os.read` on its descriptor: a thread blocked
+    in `sys.stdin.readline` holds the stream's lock, which the interpreter then cannot
+    take when it shuts down after Ctrl-C. Undecodable bytes become U+FFFD."""
+    try:
+        fd = inp.fileno()
+    except (OSError, ValueError, AttributeError):
+        fd = None
+    if fd is None:
+        while line := inp.readline():
+            yield line
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        pending += decoder.decode(chunk, final=not chunk)
+        *lines, pending = pending.split("\n")
+        yield from (line + "\n" for line in lines)
+        if not chunk:
+            if pending:
+                yield pending
+            return
+
+
+def _without_log(lines: list[str], header: str) -> list[str]:
+    """The table without its "Last moves" list: the console printed each of them already."""
+    out, skipping = [], False
+    for line in lines:
+        if line == header:
+            skipping = True
+            continue
+        if skipping and line.startswith("· "):
+            continue
+        skipping = False
+        out.append(line)
+    return out
 
 
 class Console:
     def __init__(self, repo: Repository, settings: Settings, *, out: TextIO = sys.stdout,
                  inp: TextIO = sys.stdin) -> None:
-        self.out = out
+        DIALECT.set(texts.DIALECT)  # this task and every task it starts speak "console"
+        self.screen = Screen(out)
         self.inp = inp
-        self.sink = ConsoleSink(out)
-        self.tables = Tables(repo, self.sink, platform="console", settings=settings)
-        self.lang = settings.default_lang
+        self.sink = ConsoleSink(self.screen)
+        self.tables = Tables(repo, self.sink, platform="console", settings=settings,
+                             every_move=True)
+        self.sink.quiet = self.tables.outbox.flush
+        self.lang = self.sink.lang = settings.default_lang
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._reader: threading.Thread | None = None
 
-    def say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    def say(self, text: str, style: str = "") -> None:
+        self.screen.line(text, style)
+
+    # --- input ----------------------------------------------------------------------------
+
+    def _start_reading(self) -> None:
+        """Lines are read by a daemon thread, so Ctrl-C and the end of the program never
+        wait for a pending `readline` (asyncio's own threads would: "^C" then nothing)."""
+        loop = asyncio.get_running_loop()
+
+        def put(line: str | None) -> None:
+            loop.call_soon_threadsafe(self._lines.put_nowait, line)
+
+        def read() -> None:
+            for line in _lines_of(self.inp):
+                put(line)
+            put(None)
+
+        self._reader = threading.Thread(target=read, name="console-input", daemon=True)
+        self._reader.start()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGINT, self._lines.put_nowait, None)
 
     async def readline(self, prompt: str = "") -> str | None:
+        """The next line, stripped; None at the end of input or on Ctrl-C."""
         if prompt:
-            self.out.write(prompt)
-            self.out.flush()
-        line = await asyncio.to_thread(self.inp.readline)
-        return None if line == "" else line.strip()
+            self.say(prompt)
+            self.screen.prompt()
+        line = await self._lines.get()
+        self.screen.at_prompt = False  # Enter moved the cursor to a new line
+        if line is None:
+            self._lines.put_nowait(None)  # whoever asks next learns it too
+            return None
+        return line.rstrip("\r\n").strip()
+
+    # --- the program ----------------------------------------------------------------------
 
     async def run(self, *, game: str | None, bots: int | None, options: list[str]) -> int:
+        self._start_reading()
         await self.tables.start(run_scheduler=True)
+        code = 0
         try:
             table = await self.tables.table_for_channel(CHANNEL)
             if table is None:
                 if not await self._new_table(game, bots, options):
-                    return 1
+                    code = 1
             else:
                 self.say(t(self.lang, "console_resume", game=games.get(table.game).NAME))
                 await self.tables.show(USER, CHANNEL)
-                if table.status == "playing":
+                if table.status == PLAYING:
                     await self.tables.hand(USER, CHANNEL)
-            await self.tables.settle()
-            await self._loop()
+                await self._settle()
+            if code == 0:
+                await self._settle()
+                await self._loop()
         finally:
-            await self.tables.settle()
+            with contextlib.suppress(Exception):
+                await self.tables.settle()
+            open_table = await self.tables.table_for_channel(CHANNEL)
+            saved = open_table is not None and open_table.status in {LOBBY, PLAYING}
+            if self.screen.prompting:
+                self.say("")  # off the prompt line (and the terminal's "^C")
+            self.say(t(self.lang, "console_saved" if saved else "console_bye"))
             await self.tables.close()
-        return 0
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+        return code
+
+    async def _settle(self) -> None:
+        await self.tables.settle()
+        await self.sink.turn_printed()
 
     async def _new_table(self, game: str | None, bots: int | None, options: list[str]) -> bool:
         """Set up from the command line, or by questions that are asked again after a
         refused answer: a typo at the terminal should not end the program."""
         asking = game is None
+        ask_options = False
         while True:
             if asking:
-                game, options = await self._ask_game(options)
-                if game is None:
-                    return False
+                if ask_options:
+                    answer = await self.readline(t(self.lang, "console_options_again"))
+                    if answer is None:
+                        return False
+                    options = answer.split()
+                else:
+                    game, options = await self._ask_game(options)
+                    if game is None:
+                        return False
             reply = await self.tables.new_game(USER, CHANNEL, game or "", options,
                                                title="console")
             self.say(reply.text)
@@ -149,15 +402,18 @@ class Console:
                 break
             if not asking:
                 return False
-            options = []
+            # A refused option asks for the options again, not for the game.
+            ask_options = resolve_game(game or "") is not None and bool(options)
+            if not ask_options:
+                options = []
         live = await self.tables.live_table(reply.table_id or 0)
         assert live is not None
         low, high = max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
-        await self.tables.settle()  # the lobby is shown before the question, not inside it
+        await self._settle()  # the lobby is shown before the question, not inside it
         while bots is None:
             default = max(low, min(3, high))
             answer = await self.readline(t(self.lang, "console_bots", low=low, high=high,
-                                           default=default) + " ")
+                                           default=default))
             if answer is None:
                 return False
             number = read_number(answer, high + 1)
@@ -181,15 +437,17 @@ class Console:
         self.say(t(self.lang, "console_pick_game"))
         for i, game_id in enumerate(ids, 1):
             self.say(f"  {i}. {games.get(game_id).NAME} ({game_id})")
-        answer = await self.readline("> ")
+        answer = await self.readline()
         if answer is None:
             return None, options
+        if len(answer) > MAX_LINE:
+            answer = answer[:MAX_LINE]
         number = read_number(answer, len(ids) + 1)
         game = ids[number - 1] if number is not None and 0 < number <= len(ids) else answer
         if resolve_game(game) is None:
             return game, options  # refused, with the list of games, before any option
         if not options:
-            answer = await self.readline(t(self.lang, "console_options") + " ")
+            answer = await self.readline(t(self.lang, "console_options"))
             if answer is None:
                 return None, options
             options = answer.split()
@@ -202,10 +460,14 @@ class Console:
                 return
             if not line:
                 continue
+            if len(line) > MAX_LINE:
+                self.say(t(self.lang, "console_too_long", length=f"{len(line):,}"))
+                continue
             reply_text = await self.handle(line)
             if reply_text:
-                self.say(reply_text)
-            await self.tables.settle()
+                self.say(reply_text, "yellow")
+            await self._settle()
+            self.screen.prompt()  # after a refusal too: where to type is always shown
 
     async def handle(self, line: str) -> str | None:
         tables = self.tables
@@ -217,8 +479,8 @@ class Console:
             # Every message of the console is in its one channel, its user that channel's
             # admin (a private chat is its user's own channel).
             reply = await tables.press(USER, Press(payload, CHANNEL, is_admin=_yes))
-            privacy = decode_privacy(payload) is not None  # its answer is all there is
-            return reply.text if privacy or not reply.ok else None
+            # A move's reply is the move itself, narrated already; other buttons answer.
+            return None if reply.ok and ".m:" in payload else reply.text
         word, _, rest = line.partition(" ")
         command = word.lstrip("/").lower() if word.startswith("/") else "play"
         if command == "play":
@@ -228,12 +490,25 @@ class Console:
         if command == "pass":
             reply = await tables.play(USER, CHANNEL, "pass")
             return None if reply.ok else reply.text
-        simple = {"hand": tables.hand, "table": tables.show, "scores": tables.scores,
-                  "stats": tables.stats, "cancel": tables.cancel, "join": tables.join,
-                  "leave": tables.leave, "start": tables.start_game}
+        if command == "table":
+            reply = await tables.show(USER, CHANNEL)
+            return None if reply.ok else reply.text
+        if command == "hand":
+            reply = await tables.hand(USER, CHANNEL)
+            if reply.ok:
+                await self._settle()
+                if not self.sink.my_turn:
+                    return reply.text.split("\n", 1)[-1]
+                self.sink.print_turn()
+                return None
+            return reply.text
+        simple = {"scores": tables.scores, "stats": tables.stats, "cancel": tables.cancel,
+                  "join": tables.join, "leave": tables.leave, "start": tables.start_game,
+                  "addbot": tables.add_bot, "removebot": tables.remove_bot}
         if command in simple:
-            reply = await simple[command](USER, CHANNEL)
-            return None if command in {"hand", "table"} and reply.ok else reply.text
+            return (await simple[command](USER, CHANNEL)).text
+        if command == "options":
+            return (await tables.set_options(USER, CHANNEL, rest.split())).text
         if command == "newgame":
             parts = rest.split()
             reply = await tables.new_game(USER, CHANNEL, parts[0] if parts else "", parts[1:],
@@ -241,18 +516,20 @@ class Console:
             return reply.text
         if command == "lang":
             reply = await tables.set_lang(USER, CHANNEL, rest, personal=False)
-            self.lang = (await tables.channel_lang(CHANNEL))
+            self.lang = self.sink.lang = await tables.channel_lang(CHANNEL)
             return reply.text
         if command == "mydata":
             return json.dumps(await tables.my_data(USER), ensure_ascii=False, indent=2)
         if command == "forgetme":
             question = await tables.forget_prompt(USER)
-            self.sink.show_buttons(PRIVACY_REF, question)
+            self.sink.screen.line(question.text)
+            self.sink.number(replace(question, ref=PRIVACY_REF))
             return None
         if command == "rules":
-            return present.rules_text(rest.strip(), self.lang)
-        return present.help_text(self.lang) + "\n" + t(self.lang, "console_help")
+            return present.rules_text(rest.strip() or await self._game_here(), self.lang)
+        return present.help_text(self.lang)
 
-
-def buttons_of(rendering: Rendering) -> list[Button]:
-    return [b for row in rendering.buttons for b in row]
+    async def _game_here(self) -> str:
+        """`/rules` alone during a game: the rules of the game on the table."""
+        row = await self.tables.table_for_channel(CHANNEL)
+        return row.game if row is not None else ""

@@ -45,6 +45,12 @@ def button_label(move: Move, lang: str) -> str:
     return text[5:] if text.startswith("play ") else text
 
 
+def move_label(view: dict[str, Any], move: Move, lang: str) -> str:
+    """A move's label where every legal move gets a button (the console): the same words
+    as the game's own buttons, so a list does not mix two spellings."""
+    return button_label(move, lang)
+
+
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
     """Buttons for the legal moves (as many as fit) and how many moves were left out."""
     shown = moves[:MAX_MOVE_BUTTONS]

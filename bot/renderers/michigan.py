@@ -32,8 +32,10 @@ register({
         "mi.pay": "Pay cards (chips): {piles}",
         "mi.decided.swap": "The dealer took the extra hand unseen.",
         "mi.decided.keep": "The dealer kept their hand; the extra hand is out.",
-        "mi.auction_high": "Auction: high bid {bid} by {name} (at most {max})",
-        "mi.auction_none": "Auction: no bid yet (at most {max})",
+        "mi.auction_high": "Auction: high bid {bid} by {name} (the next bidder may go up to "
+                           "{max}, their chips)",
+        "mi.auction_none": "Auction: no bid yet (the next bidder may go up to {max}, their "
+                           "chips)",
         "mi.auction_passed": "Passed: {names}",
         "mi.auction_sold": "The extra hand went to {name} for {bid}.",
         "mi.auction_unsold": "Nobody bought the extra hand: it is out.",
@@ -46,13 +48,17 @@ register({
         "mi.hand_chips": "You have {chips}.",
         "mi.hand_decide": "You deal: swap your hand for the extra hand (unseen), keep it, or "
                           "auction the extra hand.",
-        "mi.hand_bid": "Bid {min}–{max} for the extra hand, or pass (a pass is final).",
+        "mi.hand_bid": "Bid {min}–{max} for the extra hand (at most your chips), or pass (a "
+                       "pass is final).",
         "mi.hand_lead": "You lead: pick a suit; your lowest card of it is played, then the "
                         "forced cards follow.",
         "mi.btn.swap": "Swap hands", "mi.btn.keep": "Keep", "mi.btn.auction": "Auction",
         "mi.btn.bid": "Bid {amount}",
         "mi.stop.ace": "the ace ends it; {seat} leads next",
         "mi.stop.no_next_card": "{next} is not in play; {seat} leads next",
+        "mi.stop.already_played": "{next} was played earlier this deal; {seat} leads next",
+        "mi.left_on_pay_cards": "The game is over with {chips} still on the pay cards "
+                                "({piles}): they count for nobody.",
         "mi.run": "{seat} leads {suit}: {plays}",
         "mi.run_forced": "{seat} must lead {suit}: {plays}",
         "mi.run_stop": "{run} — {stop}",
@@ -86,8 +92,10 @@ register({
         "mi.pay": "Cartes payantes (jetons) : {piles}",
         "mi.decided.swap": "Le donneur a pris la main supplémentaire sans la voir.",
         "mi.decided.keep": "Le donneur a gardé sa main ; la main supplémentaire est écartée.",
-        "mi.auction_high": "Enchères : {bid} par {name} (au plus {max})",
-        "mi.auction_none": "Enchères : aucune mise pour l'instant (au plus {max})",
+        "mi.auction_high": "Enchères : {bid} par {name} (le suivant peut miser jusqu'à {max}, "
+                           "ses jetons)",
+        "mi.auction_none": "Enchères : aucune mise pour l'instant (le suivant peut miser "
+                           "jusqu'à {max}, ses jetons)",
         "mi.auction_passed": "Ont passé : {names}",
         "mi.auction_sold": "La main supplémentaire est allée à {name} pour {bid}.",
         "mi.auction_unsold": "Personne n'a acheté la main supplémentaire : elle est écartée.",
@@ -101,7 +109,8 @@ register({
         "mi.hand_decide": "Vous donnez : échangez votre main contre la main supplémentaire "
                           "(sans la voir), gardez-la, ou mettez la main supplémentaire aux "
                           "enchères.",
-        "mi.hand_bid": "Misez de {min} à {max} pour la main supplémentaire, ou passez (c'est "
+        "mi.hand_bid": "Misez de {min} à {max} pour la main supplémentaire (au plus vos "
+                       "jetons), ou passez (c'est "
                        "définitif).",
         "mi.hand_lead": "À vous d'entamer : choisissez une couleur ; votre plus petite carte "
                         "de cette couleur est jouée, puis les cartes forcées suivent.",
@@ -109,6 +118,10 @@ register({
         "mi.btn.bid": "Miser {amount}",
         "mi.stop.ace": "l'as la termine ; {seat} entame ensuite",
         "mi.stop.no_next_card": "{next} n'est pas en jeu ; {seat} entame ensuite",
+        "mi.stop.already_played": "{next} a déjà été joué dans cette donne ; {seat} entame "
+                                  "ensuite",
+        "mi.left_on_pay_cards": "La partie se termine avec {chips} encore sur les cartes "
+                                "payantes ({piles}) : ils ne comptent pour personne.",
         "mi.run": "{seat} entame à {suit} : {plays}",
         "mi.run_forced": "{seat} doit entamer à {suit} : {plays}",
         "mi.run_stop": "{run} — {stop}",
@@ -187,7 +200,9 @@ def _stop(ev: dict[str, Any], names: list[str], lang: str) -> str:
     following = _next_card(ev["card"])
     if ev.get("reason") == "ace" or following is None:
         return t(lang, "mi.stop.ace", seat=seat)
-    return t(lang, "mi.stop.no_next_card", seat=seat, next=card_text(following, lang))
+    key = "mi.stop.already_played" if ev.get("reason") == "already_played" \
+        else "mi.stop.no_next_card"
+    return t(lang, key, seat=seat, next=card_text(following, lang))
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -261,6 +276,14 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
+def move_label(view: dict[str, Any], move: Move, lang: str) -> str:
+    if isinstance(move, Bid):
+        return t(lang, "mi.btn.bid", amount=move.amount)
+    if isinstance(move, Swap | Keep | Auction):
+        return t(lang, f"mi.btn.{move}")
+    return t(lang, "btn_pass") if isinstance(move, Pass) else str(move)
+
+
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
     """The three decisions; a few bids from the lowest allowed, and pass; one lead per suit."""
     buttons: list[Button] = []
@@ -311,8 +334,15 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     kind = ev.get("type")
     if kind == "played":
         return None  # forced: the table's sequence line shows it (see the module docstring)
-    if kind in {"game_over", "went_out"}:
-        return None  # the final ranking is announced on its own; `deal_over` says who went out
+    if kind == "game_over":
+        # The ranking is announced on its own; what it does not say is the chips lost.
+        left = [n for n in ev.get("pay_cards", []) if isinstance(n, int)]
+        if not sum(left):
+            return None
+        return t(lang, "mi.left_on_pay_cards", chips=count(lang, "chip", sum(left)),
+                 piles=_params(ev, names, lang)["piles"])
+    if kind == "went_out":
+        return None  # `deal_over` says who went out
     if kind not in _NARRATED:
         return generic.describe(game_id, ev, names, lang)
     params = _params(ev, names, lang)

@@ -17,14 +17,11 @@ SUPER = "★"
 
 register({
     "en": {
-        # The short names are the words a player types (`pair 5 5`).
+        # One name per combination everywhere (board, history, narration, buttons): the
+        # word a player types (`pair 5 5`); /rules says what each one means.
         "nix.row.quad": "quad", "nix.row.run4": "run4", "nix.row.triple": "triple",
         "nix.row.run3": "run3", "nix.row.pair": "pair", "nix.row.run2": "run2",
         "nix.row.single": "single", "nix.row.none": "none",
-        "nix.rowname.quad": "Four of a kind", "nix.rowname.run4": "Run of 4",
-        "nix.rowname.triple": "Three of a kind", "nix.rowname.run3": "Run of 3",
-        "nix.rowname.pair": "Pair", "nix.rowname.run2": "Run of 2",
-        "nix.rowname.single": "Single card", "nix.rowname.none": "Nothing",
         "nix.header": "Round {round}/{rounds} · turn {turn}/{turns}",
         "nix.board_row": "{row}: {cells}",
         "nix.turn_placed": "Turn {turn}: {plays}",
@@ -55,10 +52,6 @@ register({
         "nix.row.quad": "carré", "nix.row.run4": "suite4", "nix.row.triple": "brelan",
         "nix.row.run3": "suite3", "nix.row.pair": "paire", "nix.row.run2": "suite2",
         "nix.row.single": "carte", "nix.row.none": "rien",
-        "nix.rowname.quad": "Carré", "nix.rowname.run4": "Suite de 4",
-        "nix.rowname.triple": "Brelan", "nix.rowname.run3": "Suite de 3",
-        "nix.rowname.pair": "Paire", "nix.rowname.run2": "Suite de 2",
-        "nix.rowname.single": "Carte seule", "nix.rowname.none": "Rien",
         "nix.header": "Manche {round}/{rounds} · tour {turn}/{turns}",
         "nix.board_row": "{row} : {cells}",
         "nix.turn_placed": "Tour {turn} : {plays}",
@@ -100,8 +93,6 @@ def _row_word(row: str, lang: str) -> str:
     return t(lang, f"nix.row.{row}")
 
 
-def _row_name(row: str, lang: str) -> str:
-    return t(lang, f"nix.rowname.{row}")
 
 
 def _combination(row: str, cards: list[str] | tuple[str, ...], super_chip: bool,
@@ -120,7 +111,7 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
             holder = "—" if chip is None else (
                 _name(chip["seat"], names, seats) + (SUPER if chip["super"] else ""))
             cells.append(f"{value} {holder}")
-        lines.append(t(lang, "nix.board_row", row=_row_name(row, lang), cells=" · ".join(cells)))
+        lines.append(t(lang, "nix.board_row", row=_row_word(row, lang), cells=" · ".join(cells)))
     by_turn: dict[int, list[str]] = {}
     for placed in view["placed"]:
         by_turn.setdefault(placed["turn"], []).append(
@@ -173,6 +164,12 @@ def _strength(move: Play) -> tuple[bool, list[int]]:
     return JOKER not in move.cards, numbers
 
 
+def move_label(view: dict[str, Any], move: Move, lang: str) -> str:
+    if isinstance(move, Play):
+        return _combination(move.row, move.cards, move.super_chip, lang)
+    return str(move)
+
+
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
     """Per row, its best combination (and the same with the super chip), top row first;
     room left goes to the row's other joker-free combinations, which keep other cards."""
@@ -216,7 +213,7 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     if "seat" in ev and isinstance(ev["seat"], int):
         params["seat"] = _name(ev["seat"], names)
     if "row" in ev:
-        params["row"] = _row_name(ev["row"], lang)
+        params["row"] = _row_word(ev["row"], lang)
     key = kind
     if kind == "played":
         params["cards"] = cards_text(ev.get("cards", []))

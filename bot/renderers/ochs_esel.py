@@ -24,9 +24,14 @@ register({
         "oe.animal_trick": "On the table: {animal}",
         "oe.animal_pile": "In {name}'s ox pile: {animal}",
         "oe.seat": "{marker}{name}: {cards} · {score} penalty pts{pile}",
-        "oe.pile": " · ox pile {size}",
+        "oe.pile": " · ox pile: {size}, face down",
         "oe.holding": "You hold {animal}.",
-        "oe.own_pile": "Your ox pile: {cards}",
+        "oe.holding.D": "You hold the donkey: 20 penalty points if it is still in your hand "
+                        "when the round ends.",
+        "oe.holding.O": "You hold the ox: 15 penalty points if it is still in your hand when "
+                        "the round ends (in an ox pile it counts 0).",
+        "oe.both": "{first} and {second}",
+        "oe.own_pile": "Your ox pile: {cards} — {points} at the round's end",
         "oe.hand_lead": "You lead: one or more cards of one value (a joker may join).",
         "oe.hand_beat": "To beat: {best} — play {count} of higher value, or pass.",
         "oe.hand_animal": "{kind}: play any one card.",
@@ -38,7 +43,9 @@ register({
         "event.ochs-esel.played": "{seat} plays {cards}",
         "event.ochs-esel.trick_won": "{seat} wins the trick",
         "event.ochs-esel.took_donkey": "{seat} takes the donkey trick into hand: {cards}",
-        "event.ochs-esel.took_ox_trick": "{seat} takes the ox trick face down ({penalty} pts)",
+        "event.ochs-esel.took_ox_trick": "{seat} takes the ox trick face down: {penalty} "
+                                         "(numbers at face value, jokers 1, the ox 0; an ox "
+                                         "still in hand at the round's end costs 15)",
         "event.ochs-esel.took_animal": "{seat} takes {animal}",
         "event.ochs-esel.round_started": "Round {round} starts; {first} leads",
     },
@@ -57,9 +64,14 @@ register({
         "oe.animal_trick": "Sur la table : {animal}",
         "oe.animal_pile": "Dans le pli de bœuf de {name} : {animal}",
         "oe.seat": "{marker}{name} : {cards} · {score} pts de pénalité{pile}",
-        "oe.pile": " · pli de bœuf {size}",
+        "oe.pile": " · pli de bœuf : {size}, face cachée",
         "oe.holding": "Vous avez {animal}.",
-        "oe.own_pile": "Votre pli de bœuf : {cards}",
+        "oe.holding.D": "Vous avez l'âne : 20 points de pénalité s'il est encore dans votre "
+                        "main à la fin de la manche.",
+        "oe.holding.O": "Vous avez le bœuf : 15 points de pénalité s'il est encore dans votre "
+                        "main à la fin de la manche (dans un pli de bœuf, il compte 0).",
+        "oe.both": "{first} et {second}",
+        "oe.own_pile": "Votre pli de bœuf : {cards} — {points} à la fin de la manche",
         "oe.hand_lead": "À vous d'ouvrir : une ou plusieurs cartes d'une même valeur (un joker "
                         "peut s'y joindre).",
         "oe.hand_beat": "À battre : {best} — jouez {count} de plus haute valeur, ou passez.",
@@ -72,7 +84,9 @@ register({
         "event.ochs-esel.played": "{seat} joue {cards}",
         "event.ochs-esel.trick_won": "{seat} remporte le tour",
         "event.ochs-esel.took_donkey": "{seat} prend le tour d'âne en main : {cards}",
-        "event.ochs-esel.took_ox_trick": "{seat} prend le pli de bœuf face cachée ({penalty} pts)",
+        "event.ochs-esel.took_ox_trick": "{seat} prend le pli de bœuf face cachée : {penalty} "
+                                         "(chiffres à leur valeur, joker 1, bœuf 0 ; un bœuf "
+                                         "encore en main à la fin de la manche coûte 15)",
         "event.ochs-esel.took_animal": "{seat} prend {animal}",
         "event.ochs-esel.round_started": "La manche {round} commence ; {first} ouvre",
     },
@@ -106,14 +120,19 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
     lines = [t(lang, "table_round", round=view["round"], rounds=view["rounds"])]
     if view["to_act"]:  # once the game is over, no trick waits for anyone
         lines.extend(_trick_lines(view["trick"], names, lang))
-    places = []
+    # Both animals in one place are said once: "In the middle: the donkey and the ox".
+    groups: dict[tuple[str, Any], list[str]] = {}
     for code, where in view["animals"].items():
         key = {"hand": "oe.animal_hand", "middle": "oe.animal_middle",
                "trick": "oe.animal_trick", "pile": "oe.animal_pile"}.get(where["place"])
         if key:
-            seat = where["seat"]
-            places.append(t(lang, key, animal=_animal(code, lang),
-                            name=player_name(seat, names) if seat is not None else ""))
+            groups.setdefault((key, where["seat"]), []).append(_animal(code, lang))
+    places = []
+    for (key, seat), animals in groups.items():
+        animal = animals[0] if len(animals) == 1 else t(lang, "oe.both", first=animals[0],
+                                                         second=animals[1])
+        places.append(t(lang, key, animal=animal,
+                        name=player_name(seat, names) if seat is not None else ""))
     if places:
         lines.append(" · ".join(places))
     to_act = set(view["to_act"])
@@ -122,7 +141,8 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
         lines.append(t(lang, "oe.seat", marker="▶ " if seat in to_act else "   ",
                        name=player_name(seat, names), cards=count(lang, "card", size),
                        score=view["scores"][seat],
-                       pile=t(lang, "oe.pile", size=pile) if pile else ""))
+                       pile=t(lang, "oe.pile", size=count(lang, "card", pile)) if pile
+                       else ""))
     return lines
 
 
@@ -130,10 +150,11 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     hand = view.get("hand", [])
     lines = [t(lang, "hand_cards", cards=cards_text(hand)) if hand else t(lang, "hand_empty")]
     for code in ("D", "O"):
-        if code in hand:
-            lines.append(t(lang, "oe.holding", animal=_animal(code, lang)))
+        if code in hand:  # with what it will cost: the reason to get rid of it
+            lines.append(t(lang, f"oe.holding.{code}"))
     if view.get("ox_pile"):
-        lines.append(t(lang, "oe.own_pile", cards=cards_text(view["ox_pile"])))
+        lines.append(t(lang, "oe.own_pile", cards=cards_text(view["ox_pile"]),
+                       points=count(lang, "score.ochs-esel", view.get("ox_pile_points", 0))))
     if view.get("seat") in view.get("to_act", []) and hand:
         # Edited on this seat's turns: what to beat is decided from this message.
         lines.append(_task(view["trick"], lang))
@@ -166,6 +187,8 @@ def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[li
 def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> str | None:
     from bot.renderers import generic
 
+    if ev.get("type") == "took_ox_trick" and isinstance(ev.get("penalty"), int):
+        ev = {**ev, "penalty": count(lang, "score.ochs-esel", ev["penalty"])}
     if "animal" in ev:
         ev = {**ev, "animal": _animal(ev["animal"], lang)}
     if ev.get("type") == "led_animal":

@@ -114,6 +114,13 @@ def _gap(card: int, pile: str, top: int) -> int:
     return card - top if _ascending(pile) else top - card
 
 
+def move_label(view: dict[str, Any], move: Move, lang: str) -> str:
+    if not isinstance(move, Plays):
+        return t(lang, "tg.btn_end")
+    card, pile = move.plays[0]
+    return f"{card}→{pile}" + (" ↺" if _gap(card, pile, view["piles"][pile]) < 0 else "")
+
+
 def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[list[Button], int]:
     """Backward jumps first (they give a pile range back), then the smallest gaps."""
     piles = view["piles"]
@@ -123,9 +130,7 @@ def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[li
         if not isinstance(move, Plays):
             continue
         card, pile = move.plays[0]
-        gap = _gap(card, pile, piles[pile])
-        label = f"{card}→{pile}" + (" ↺" if gap < 0 else "")
-        plays.append((gap, card, move, label))
+        plays.append((_gap(card, pile, piles[pile]), card, move, move_label(view, move, lang)))
     plays.sort(key=lambda p: (p[0], p[1]))
     room = MAX_BUTTONS - len(ends)
     buttons = [Button(label, f"m:{move}", "success" if gap < 0 else "primary")

@@ -1,5 +1,6 @@
 """Option and setup validation shared by the games."""
 
+import json
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
@@ -56,7 +57,35 @@ def _problem(model: type[BaseModel], error: Any) -> dict[str, Any]:
             problem.update(kind="too_low", low=context["ge"])
         else:
             problem["kind"] = "invalid"  # a bound the sentence cannot name
+    nested = _nested_problem(field, error)
+    if nested is not None:
+        problem.update(nested)
     return problem
+
+
+def _nested_problem(field: Any, error: Any) -> dict[str, Any] | None:
+    """What exactly is wrong inside an option made of parts (Nix für Ungut's `board`):
+    which entry, and what it should be, rather than "cannot take that value"."""
+    loc, kind, ctx = error["loc"], error["type"], error.get("ctx") or {}
+    examples = getattr(field, "examples", None) or []
+    example = json.dumps(examples[0]) if examples else ""
+    if len(loc) == 1 and kind in {"dict_type", "list_type"}:
+        return {"kind": "bad_shape", "example": example}
+    if len(loc) < 2:
+        return None
+    item = str(loc[1])[:20]  # typed by a player: clipped before it is said back
+    if kind == "literal_error":
+        return {"kind": "bad_entry", "item": item, "allowed": ctx.get("expected", "")}
+    if kind in {"too_short", "too_long"}:
+        length = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+        return {"kind": "wrong_length", "item": item, "length": length}
+    if kind == "greater_than_equal":
+        return {"kind": "too_small", "item": item, "low": ctx.get("ge")}
+    if kind in {"dict_type", "list_type"}:
+        return {"kind": "bad_shape", "item": item, "example": example}
+    if _KINDS.get(kind) == "not_a_number":
+        return {"kind": "entry_not_a_number", "item": item}
+    return None
 
 
 def check_seats(seats: int, low: int, high: int) -> None:

@@ -37,8 +37,8 @@ async def test_unknown_game_and_bad_options_are_refused_with_reasons(harness):
     reply = await harness.tables.new_game(BOB, CHANNEL, "michigan", ["jetons=beaucoup"])
     assert reply.text == "Ces options ne conviennent pas : « chips » demande un nombre entier."
     reply = await harness.tables.new_game(BOB, CHANNEL, "nix", ["board={\"pair\": [1]}"])
-    assert reply.text == ("Ces options ne conviennent pas : « board » ne peut pas prendre "
-                          "cette valeur.")
+    assert reply.text == ("Ces options ne conviennent pas : « board » : pair prend "
+                          "exactement 3 valeurs.")
     reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["deadline=5"])
     assert not reply.ok and "deadline" in reply.text
     assert await harness.tables.table_for_channel(CHANNEL) is None

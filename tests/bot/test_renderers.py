@@ -160,14 +160,16 @@ def test_nix_board_shows_each_row_with_cell_values_holders_and_the_super_chip():
     state = nix([HAND_A, HAND_B])
     state, _ = apply_all("nix-fur-ungut", state, (0, "pair 7 7 super"), (1, "pair 2 2"))
     english = table_text("nix-fur-ungut", state, "en")
-    assert "Pair: 5 Bob · 3 Alice★ · 1 —" in english
-    assert "Four of a kind: 12 — · 8 — · 4 —" in english
-    assert "Nothing: 15 — · 10 — · 5 —" in english
+    # One name per combination: the board, the history and the narration all say "pair".
+    assert "pair: 5 Bob · 3 Alice★ · 1 —" in english
+    assert "quad: 12 — · 8 — · 4 —" in english
+    assert "none: 15 — · 10 — · 5 —" in english
+    assert "Pair" not in english and "Four of a kind" not in english
     assert "Round 1/4 · turn 2/5" in english
     assert "Turn 1: Alice pair 7 7 ★ · Bob pair 2 2" in english
     assert "Alice: 10 cards · 0 pts (+6 on the board)" in english  # cell 2 doubled
     french = table_text("nix-fur-ungut", state, "fr")
-    assert "Paire : 5 Bob · 3 Alice★ · 1 —" in french
+    assert "paire : 5 Bob · 3 Alice★ · 1 —" in french
     assert "Tour 1 : Alice paire 7 7 ★ · Bob paire 2 2" in french
 
 
@@ -191,11 +193,11 @@ def test_nix_monsieur_personne_is_named_with_its_score_and_revealed_cards():
     seat_names = NAMES[:2]  # the table knows the seats; Personne has no seat name
     text = table_text("nix-fur-ungut", state, "en", seat_names)
     assert "Monsieur Personne: 0 pts (+5 on the board) · revealed 6 6" in text
-    assert "Pair: 5 Monsieur Personne" in text
+    assert "pair: 5 Monsieur Personne" in text
     assert "#3" not in text
     lines = narrate("nix-fur-ungut", events, "en", seat_names)
     assert "Monsieur Personne reveals 6 6" in lines
-    assert "Monsieur Personne lays 6 6 → Pair, cell 1" in lines
+    assert "Monsieur Personne lays 6 6 → pair, cell 1" in lines
     assert "Monsieur Personne retourne 6 6" in narrate("nix-fur-ungut", events, "fr", seat_names)
 
 
@@ -242,7 +244,7 @@ def test_nix_narrates_pushes_and_round_scoring_with_round_points_per_competitor(
     state, events = apply_all("nix-fur-ungut", state, (0, "single 2"), (1, "single 4"),
                               (0, "single 3"), (1, "single 4"))
     lines = narrate("nix-fur-ungut", events, "en", NAMES[:2])
-    assert "Alice's chip is pushed off the board (Single card)" in lines
+    assert "Alice's chip is pushed off the board (single)" in lines
     assert "Turn 3/5" in lines
     assert "sort du plateau" in " ".join(narrate("nix-fur-ungut", events, "fr", NAMES[:2]))
     for _ in range(3):
@@ -286,7 +288,9 @@ def test_michigan_table_shows_pay_cards_with_their_chips_and_the_dealer():
 def test_michigan_table_follows_the_auction_high_bid_and_passes():
     state, _ = apply_all("michigan", michigan(), (2, "auction"), (0, "bid 3"))
     english = table_text("michigan", state, "en")
-    assert "Auction: high bid 3 by Alice (at most 20)" in english
+    # The cap is what the next bidder (Bob) holds: nobody bids chips they do not have.
+    assert "Auction: high bid 3 by Alice (the next bidder may go up to 16, their chips)" \
+        in english
     state, _ = apply_all("michigan", state, (1, "pass"))
     english = table_text("michigan", state, "en")
     assert "The extra hand went to Alice for 3 chips." in english
@@ -324,10 +328,10 @@ def test_michigan_buttons_for_the_decision_the_bids_and_the_leads():
     state, _ = apply_all("michigan", state, (2, "auction"), (0, "bid 3"))
     shown, left = buttons("michigan", state, 1, "en")
     assert [b.label for b in shown] == ["Bid 4", "Bid 5", "Bid 6", "Bid 9", "Bid 14", "Pass"]
-    assert left == 17 - 5
-    state, _ = apply_all("michigan", state, (1, "bid 18"))
+    assert left == 13 - 5  # bids up to Bob's own 16 chips
+    state, _ = apply_all("michigan", state, (1, "bid 14"))
     assert [b.label for b in buttons("michigan", state, 0, "fr")[0]] == [
-        "Miser 19", "Miser 20", "Passer"]
+        "Miser 15", "Miser 16", "Passer"]
     state, _ = apply_all("michigan", michigan(), (2, "keep"))
     assert [b.label for b in buttons("michigan", state, 0, "en")[0]] == [
         "♠ spades (4♠)", "♥ hearts (2♥)", "♣ clubs (9♣)"]
@@ -377,10 +381,11 @@ def test_michigan_narrates_the_auction_pay_cards_won_the_deal_over_and_the_next_
 
 def test_michigan_merges_the_passes_a_maximum_bid_forces():
     hands = [["2H", "3H", "4S"], ["5H", "2S"], ["7H", "3S"], ["9H", "5S"], ["2C", "3D"]]
-    _, events = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 20"))
+    # Alice bids all her 16 chips: Bob and Carol hold 16 too and cannot outbid her.
+    _, events = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 16"))
     assert narrate("michigan", events, "en") == [
-        "Dave (dealer) auctions the extra hand", "Alice bids 20", "Bob, Carol pass",
-        "Alice buys the extra hand for 20 chips, paid to Dave"]
+        "Dave (dealer) auctions the extra hand", "Alice bids 16", "Bob, Carol pass",
+        "Alice buys the extra hand for 16 chips, paid to Dave"]
     assert narrate("michigan", events, "fr")[2] == "Bob, Carol passent"
 
 

@@ -75,15 +75,17 @@ def test_a_bad_database_url_or_setting_is_one_clear_line_not_a_traceback(tmp_pat
 
 def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
     db = tmp_path / "console.db"
-    result = run_bot(db, ["help", "2", "rounds=banana", "michigan", "", "20", "²", "3",
+    result = run_bot(db, ["help", "4", "rounds=banana", "chips=20", "20", "²", "3",
                           "#²", "#99999999999999999999", "/table", "/quit"])
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "I don't know the game “help”" in out
-    assert out.count("Which game?") == 3  # after the unknown game and the bad option
-    assert out.count("Options (e.g.") == 2  # not asked for a game that does not exist
+    assert out.count("Which game?") == 2  # after the unknown game, not after a bad option
+    assert out.count("Options (e.g.") == 1  # not asked for a game that does not exist
+    assert "Options again" in out  # a refused option asks for the options again
     assert "Type a number from 2 to 7, or Enter." in out
     assert "Michigan has started" in out and "Traceback" not in out + result.stderr
+    assert "chips=20" in out
 
 
 def test_mydata_prints_the_stored_data_and_forgetme_asks_then_forgets(tmp_path):
@@ -103,11 +105,11 @@ def test_mydata_prints_the_stored_data_and_forgetme_asks_then_forgets(tmp_path):
     assert name.encode() in db.read_bytes()
 
     # Asked, then kept: nothing changes; asked again and confirmed: forgotten.
-    kept = run_bot(db, ["/forgetme", "#42", "/quit"])
-    assert "[#41]" in kept.stdout and "[#42]" in kept.stdout
+    kept = run_bot(db, ["/forgetme", "#2", "/quit"])
+    assert "#1 " in kept.stdout and "#2 " in kept.stdout
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT name FROM seats WHERE user_id = 'you'").fetchall()
-    forgot = run_bot(db, ["/forgetme", "#41", "/quit"])
+    forgot = run_bot(db, ["/forgetme", "#1", "/quit"])
     assert forgot.returncode == 0, forgot.stderr
     assert "Done: I no longer store your name" in forgot.stdout
     with sqlite3.connect(db) as connection:

@@ -1,4 +1,4 @@
-"""Michigan rules, each checked on a fixed deal (shared/rules/michigan.fr.txt, RULES.md)."""
+"""Michigan rules, each checked on a fixed deal (docs/games/michigan.md)."""
 
 import random
 from typing import Any
@@ -202,19 +202,33 @@ def test_last_bidder_left_still_chooses_and_the_auction_ends_when_the_others_hav
     assert view(state, 2)["hand"] == ["10S", "2H", "2D"]
 
 
-def test_a_bid_may_exceed_the_bidders_chips_but_not_the_chips_option():
+def test_a_bid_is_capped_at_the_bidders_own_chips():
     state = game(FOUR_SEATS, dealer=3)
     state, _ = play(state, (3, "auction"))
-    error = refusal(state, 0, "bid 51")
-    assert error.code == "bid_too_high" and error.params["max"] == 50
+    # Seat 0 holds 46 chips after the ante: 47 is more than it holds.
+    error = refusal(state, 0, "bid 47")
+    assert error.code == "bid_too_high" and error.params["max"] == 46
     for text in ("bid " + "9" * 5000, "9" * 12, "bid 0000051"):  # never a crash
         assert refusal(state, 0, text).code == "bid_too_high"
-    # Seat 0 holds 46 chips after the ante; bidding 50 puts it in debt.
-    state, events = play(state, (0, "bid 50"))
-    assert view(state)["chips"][0] == -4
-    # Nobody can outbid the maximum: the others' passes are played for them.
+    assert max(m.amount for m in legal_moves(state, 0) if isinstance(m, Bid)) == 46
+    assert view(state)["auction"]["max"] == 46
+    state, events = play(state, (0, "bid 46"))
+    # Nobody can outbid 46 (each holds 46): the others' passes are played for them.
     assert [e["seat"] for e in events if e["type"] == "passed" and e["automatic"]] == [1, 2]
-    assert any(e["type"] == "auction_won" for e in events)
+    won = next(e for e in events if e["type"] == "auction_won")
+    assert won["amount"] == 46 and view(state)["chips"][0] == 0
+
+
+def test_a_player_who_cannot_outbid_may_only_pass():
+    state = game(FOUR_SEATS, dealer=3, chips=8)  # the ante leaves 4 chips to each bidder
+    state, _ = play(state, (3, "auction"), (0, "bid 3"))
+    assert [str(m) for m in legal_moves(state, 1)] == ["bid 4", "pass"]
+    error = refusal(state, 1, "bid 5")
+    assert error.code == "bid_too_high" and error.params["max"] == 4
+    state, events = play(state, (1, "bid 4"))
+    # Seats 2 and 0 hold 4 chips: they cannot outbid 4, so their passes are made for them.
+    assert [e["seat"] for e in events if e["type"] == "passed" and e["automatic"]] == [2, 0]
+    assert next(e for e in events if e["type"] == "auction_won")["seat"] == 1
 
 
 # --- playing the suits ----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Nix für Ungut: each rule of rules/nix-fur-ungut.fr.txt and RULES.md, with fixed deals."""
+"""Nix für Ungut: each rule of docs/games/nix-fur-ungut.md, with fixed deals."""
 
 import random
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Ochs & Esel: one test per rule of rules/ochs-und-esel.fr.txt (with RULES.md's decisions).
+"""Ochs & Esel: one test per rule of docs/games/ochs-esel.md (the rulebook and our decisions).
 
 Every position is built with `setup` and every move is written in the chat notation,
 so a test reads like the rulebook sentence it checks. Seats of the rulebook's examples:
@@ -112,7 +112,7 @@ def test_setup_refuses_keys_it_does_not_use_and_cards_the_deck_lacks():
 
 
 def test_setup_without_the_donkey_puts_it_in_the_first_players_hand():
-    # RULES.md: "if no hand holds it, it is added to `first`'s."
+    # docs/games/ochs-esel.md: "if no hand holds it, it is added to the `first` seat's hand."
     state = game([["5"], ["6", "7"], ["8"]], first=1)
     assert hand(state, 1) == ["6", "7", "D"]
     assert oe.to_act(state) == [1]
@@ -455,8 +455,8 @@ def test_ox_in_hand_costs_15_and_the_donkey_holder_leads_the_next_round():
 
 
 def test_ox_variant_round_ending_before_trick_2_leaves_the_donkey_in_the_middle():
-    # RULES.md: the round-end check comes first; an animal left in the middle counts for
-    # nobody, and the next round is led by the previous round's first player.
+    # docs/games/ochs-esel.md: the round-end check comes first; an animal left in the
+    # middle counts for nobody, and the next round is led by the previous round's first player.
     state = game([["2", "3"], ["5", "12"], ["8", "9", "10"], ["1", "1"]],
                  first=0, ox=True, rounds=2, seed=4)
     state, events = run(state, (0, "2"), (1, "5"), (2, "8"), (3, "pass"),
@@ -587,7 +587,7 @@ def test_notation_accepts_french_words_any_case_and_pasted_commands():
 
 
 def test_apply_refuses_a_move_with_codes_that_are_no_card_as_unknown_card():
-    # DESIGN.md: illegal input raises IllegalMove, also when a Move is built by hand.
+    # docs/engine-contract.md: illegal input raises IllegalMove, also when a Move is built by hand.
     state = game([["D", "5"], ["7"], ["8"]])
     for cards in (("X",), ("J", "X"), ("14",)):
         with pytest.raises(IllegalMove) as info:

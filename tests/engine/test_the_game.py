@@ -1,4 +1,4 @@
-"""The Game: each rule of shared/rules/the-game.fr.txt and RULES.md, with fixed deals."""
+"""The Game: each rule of docs/games/the-game.md, with fixed deals."""
 
 import random
 from typing import Any

@@ -7,7 +7,7 @@ the ephemeral answers only they can read. Nothing of discord.py is mocked; only 
 addresses it talks to are changed (`Route.BASE`, `DiscordWebSocket.DEFAULT_GATEWAY`).
 
 Payload shapes, error codes and limits follow Discord's documented behaviour as far as
-the bot can notice it (see /work/shared/PLATFORMS.md): a bot that breaks a platform rule
+the bot can notice it (see docs/platforms.md): a bot that breaks a platform rule
 (an empty or too long message, a sixth button in a row, a late interaction answer, a
 DM to a user who closed them, a followup after 15 minutes) gets the error the real
 Discord would give, so the adapter's handling of it can be tested.

@@ -14,7 +14,7 @@ Why a fake rather than mocks: the adapter is only right if python-telegram-bot, 
 HTTP, gets the answers Telegram would give — including the refusals that shape the
 adapter (403 before a user pressed Start, 429 floods, "message is not modified", an edit
 without `reply_markup` dropping the keyboard). Those behaviours are reproduced here from
-the Bot API documentation and /work/shared/PLATFORMS.md.
+the Bot API documentation and docs/platforms.md.
 
 What tests read:
 - `fake.chat(id).messages`: every message of the chat, users' and the bot's, in order,
@@ -59,7 +59,7 @@ logger = logging.getLogger(__name__)
 BOT_ID = 7_000_000_001
 BOT_FIRST_NAME = "Tapis"
 
-# Bot API limits (PLATFORMS.md): text after entity parsing, button data, callback answers.
+# Bot API limits (docs/platforms.md): text after entity parsing, button data, callback answers.
 MAX_TEXT = 4096
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_CALLBACK_ANSWER = 200

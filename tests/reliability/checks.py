@@ -1,6 +1,6 @@
 """What every reliability test checks on the stored tables, read with plain sqlite3.
 
-The move log is the truth (DESIGN.md): a table is consistent when its snapshot is the
+The move log is the truth (docs/architecture.md): a table is consistent when its snapshot is the
 engine dump of its move log replayed from the seed, and its moves are numbered 1..n
 without a gap or a duplicate, n being the table's version.
 """

@@ -1,6 +1,6 @@
 """Many people pressing buttons and typing moves on the same tables at the same moment.
 
-DESIGN.md: a press names the table version it was drawn for, the per-table lock and the
+docs/architecture.md: a press names the table version it was drawn for, the per-table lock and the
 guarded commit make each accepted move happen exactly once, and nobody waits forever.
 """
 

@@ -1,6 +1,6 @@
 """SIGKILL at random moments: no move is lost half-way, every game still reaches its end.
 
-DESIGN.md: a move is one transaction (move row + snapshot), and start-up resumes every
+docs/architecture.md: a move is one transaction (move row + snapshot), and start-up resumes every
 unfinished table. A process killed between any two instructions must leave each table
 either before or after a move, never in between, and a restart must carry every game on.
 """

@@ -1,5 +1,5 @@
 """Storage faults seen from a player: the move is refused with "couldn't save", nothing is
-half-written, and the game goes on once the fault is gone (DESIGN.md, storage)."""
+half-written, and the game goes on once the fault is gone (docs/architecture.md, storage)."""
 
 import asyncio
 import os

@@ -1,0 +1,91 @@
+"""The console's own wording: a terminal has one player at a keyboard, no channel, no
+private chat and no buttons to tap, so the chat sentences that say so are replaced here
+(see `bot.i18n.DIALECT`); every other sentence is the chat one."""
+
+from bot.i18n import register, register_dialect
+
+DIALECT = "console"
+
+register_dialect(DIALECT, {
+    "en": {
+        "lobby_opened": "Table for {game} opened.",
+        "no_table": "There is no open table. Start one with /newgame <game>.",
+        "no_game": "No game is being played. Start one with /newgame <game>.",
+        "started": "{game} has started. When it is your turn, your hand and your moves are "
+                   "shown last, right above where you type.",
+        "lobby_hint": "Type #N for a numbered choice below; /start starts the game.",
+        "hand_your_turn": "▶ Your turn. Type a move's number (#1) or the move itself.",
+        "hand_not_your_turn": "Not your turn yet.",
+        "hand_bot": "A bot plays your seat; type /join to take it back.",
+        "seat_taken_by_bot": "A bot plays your seat now; type /join to take it back.",
+        "left_game": "You left the game; a bot plays your seat. Type /join to come back.",
+        "table_exists": "A table is already open ({game}, {status}). Finish it or /cancel "
+                        "it first.",
+        "table_exists_short": "Another table is already open.",
+        "bad_button": "There is no choice with that number.",
+        "host_or_admin_only": "Only the host can do that.",
+        "lang_set_channel": "The console now speaks English.",
+        "rules_options": "Options (/newgame <game> name=value, or /options name=value before "
+                         "the start):",
+        "options_now": "Options: {options}. Change them before the start with "
+                       "/options key=value.",
+        "rules_pick": "Rules of which game? Type /rules <game>: {games}",
+        "help": "Type a move (e.g. 7 7 J, pass, 23 A1, pair 5 J, lead H), or #N for a "
+                "numbered choice.\nCommands: /hand · /table · /scores · /stats · "
+                "/rules [game] · /options [key=value] · /addbot · /removebot · /start · "
+                "/join · /leave · /cancel · /newgame <game> [options] · /lang en|fr · "
+                "/help · /quit\nGames: {games}",
+    },
+    "fr": {
+        "lobby_opened": "Table de {game} ouverte.",
+        "no_table": "Aucune table ouverte. Créez-en une avec /newgame <jeu>.",
+        "no_game": "Aucune partie en cours. Lancez-en une avec /newgame <jeu>.",
+        "started": "La partie de {game} commence. À votre tour, votre main et vos coups "
+                   "s'affichent en dernier, juste au-dessus de la saisie.",
+        "lobby_hint": "Tapez #N pour un choix numéroté ci-dessous ; /start lance la partie.",
+        "hand_your_turn": "▶ À vous. Tapez le numéro d'un coup (#1) ou le coup lui-même.",
+        "hand_not_your_turn": "Ce n'est pas encore votre tour.",
+        "hand_bot": "Un bot joue à votre place ; tapez /join pour la reprendre.",
+        "seat_taken_by_bot": "Un bot joue à votre place ; tapez /join pour la reprendre.",
+        "left_game": "Vous avez quitté la partie ; un bot joue à votre place. Tapez /join "
+                     "pour revenir.",
+        "table_exists": "Une table est déjà ouverte ({game}, {status}). Terminez-la ou "
+                        "annulez-la d'abord avec /cancel.",
+        "table_exists_short": "Une autre table est déjà ouverte.",
+        "bad_button": "Aucun choix ne porte ce numéro.",
+        "host_or_admin_only": "Seul l'hôte peut faire cela.",
+        "lang_set_channel": "La console parle désormais français.",
+        "rules_options": "Options (/newgame <jeu> nom=valeur, ou /options nom=valeur avant "
+                         "le début) :",
+        "options_now": "Options : {options}. Changez-les avant le début avec "
+                       "/options clé=valeur.",
+        "rules_pick": "Les règles de quel jeu ? Tapez /rules <jeu> : {games}",
+        "help": "Tapez un coup (par ex. 7 7 J, passe, 23 A1, paire 5 J, jouer coeur), ou #N "
+                "pour un choix numéroté.\nCommandes : /hand · /table · /scores · /stats · "
+                "/rules [jeu] · /options [clé=valeur] · /addbot · /removebot · /start · "
+                "/join · /leave · /cancel · /newgame <jeu> [options] · /lang en|fr · "
+                "/help · /quit\nJeux : {games}",
+    },
+})
+
+# Sentences only the console says.
+register({
+    "en": {
+        "console_saved": "Game saved — run again to resume.",
+        "console_bye": "Goodbye.",
+        "console_too_long": "That line is too long ({length} characters); a move or a "
+                            "command is a few words.",
+        "console_your_moves": "Your moves:",
+        "console_choices": "Choices:",
+        "console_options_again": "Options again (Enter for the defaults):",
+    },
+    "fr": {
+        "console_saved": "Partie enregistrée — relancez pour la reprendre.",
+        "console_bye": "Au revoir.",
+        "console_too_long": "Cette ligne est trop longue ({length} caractères) ; un coup ou "
+                            "une commande tient en quelques mots.",
+        "console_your_moves": "Vos coups :",
+        "console_choices": "Choix :",
+        "console_options_again": "Les options, à nouveau (Entrée pour celles par défaut) :",
+    },
+})
