@@ -35,4 +35,5 @@ class BadOptions(ValueError):
 # The last five name what is wrong inside an option made of parts (Nix für Ungut's board):
 # `item` the entry, with `allowed`, `length`, `low` or `example` as the kind needs.
 OPTION_PROBLEMS = ("unknown_option", "not_a_number", "not_yes_no", "out_of_range", "invalid",
-                   "too_high", "too_low", "bad_entry", "wrong_length", "too_small", "bad_shape", "entry_not_a_number")
+                   "too_high", "too_low", "bad_entry", "wrong_length", "too_small", "bad_shape",
+                   "entry_not_a_number")
