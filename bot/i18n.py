@@ -292,6 +292,15 @@ EN: dict[str, str] = {
                       "last to play leads again. Playing a pay card wins its chips; the first "
                       "player out collects a chip per card from everyone. Moves: `lead H`, "
                       "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+    # --- bots ---
+    "refusal.no_signal_to_withdraw": "You have no signal on {pile} to withdraw.",
+    "refusal.signal_already_given": "You already gave that signal on {pile}.",
+    "refusal.unknown_signal": "“{text}” is not a signal: write stop (please don't play "
+                              "here), small (no big jump here) or off, e.g. signal A1 stop.",
+    "bad_bots_level": "“bots={value}” is not a bot level; levels: {levels}.",
+    "bots.easy": "easy",
+    "bots.strong": "strong",
+    "optdesc.bots": "how the table's bots play (added bots and AFK takeovers): easy or strong",
 }
 
 FR: dict[str, str] = {
@@ -582,6 +591,17 @@ FR: dict[str, str] = {
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
                       "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
                       "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+    # --- bots ---
+    "refusal.no_signal_to_withdraw": "Vous n'avez pas de signal sur {pile} à retirer.",
+    "refusal.signal_already_given": "Vous avez déjà donné ce signal sur {pile}.",
+    "refusal.unknown_signal": "« {text} » n'est pas un signal : écrivez stop (ne jouez pas "
+                              "ici), petit (pas de gros saut ici) ou off, par ex. "
+                              "signal A1 stop.",
+    "bad_bots_level": "« bots={value} » n'est pas un niveau de bot ; niveaux : {levels}.",
+    "bots.easy": "facile",
+    "bots.strong": "fort",
+    "optdesc.bots": "le jeu des bots de la table (bots ajoutés et remplaçants des absents) : "
+                    "easy (facile) ou strong (fort)",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

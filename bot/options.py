@@ -4,7 +4,7 @@ import json
 import re
 from typing import Any
 
-from engine import games
+from engine import bots, games
 from engine.core.notation import fold
 
 # What people type for each game; ids themselves always work.
@@ -21,7 +21,7 @@ _FALSE = {"no", "false", "off", "non", "faux"}
 _NONE = {"random", "hasard", "none", "aucun"}  # an option whose default is "at random"
 # French option names that map to the engines' English ones.
 _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": "deadline",
-                "botdelay": "bot_delay"}
+                "botdelay": "bot_delay", "robots": "bots", "niveau": "bots"}
 
 
 class OptionsError(ValueError):
@@ -55,7 +55,9 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
         if not key.isidentifier():
             raise OptionsError("bad_option_word", word=word)
         value = _value(raw.strip())
-        if key in _LIMITS:
+        if key == "bots":
+            table[key] = _bots_level(raw)
+        elif key in _LIMITS:
             table[key] = _table_value(key, value, raw)
         else:
             game_options[key] = value
@@ -84,7 +86,17 @@ def _value(raw: str) -> Any:
 
 _DURATION = re.compile(r"(\d+(?:[.,]\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?")
 _LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
-TABLE_SETTINGS = tuple(_LIMITS)  # options of the table itself, whatever its game
+TABLE_SETTINGS = (*_LIMITS, "bots")  # options of the table itself, whatever its game
+# How strong the table's bots play (its /addbot seats and AFK takeovers), as typed.
+_LEVEL_WORDS = {"easy": "easy", "facile": "easy", "strong": "strong", "fort": "strong",
+                "forts": "strong", "difficile": "strong"}
+
+
+def _bots_level(raw: str) -> str:
+    level = _LEVEL_WORDS.get(fold(raw))
+    if level is None or level not in bots.LEVELS:
+        raise OptionsError("bad_bots_level", value=raw, levels=", ".join(bots.LEVELS))
+    return level
 
 
 def _table_value(key: str, value: Any, raw: str) -> float:

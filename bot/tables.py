@@ -328,6 +328,12 @@ class Tables(Lobby, Turns):
             if live.row.status != PLAYING or version != live.row.version:
                 return Reply(t(lang, "out_of_date"), ok=False)
             return await self._play(live, actor, action[2:], expected_version=version)
+        if action.startswith("s:"):
+            # Talk (The Game's signals): valid whatever happened since the button was drawn.
+            if live.row.status != PLAYING:
+                return Reply(t(lang, "out_of_date"), ok=False)
+            return await self._play(live, actor, action[2:], expected_version=None,
+                                    talk_only=True)
         handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
                     "start": self._start, "rematch": self._rematch, "hand": self._hand_for,
                     "options": self._options_text, "removebot": self._remove_bot}
@@ -339,7 +345,7 @@ class Tables(Lobby, Turns):
         return await handler(live, actor)
 
     async def _play(self, live: Live, actor: Actor, text: str, *,
-                    expected_version: int | None) -> Reply:
+                    expected_version: int | None, talk_only: bool = False) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
             if live.row.status != PLAYING or live.state is None:
@@ -355,9 +361,20 @@ class Tables(Lobby, Turns):
             try:
                 if live.game.outcome(state) is not None:
                     raise IllegalMove("game_over")
-                if seat.seat not in game.to_act(state):
-                    raise IllegalMove("not_your_turn")
-                move = game.parse_move(state, seat.seat, text)
+                if seat.seat in game.to_act(state):
+                    move = game.parse_move(state, seat.seat, text)
+                else:
+                    # Some moves are for any seat at any time (The Game's signals): the
+                    # engine's `apply` says which; text that reads as no move at all is
+                    # still answered "not your turn", the likelier mistake.
+                    try:
+                        move = game.parse_move(state, seat.seat, text)
+                    except IllegalMove:
+                        raise IllegalMove("not_your_turn") from None
+                is_talk = getattr(game, "is_talk", None)
+                if talk_only and not (is_talk is not None and is_talk(move)):
+                    # A forged `s:` payload carrying a play: plays need a current button.
+                    return await self._refuse(actor, channel, "bad_button")
                 events = await self._commit(live, seat.seat, move, "player")
             except IllegalMove as exc:
                 lang = await self.lang_of(actor.user_id, channel)

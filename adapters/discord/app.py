@@ -178,7 +178,7 @@ class TapisDiscord(discord.Client):
         action = decoded[2] if decoded else ""
         if decoded and action == "hand":
             await self.show_hand(interaction, actor, decoded[0], payload)
-        elif decoded and action.startswith("m:"):
+        elif decoded and action.startswith(("m:", "s:")):  # a move, or a signal
             await self._move(interaction, actor, decoded[0], payload)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
