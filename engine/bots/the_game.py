@@ -33,6 +33,7 @@ from engine.the_game import (
     End,
     Plays,
     Signal,
+    can_reach,
     playable,
 )
 
@@ -77,19 +78,17 @@ class Easy:
 
 # --- Strong ---------------------------------------------------------------------------------
 
-STOP_PENALTY = 20.0  # playing where someone asked not to: only when nothing else is bearable
-SMALL_PENALTY = 8.0  # a big jump where someone asked for small ones
-SMALL_OK = 3  # skipping this many live cards is not a "big jump"
-DEAD_IN_HAND = 10.0  # a card of one's own hand that no pile takes any more
-DEAD_UNSEEN = 3.0  # a card still to come that no pile takes any more
-EXTRA = 2.5  # a play beyond the minimum is worth it when it costs less than this
-EXTRA_EMPTY_DRAW = 1.5  # once the draw pile is gone, a play more no longer draws a card
-STOP_SIGNAL_SKIP = 0  # holding the backward jump, or the very next live card: "don't play"
-SMALL_SIGNAL_SKIP = 3  # holding a card this close to the top: "no big jump here"
-BRANCH = 7  # plays tried at each step of the plan search, cheapest first
-CANDIDATES = 4  # plans compared by looking ahead at the next player's turn
-SAMPLES = 6  # hands dealt to the next player from the unseen cards, per candidate
-LOOKAHEAD_WEIGHT = 0.5
+STOP_PENALTY = 21.0  # playing where someone asked not to: only when nothing else is bearable
+SMALL_PENALTY = 4.0  # playing where someone holds a card close to the top
+BAR = 1.0  # a play beyond the minimum must save this much: a fuller hand keeps options
+BAR_EMPTY_DRAW = 1.0  # the same once the draw pile is gone
+DEAD = 12.0  # a card no pile takes any more
+SMALL_SIGNAL_GAP = 4  # holding a card this close to the top: "no big jump here"
+BRANCH = 6  # plays tried at each step of the minimum, cheapest first
+CANDIDATES = 5  # plans for the minimum extended and compared in full
+LOOKAHEAD = 0.3  # weight of the next player's expected turn (0: no lookahead)
+SAMPLES = 6  # hands dealt to the next player from the unseen cards, per plan
+LIVE = True  # cost in live cards skipped (card counting), else in numbers
 
 
 @dataclass(slots=True)
@@ -99,15 +98,13 @@ class _Table:
     seat: int
     hand: list[int]
     tops: list[int]
-    alive: list[int]  # alive[c] = 1 if card c is not on a pile yet (prefix sums below)
-    prefix: list[int]
-    unseen: list[int]  # alive cards not in this hand: other hands and the draw pile
-    penalties: list[tuple[float, float]]  # per pile: (stop, small) weight of others' signals
+    prefix: list[int]  # prefix[c] = live cards below c (not on a pile yet)
+    penalties: list[float]  # per pile: the weight of the others' signals there
     need: int
     draw_size: int
+    unseen: list[int]  # live cards not in this hand: the other hands and the draw pile
     hand_sizes: list[int]
-    dead_unseen: int = 0  # unseen cards already dead before this turn
-    need_next: int = 0  # the next player's minimum, for the lookahead
+    min_play: int
 
     def between(self, low: int, high: int) -> int:
         """Live cards strictly between `low` and `high`."""
@@ -118,226 +115,195 @@ class _Table:
 
 def _read(view: dict[str, Any]) -> _Table:
     seat = int(view["seat"])
-    hand = _hand(view)
-    alive = [0] * (HIGHEST + 2)
     gone = set(view.get("on_piles", []))
-    for card in range(LOWEST, HIGHEST + 1):
-        if card not in gone:
-            alive[card] = 1
     prefix = [0] * (HIGHEST + 3)
-    for i in range(HIGHEST + 2):
-        prefix[i + 1] = prefix[i] + alive[i]
-    mine = set(hand)
-    unseen = [c for c in range(LOWEST, HIGHEST + 1) if alive[c] and c not in mine]
-    penalties: list[tuple[float, float]] = []
+    for card in range(HIGHEST + 2):
+        live = LOWEST <= card <= HIGHEST and card not in gone
+        prefix[card + 1] = prefix[card] + live
+    penalties: list[float] = []
     signals = view.get("signals", {})
     for pile in PILES:
         others = [kind for s, kind in enumerate(signals.get(pile, [])) if s != seat]
-        penalties.append((STOP_PENALTY if STOP in others else 0.0,
-                          SMALL_PENALTY if SMALL in others else 0.0))
+        penalties.append(STOP_PENALTY if STOP in others else
+                         SMALL_PENALTY if SMALL in others else 0.0)
     need = max(0, (view.get("minimum") or 0) - view.get("played", 0))
-    tops = _tops(view)
-    draw_size = int(view.get("draw_size", 0))
-    return _Table(seat=seat, hand=hand, tops=tops, alive=alive, prefix=prefix,
-                  unseen=unseen, penalties=penalties, need=need, draw_size=draw_size,
-                  hand_sizes=list(view.get("hand_sizes", [])),
-                  dead_unseen=_dead(unseen, tops),
-                  need_next=int(view.get("min_play", 2)) if draw_size else 1)
+    hand = _hand(view)
+    mine = set(hand)
+    unseen = [c for c in range(LOWEST, HIGHEST + 1) if c not in gone and c not in mine]
+    return _Table(seat=seat, hand=hand, tops=_tops(view), prefix=prefix,
+                  penalties=penalties, need=need, draw_size=int(view.get("draw_size", 0)),
+                  unseen=unseen, hand_sizes=list(view.get("hand_sizes", [])),
+                  min_play=int(view.get("min_play", 2)))
 
 
-def skipped(table: _Table, card: int, pile: int, top: int) -> int:
-    """Live cards a play skips on its pile; a backward jump gives them back (negative)."""
-    if ASCENDING[pile]:
-        if card > top:
-            return table.between(top, card)
-        return -(table.between(card, top) + 1)  # card == top - 10
-    if card < top:
-        return table.between(card, top)
-    return -(table.between(top, card) + 1)
+def cost(table: _Table, card: int, pile: int, top: int) -> float:
+    """What a play uses up of its pile: the live cards it skips, counted from the public
+    history (cards long gone cost nothing); a backward jump gives them back (negative)."""
+    up = ASCENDING[pile]
+    if (card > top) == up and card != top:
+        gap = table.between(min(card, top), max(card, top)) if LIVE else abs(card - top)
+    else:  # the backward jump of exactly 10
+        gap = -(table.between(min(card, top), max(card, top)) + 1) if LIVE else -JUMP
+    return gap
 
 
-def _play_cost(table: _Table, card: int, pile: int, top: int, signals: bool = True) -> float:
-    skip = skipped(table, card, pile, top)
-    cost = float(skip)
-    if signals:
-        stop, small = table.penalties[pile]
-        cost += stop
-        if skip > SMALL_OK:
-            cost += small
-    return cost
+_Step = tuple[int, int]  # (card, pile index)
 
 
-def _dead(cards: list[int], tops: list[int]) -> int:
-    """Cards no pile takes any more (short of some other card jumping a pile back)."""
-    low_a = min(tops[0], tops[1])
-    high_d = max(tops[2], tops[3])
-    dead = 0
-    for card in cards:
-        if card < low_a and card > high_d and card != tops[0] - JUMP \
-                and card != tops[1] - JUMP and card != tops[2] + JUMP \
-                and card != tops[3] + JUMP:
-            dead += 1
-    return dead
+def _dead(hand: list[int], tops: list[int]) -> int:
+    """Cards of the hand that no pile takes any more (short of someone's jump)."""
+    return sum(1 for card in hand if not any(playable(card, p, tops[p]) for p in range(4)))
 
 
-_Plan = tuple[tuple[int, int], ...]  # (card, pile index) in order
+def _value(table: _Table, steps: list[_Step], spent: float, hand: list[int],
+           tops: list[int], bar: float) -> float:
+    extras = max(0, len(steps) - table.need)
+    return spent + DEAD * _dead(hand, tops) - bar * extras
 
 
-def _options(table: _Table, hand: list[int], tops: list[int]) -> list[tuple[float, int, int]]:
-    out = [(_play_cost(table, card, p, tops[p]), card, p)
-           for card in hand for p in range(4) if playable(card, p, tops[p])]
-    out.sort()
-    return out[:BRANCH]
+def plan(table: _Table, rng: random.Random | None = None) -> list[_Step]:
+    """The whole turn: which cards, on which piles, in which order, how many.
 
-
-def _after(tops: list[int], card: int, pile: int) -> list[int]:
-    moved = list(tops)
-    moved[pile] = card
-    return moved
-
-
-def _leaf(table: _Table, hand: list[int], tops: list[int]) -> float:
-    """What a position costs beyond its plays: cards that can no longer go anywhere."""
-    return (DEAD_IN_HAND * _dead(hand, tops)
-            + DEAD_UNSEEN * max(0, _dead(table.unseen, tops) - table.dead_unseen))
-
-
-def _plans(table: _Table) -> list[tuple[float, _Plan, list[int], list[int]]]:
-    """The cheapest ways to play the minimum, each extended with the plays worth adding.
-
-    The minimum part is searched exhaustively over the `BRANCH` cheapest plays at each
-    step (it is at most 3 deep); extras are then added while a play, or a play followed
-    by the backward jump it sets up, costs less than the bar for extras.
+    Nobody else plays during the turn, so it is planned at once: the minimum by trying
+    every run of the cheapest plays, then plays beyond it one by one while they pay
+    for themselves. A plan is worth its cost, and a card it leaves no pile for costs
+    dearly; with `rng`, also the next player's turn over hands dealt from the unseen cards.
     """
-    found: list[tuple[float, _Plan, list[int], list[int]]] = []
+    bar = BAR if table.draw_size else BAR_EMPTY_DRAW
+    leaves: list[tuple[float, list[_Step], list[int], list[int]]] = []
 
-    def minimum_part(hand: list[int], tops: list[int], plan: _Plan, cost: float) -> None:
-        if len(plan) >= table.need:
-            found.append((cost, plan, hand, tops))
+    def minimum(hand: list[int], tops: list[int], steps: list[_Step], spent: float) -> None:
+        if len(steps) >= table.need or not hand:
+            leaves.append((spent, steps, hand, tops))
             return
-        for step_cost, card, pile in _options(table, hand, tops):
+        options = sorted(
+            (cost(table, card, p, tops[p]) + table.penalties[p], card, p)
+            for card in hand for p in range(4) if playable(card, p, tops[p]))
+        tried = 0
+        for step, card, pile in options:
             rest = [c for c in hand if c != card]
-            minimum_part(rest, _after(tops, card, pile), (*plan, (card, pile)),
-                         cost + step_cost)
+            moved = list(tops)
+            moved[pile] = card
+            if not can_reach(rest, moved, table.need - len(steps) - 1):
+                continue  # the rest of the minimum could not be played: the game is lost
+            minimum(rest, moved, [*steps, (card, pile)], spent + step)
+            tried += 1
+            if tried >= BRANCH:
+                break
 
-    minimum_part(table.hand, table.tops, (), 0.0)
-    found.sort(key=lambda f: f[0])
-    bar = EXTRA if table.draw_size else EXTRA_EMPTY_DRAW
-    out = []
-    for cost, plan, hand, tops in found[:CANDIDATES * 3]:
-        plan, hand, tops, extra_cost = _extend(table, plan, hand, tops, bar)
-        total = cost + extra_cost + _leaf(table, hand, tops)
-        out.append((total, plan, hand, tops))
-    out.sort(key=lambda f: f[0])
-    return out
+    minimum(list(table.hand), list(table.tops), [], 0.0)
+    if not leaves:
+        return []
+    scored = sorted(((_value(table, steps, spent, hand, tops, bar), i)
+                     for i, (spent, steps, hand, tops) in enumerate(leaves)))[:CANDIDATES]
+    finished = []
+    for _, i in scored:
+        spent, steps, hand, tops = leaves[i]
+        steps, spent, hand, tops = _extend(table, steps, spent, hand, tops, bar)
+        value = _value(table, steps, spent, hand, tops, bar)
+        finished.append((value, steps, tops))
+    if rng is not None and LOOKAHEAD and len(finished) > 1:
+        finished = [(value + LOOKAHEAD * _next_turn(table, tops, rng), steps, tops)
+                    for value, steps, tops in finished]
+    return min(finished, key=lambda f: f[0])[1]
 
 
-def _extend(table: _Table, plan: _Plan, hand: list[int], tops: list[int],
-            bar: float) -> tuple[_Plan, list[int], list[int], float]:
-    """Add the plays worth making beyond the minimum, each valued against the bar."""
-    total = 0.0
+def _extend(table: _Table, steps: list[_Step], spent: float, hand: list[int],
+            tops: list[int], bar: float) -> tuple[list[_Step], float, list[int], list[int]]:
+    """Add plays beyond the minimum while one (or one and the jump it sets up) pays."""
+    value = _value(table, steps, spent, hand, tops, bar)
     while hand:
-        best: tuple[float, tuple[tuple[int, int], ...]] | None = None
-        for cost, card, pile in _options(table, hand, tops):
-            if cost < bar and (best is None or cost - bar < best[0]):
-                best = (cost - bar, ((card, pile),))
-            # A play that sets up one's own backward jump on the same pile.
-            back = card - JUMP if ASCENDING[pile] else card + JUMP
-            if back in hand:
-                pair = cost + _play_cost(table, back, pile, card)
-                if pair < 2 * bar and (best is None or pair - 2 * bar < best[0]):
-                    best = (pair - 2 * bar, ((card, pile), (back, pile)))
+        best: tuple[float, list[_Step], float, list[int], list[int]] | None = None
+        for card in hand:
+            for p in range(4):
+                if not playable(card, p, tops[p]):
+                    continue
+                step = cost(table, card, p, tops[p]) + table.penalties[p]
+                rest = [c for c in hand if c != card]
+                moved = list(tops)
+                moved[p] = card
+                runs = [([(card, p)], step, rest, moved)]
+                back = card - JUMP if ASCENDING[p] else card + JUMP
+                if back in rest:
+                    jumped = list(moved)
+                    jumped[p] = back
+                    runs.append(([(card, p), (back, p)],
+                                 step + cost(table, back, p, card) + table.penalties[p],
+                                 [c for c in rest if c != back], jumped))
+                for run, run_cost, left, after in runs:
+                    new = _value(table, steps + run, spent + run_cost, left, after, bar)
+                    if new < value and (best is None or new < best[0]):
+                        best = (new, run, run_cost, left, after)
         if best is None:
             break
-        for card, pile in best[1]:
-            total += _play_cost(table, card, pile, tops[pile])
-            hand = [c for c in hand if c != card]
-            tops = _after(tops, card, pile)
-        plan = plan + best[1]
-    return plan, hand, tops, total
+        value, run, run_cost, hand, tops = best
+        steps = steps + run
+        spent += run_cost
+    return steps, spent, hand, tops
 
 
-def _next_turn_cost(table: _Table, tops: list[int], rng: random.Random) -> float:
-    """The next player's cheapest minimum, averaged over hands dealt from the unseen cards."""
+def _next_turn(table: _Table, tops: list[int], rng: random.Random) -> float:
+    """The next player's cheapest minimum on these piles, averaged over hands dealt
+    from the cards this seat cannot see (the other hands and the draw pile)."""
     seats = len(table.hand_sizes)
-    if seats <= 1 or not table.unseen:
+    following = (table.seat + 1) % seats
+    size = min(table.hand_sizes[following], len(table.unseen))
+    if seats == 1 or size <= 0:
         return 0.0
-    nxt = (table.seat + 1) % seats
-    size = table.hand_sizes[nxt] if nxt < seats else 0
-    if size <= 0:
-        return 0.0
-    size = min(size, len(table.unseen))
-    need = min(size, table.need_next)
+    need = min(size, table.min_play if table.draw_size else 1)
     total = 0.0
     for _ in range(SAMPLES):
-        hand = sorted(rng.sample(table.unseen, size))
-        total += _greedy(table, hand, tops, need)
+        hand = rng.sample(table.unseen, size)
+        moved = list(tops)
+        for _ in range(need):
+            options = [(cost(table, c, p, moved[p]), c, p)
+                       for c in hand for p in range(4) if playable(c, p, moved[p])]
+            if not options:
+                total += DEAD
+                break
+            step, card, pile = min(options)
+            total += step
+            hand.remove(card)
+            moved[pile] = card
     return total / SAMPLES
 
 
-def _greedy(table: _Table, hand: list[int], tops: list[int], need: int) -> float:
-    cost = 0.0
-    for _ in range(need):
-        options = [(_play_cost(table, c, p, tops[p], signals=False), c, p)
-                   for c in hand for p in range(4) if playable(c, p, tops[p])]
-        if not options:
-            return cost + DEAD_IN_HAND * 3  # the team would lose here
-        step, card, pile = min(options)
-        cost += step
-        hand = [c for c in hand if c != card]
-        tops = _after(tops, card, pile)
-    return cost
-
-
 class Strong:
-    """Counts cards, plans the whole turn, looks ahead over the unseen cards, signals."""
+    """Counts cards, plans the whole turn, respects and sends signals."""
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
-        table = _read(view)
-        plans = _plans(table)
-        if not plans or not plans[0][1]:
+        steps = plan(_read(view), rng)
+        if not steps:
             return End()
-        if len(table.hand_sizes) > 1 and len(plans) > 1:
-            scored = [(total + LOOKAHEAD_WEIGHT * _next_turn_cost(table, tops, rng), i)
-                      for i, (total, _, _, tops) in enumerate(plans[:CANDIDATES])]
-            best = plans[min(scored)[1]]
-        else:
-            best = plans[0]
-        plan = best[1]
-        if not plan:
-            return End()
-        return Plays(tuple((card, PILES[pile]) for card, pile in plan))
+        return Plays(tuple((card, PILES[pile]) for card, pile in steps))
 
     def speak(self, view: dict[str, Any], rng: random.Random) -> Move | None:
         """The first signal of this seat that no longer says what its hand wants."""
         if view.get("over") or "hand" not in view:
             return None
-        table = _read(view)
-        wanted = wishes(table)
-        mine = view.get("signals", {})
-        for pile, wish in zip(PILES, wanted, strict=True):
-            said = mine.get(pile, [])
-            current = said[table.seat] if table.seat < len(said) else None
+        seat = int(view["seat"])
+        signals = view.get("signals", {})
+        for pile, wish in zip(PILES, wishes(_hand(view), _tops(view)), strict=True):
+            said = signals.get(pile, [])
+            current = said[seat] if seat < len(said) else None
             if current != wish:
                 return Signal(pile, wish)
         return None
 
 
-def wishes(table: _Table) -> list[str | None]:
+def wishes(hand: list[int], tops: list[int]) -> list[str | None]:
     """Per pile, what to ask of the others: "don't play" where this hand holds the
-    backward jump or the next live card, "no big jump" where it holds a card close to
-    the top. Never a number: only which pile, and how much care."""
+    backward jump, "no big jump" where it holds a card close to the top. Never a
+    number: only which pile, and how much care."""
     out: list[str | None] = []
     for pile in range(4):
-        top = table.tops[pile]
-        best: int | None = None
-        for card in table.hand:
-            if playable(card, pile, top):
-                skip = skipped(table, card, pile, top)
-                best = skip if best is None else min(best, skip)
-        if best is not None and best <= STOP_SIGNAL_SKIP:
+        top = tops[pile]
+        back = top - JUMP if ASCENDING[pile] else top + JUMP
+        gaps = [abs(card - top) for card in hand
+                if playable(card, pile, top) and card != back]
+        if back in hand:
             out.append(STOP)
-        elif best is not None and best <= SMALL_SIGNAL_SKIP:
+        elif gaps and min(gaps) <= SMALL_SIGNAL_GAP:
             out.append(SMALL)
         else:
             out.append(None)
