@@ -361,7 +361,7 @@ class Tables(Lobby, Turns):
             try:
                 if live.game.outcome(state) is not None:
                     raise IllegalMove("game_over")
-                if seat.seat in game.to_act(state):
+                if seat.seat in game.to_act(state) and not talk_only:
                     move = game.parse_move(state, seat.seat, text)
                 else:
                     # Some moves are for any seat at any time (The Game's signals): the
@@ -369,8 +369,12 @@ class Tables(Lobby, Turns):
                     # still answered "not your turn", the likelier mistake.
                     try:
                         move = game.parse_move(state, seat.seat, text)
-                    except IllegalMove:
-                        raise IllegalMove("not_your_turn") from None
+                    except IllegalMove as exc:
+                        if talk_only:
+                            return await self._refuse(actor, channel, "bad_button")
+                        if exc.code in {"bad_notation", "unknown_card"}:
+                            raise IllegalMove("not_your_turn") from None
+                        raise
                 is_talk = getattr(game, "is_talk", None)
                 if talk_only and not (is_talk is not None and is_talk(move)):
                     # A forged `s:` payload carrying a play: plays need a current button.
