@@ -277,7 +277,9 @@ EN: dict[str, str] = {
                       "least 2 cards (1 once the draw pile is empty), then draw back up. "
                       "Exactly 10 backwards is allowed (35 on 45 up, 75 on 65 down). You may "
                       "not say which cards you hold. The game is lost when the player to act "
-                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`.",
+                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`. "
+                      "Signals, at any time: `signal A1 stop` (please don't play here), "
+                      "`signal D2 small` (no big jump here), `signal A1 off`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2–5): each turn play a combination from your hand "
                            "and put a chip on its row (4 of a kind, run of 4, 3 of a kind, "
                            "run of 3, pair, run of 2, single, nothing). A new chip pushes the "
@@ -575,7 +577,9 @@ FR: dict[str, str] = {
                       "votre main. Reculer d'exactement 10 est permis (35 sur 45 en montant, 75 "
                       "sur 65 en descendant). On ne dit pas quelles cartes on a. La partie est "
                       "perdue quand le joueur actif ne peut pas poser son minimum. Coups : "
-                      "`23 A1`, `23 A1, 77 D2`, `fin`.",
+                      "`23 A1`, `23 A1, 77 D2`, `fin`. Signaux, à tout moment : "
+                      "`signal A1 stop` (ne jouez pas ici), `signal D2 petit` (pas de gros "
+                      "saut ici), `signal A1 retirer`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et "
                            "posez un jeton sur sa ligne (carré, suite de 4, brelan, suite de 3, "
                            "paire, suite de 2, carte, rien). Un nouveau jeton pousse ceux de la "

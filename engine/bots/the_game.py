@@ -18,7 +18,7 @@ only unless a play is nearly free.
 """
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.types import Move
@@ -82,8 +82,9 @@ STOP_PENALTY = 21.0  # playing where someone asked not to: only when nothing els
 SMALL_PENALTY = 4.0  # playing where someone holds a card close to the top
 BAR = 1.0  # a play beyond the minimum must save this much: a fuller hand keeps options
 BAR_EMPTY_DRAW = 1.0  # the same once the draw pile is gone
-DEAD = 12.0  # a card no pile takes any more
-SMALL_SIGNAL_GAP = 4  # holding a card this close to the top: "no big jump here"
+DEAD = 12.0  # a card of one's hand that no pile takes any more
+DEAD_UNSEEN = 3.0  # an unseen card (another hand, the draw pile) a plan leaves no pile for
+SMALL_SIGNAL_GAP = 2  # holding a card this close to the top: "no big jump here"
 BRANCH = 6  # plays tried at each step of the minimum, cheapest first
 CANDIDATES = 5  # plans for the minimum extended and compared in full
 LOOKAHEAD = 0.3  # weight of the next player's expected turn (0: no lookahead)
@@ -105,6 +106,11 @@ class _Table:
     unseen: list[int]  # live cards not in this hand: the other hands and the draw pile
     hand_sizes: list[int]
     min_play: int
+    unseen_prefix: list[int] = field(default_factory=list)  # unseen cards below c
+    dead_unseen: int = 0  # unseen cards already dead before this turn
+
+    def unseen_set_has(self, card: int) -> bool:
+        return self.unseen_prefix[card + 1] > self.unseen_prefix[card]
 
     def between(self, low: int, high: int) -> int:
         """Live cards strictly between `low` and `high`."""
@@ -130,10 +136,16 @@ def _read(view: dict[str, Any]) -> _Table:
     hand = _hand(view)
     mine = set(hand)
     unseen = [c for c in range(LOWEST, HIGHEST + 1) if c not in gone and c not in mine]
-    return _Table(seat=seat, hand=hand, tops=_tops(view), prefix=prefix,
-                  penalties=penalties, need=need, draw_size=int(view.get("draw_size", 0)),
-                  unseen=unseen, hand_sizes=list(view.get("hand_sizes", [])),
-                  min_play=int(view.get("min_play", 2)))
+    unseen_prefix = [0] * (HIGHEST + 3)
+    hidden = set(unseen)
+    for card in range(HIGHEST + 2):
+        unseen_prefix[card + 1] = unseen_prefix[card] + (card in hidden)
+    table = _Table(seat=seat, hand=hand, tops=_tops(view), prefix=prefix,
+                   penalties=penalties, need=need, draw_size=int(view.get("draw_size", 0)),
+                   unseen=unseen, hand_sizes=list(view.get("hand_sizes", [])),
+                   min_play=int(view.get("min_play", 2)), unseen_prefix=unseen_prefix)
+    table.dead_unseen = _dead_unseen(table, table.tops)
+    return table
 
 
 def cost(table: _Table, card: int, pile: int, top: int) -> float:
@@ -160,10 +172,24 @@ def _dead(hand: list[int], tops: list[int]) -> int:
                and card not in (a1 - JUMP, a2 - JUMP, d1 + JUMP, d2 + JUMP))
 
 
+def _dead_unseen(table: _Table, tops: list[int]) -> int:
+    """Unseen cards no pile takes any more: between the highest descending top and the
+    lowest ascending one, bar the exact jumps (counted, not listed: it runs per plan)."""
+    low, high = max(tops[2], tops[3]), min(tops[0], tops[1])
+    if high - low <= 1:
+        return 0
+    count = table.unseen_prefix[high] - table.unseen_prefix[low + 1]
+    rescued = {tops[0] - JUMP, tops[1] - JUMP, tops[2] + JUMP, tops[3] + JUMP}
+    return count - sum(1 for c in rescued if low < c < high and table.unseen_set_has(c))
+
+
 def _value(table: _Table, steps: list[_Step], spent: float, hand: list[int],
            tops: list[int], bar: float) -> float:
     extras = max(0, len(steps) - table.need)
-    return spent + DEAD * _dead(hand, tops) - bar * extras
+    value = spent + DEAD * _dead(hand, tops) - bar * extras
+    if DEAD_UNSEEN:
+        value += DEAD_UNSEEN * max(0, _dead_unseen(table, tops) - table.dead_unseen)
+    return value
 
 
 def plan(table: _Table, rng: random.Random | None = None) -> list[_Step]:
