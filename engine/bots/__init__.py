@@ -14,6 +14,7 @@ import random
 from importlib import import_module
 from typing import Any, Protocol, runtime_checkable
 
+from engine.core.protocol import Game
 from engine.core.types import Move
 
 LEVELS = ("easy", "strong")
@@ -54,3 +55,19 @@ def get(game_id: str, level: str = DEFAULT_LEVEL) -> Bot:
         raise NoBot(game_id) from None
     bot: Bot = getattr(module, _CLASSES[level])()
     return bot
+
+
+def move_for(game: Game, state: Any, seat: int, rng: random.Random,
+             level: str = DEFAULT_LEVEL) -> Move:
+    """The move `level`'s bot makes for `seat`, shown only that seat's view.
+
+    For simulations and benchmarks, which hold the state. A game whose bot module has
+    not landed yet still has its old `choose(state, seat, rng)`, used meanwhile.
+    """
+    try:
+        bot = get(game.ID, level)
+    except NoBot:
+        legacy = getattr(game, "choose")  # noqa: B009 - not in the Game protocol any more
+        move: Move = legacy(state, seat, rng)
+        return move
+    return bot.choose(game.view(state, seat), rng)
