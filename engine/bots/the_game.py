@@ -89,7 +89,6 @@ BRANCH = 6  # plays tried at each step of the minimum, cheapest first
 CANDIDATES = 5  # plans for the minimum extended and compared in full
 LOOKAHEAD = 0.3  # weight of the next player's expected turn (0: no lookahead)
 SAMPLES = 6  # hands dealt to the next player from the unseen cards, per plan
-LIVE = True  # cost in live cards skipped (card counting), else in numbers
 
 
 @dataclass(slots=True)
@@ -154,11 +153,49 @@ def cost(table: _Table, card: int, pile: int, top: int) -> float:
     prefix = table.prefix
     if ASCENDING[pile]:
         if card > top:
-            return prefix[card] - prefix[top + 1] if LIVE else card - top
-        return -(prefix[top] - prefix[card + 1] + 1) if LIVE else -JUMP
+            return prefix[card] - prefix[top + 1]
+        return -(prefix[top] - prefix[card + 1] + 1)
     if card < top:
-        return prefix[top] - prefix[card + 1] if LIVE else top - card
-    return -(prefix[card] - prefix[top + 1] + 1) if LIVE else -JUMP
+        return prefix[top] - prefix[card + 1]
+    return -(prefix[card] - prefix[top + 1] + 1)
+
+
+def _plays(table: _Table, hand: list[int], tops: list[int]) -> list[tuple[float, int, int]]:
+    """Every play of `hand` on these tops with its cost, the others' signals weighed in.
+    (The search's inner loop: `playable` and `cost` written out once more, for speed.)"""
+    prefix, penalty = table.prefix, table.penalties
+    a1, a2, d1, d2 = tops
+    out = []
+    for card in hand:
+        for pile, top in ((0, a1), (1, a2)):
+            if card > top:
+                out.append((prefix[card] - prefix[top + 1] + penalty[pile], card, pile))
+            elif card == top - JUMP:
+                out.append((penalty[pile] - prefix[top] + prefix[card + 1] - 1, card, pile))
+        for pile, top in ((2, d1), (3, d2)):
+            if card < top:
+                out.append((prefix[top] - prefix[card + 1] + penalty[pile], card, pile))
+            elif card == top + JUMP:
+                out.append((penalty[pile] - prefix[card] + prefix[top + 1] - 1, card, pile))
+    return out
+
+
+def _cheapest(table: _Table, card: int, tops: list[int]) -> float:
+    """A card's cost at its cheapest pile; `DEAD` when no pile takes it."""
+    prefix = table.prefix
+    a1, a2, d1, d2 = tops
+    best = DEAD
+    for top in (a1, a2):
+        if card > top:
+            best = min(best, prefix[card] - prefix[top + 1])
+        elif card == top - JUMP:
+            best = min(best, prefix[card + 1] - prefix[top] - 1)
+    for top in (d1, d2):
+        if card < top:
+            best = min(best, prefix[top] - prefix[card + 1])
+        elif card == top + JUMP:
+            best = min(best, prefix[top + 1] - prefix[card] - 1)
+    return best
 
 
 _Step = tuple[int, int]  # (card, pile index)
@@ -203,13 +240,18 @@ def plan(table: _Table, rng: random.Random | None = None) -> list[_Step]:
     bar = BAR if table.draw_size else BAR_EMPTY_DRAW
     leaves: list[tuple[float, list[_Step], list[int], list[int]]] = []
 
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
     def minimum(hand: list[int], tops: list[int], steps: list[_Step], spent: float) -> None:
+        # Plays on different piles commute: reach each position once, cheapest first.
+        key = (tuple(hand), tuple(tops))
+        if key in seen:
+            return
+        seen.add(key)
         if len(steps) >= table.need or not hand:
             leaves.append((spent, steps, hand, tops))
             return
-        options = sorted(
-            (cost(table, card, p, tops[p]) + table.penalties[p], card, p)
-            for card in hand for p in range(4) if playable(card, p, tops[p]))
+        options = sorted(_plays(table, hand, tops))
         tried = 0
         for step, card, pile in options:
             rest = [c for c in hand if c != card]
@@ -245,26 +287,24 @@ def _extend(table: _Table, steps: list[_Step], spent: float, hand: list[int],
     value = _value(table, steps, spent, hand, tops, bar)
     while hand:
         best: tuple[float, list[_Step], float, list[int], list[int]] | None = None
-        for card in hand:
-            for p in range(4):
-                if not playable(card, p, tops[p]):
-                    continue
-                step = cost(table, card, p, tops[p]) + table.penalties[p]
-                rest = [c for c in hand if c != card]
-                moved = list(tops)
-                moved[p] = card
-                runs = [([(card, p)], step, rest, moved)]
-                back = card - JUMP if ASCENDING[p] else card + JUMP
-                if back in rest:
-                    jumped = list(moved)
-                    jumped[p] = back
-                    runs.append(([(card, p), (back, p)],
-                                 step + cost(table, back, p, card) + table.penalties[p],
-                                 [c for c in rest if c != back], jumped))
-                for run, run_cost, left, after in runs:
-                    new = _value(table, steps + run, spent + run_cost, left, after, bar)
-                    if new < value and (best is None or new < best[0]):
-                        best = (new, run, run_cost, left, after)
+        for step, card, p in _plays(table, hand, tops):
+            back = card - JUMP if ASCENDING[p] else card + JUMP
+            if step >= bar and back not in hand:
+                continue  # it cannot pay for itself (piles moving on free no card)
+            rest = [c for c in hand if c != card]
+            moved = list(tops)
+            moved[p] = card
+            runs = [([(card, p)], step, rest, moved)]
+            if back in rest:
+                jumped = list(moved)
+                jumped[p] = back
+                runs.append(([(card, p), (back, p)],
+                             step + cost(table, back, p, card) + table.penalties[p],
+                             [c for c in rest if c != back], jumped))
+            for run, run_cost, left, after in runs:
+                new = _value(table, steps + run, spent + run_cost, left, after, bar)
+                if new < value and (best is None or new < best[0]):
+                    best = (new, run, run_cost, left, after)
         if best is None:
             break
         value, run, run_cost, hand, tops = best
@@ -287,10 +327,7 @@ def _next_turn(table: _Table, tops: list[int], rng: random.Random) -> float:
         return 0.0
     need = min(size, table.min_play if table.draw_size else 1)
     # The cheapest pile of every unseen card, once; a dealt hand then only sorts.
-    best: dict[int, float] = {}
-    for card in table.unseen:
-        costs = [cost(table, card, p, tops[p]) for p in range(4) if playable(card, p, tops[p])]
-        best[card] = min(costs) if costs else DEAD
+    best = {card: _cheapest(table, card, tops) for card in table.unseen}
     total = 0.0
     for _ in range(SAMPLES):
         dealt = sorted(best[c] for c in rng.sample(table.unseen, size))
