@@ -85,6 +85,8 @@ BAR_EMPTY_DRAW = 1.0  # the same once the draw pile is gone
 DEAD = 12.0  # a card of one's hand that no pile takes any more
 DEAD_UNSEEN = 3.0  # an unseen card (another hand, the draw pile) a plan leaves no pile for
 SMALL_SIGNAL_GAP = 2  # holding a card this close to the top: "no big jump here"
+STOP_SIGNAL_GAP = -1  # holding a card this close: "don't play here" (-1: only the jump)
+SHARED = 1.0  # weight of a skipped card another pile still takes (a lost one weighs 1)
 BRANCH = 6  # plays tried at each step of the minimum, cheapest first
 CANDIDATES = 5  # plans for the minimum extended and compared in full
 LOOKAHEAD = 0.3  # weight of the next player's expected turn (0: no lookahead)
@@ -147,54 +149,55 @@ def _read(view: dict[str, Any]) -> _Table:
     return table
 
 
-def cost(table: _Table, card: int, pile: int, top: int) -> float:
+def cost(table: _Table, card: int, pile: int, top: int,
+         tops: list[int] | None = None) -> float:
     """What a play uses up of its pile: the live cards it skips, counted from the public
-    history (cards long gone cost nothing); a backward jump gives them back (negative)."""
+    history (cards long gone cost nothing); a backward jump gives them back (negative).
+
+    A skipped card that another pile still takes is not lost, only pushed elsewhere: it
+    weighs `SHARED`; one that no other pile takes any more weighs in full. `tops` are
+    the four tops the play is made on (the table's when not given).
+    """
     prefix = table.prefix
+    a1, a2, d1, d2 = tops if tops is not None else table.tops
     if ASCENDING[pile]:
         if card > top:
-            return prefix[card] - prefix[top + 1]
-        return -(prefix[top] - prefix[card + 1] + 1)
-    if card < top:
-        return prefix[top] - prefix[card + 1]
-    return -(prefix[card] - prefix[top + 1] + 1)
+            skipped = prefix[card] - prefix[top + 1]
+            other = a2 if pile == 0 else a1
+            lo, hi = max(top, max(d1, d2) - 1), min(card, other + 1)
+        else:
+            return -(prefix[top] - prefix[card + 1] + 1)
+    elif card < top:
+        skipped = prefix[top] - prefix[card + 1]
+        other = d2 if pile == 2 else d1
+        lo, hi = max(card, other - 1), min(top, min(a1, a2) + 1)
+    else:
+        return -(prefix[card] - prefix[top + 1] + 1)
+    lost = prefix[hi] - prefix[lo + 1] if hi - lo > 1 else 0
+    return SHARED * skipped + (1 - SHARED) * lost
 
 
 def _plays(table: _Table, hand: list[int], tops: list[int]) -> list[tuple[float, int, int]]:
-    """Every play of `hand` on these tops with its cost, the others' signals weighed in.
-    (The search's inner loop: `playable` and `cost` written out once more, for speed.)"""
-    prefix, penalty = table.prefix, table.penalties
-    a1, a2, d1, d2 = tops
+    """Every play of `hand` on these tops with its cost, the others' signals weighed in."""
+    penalty = table.penalties
     out = []
     for card in hand:
-        for pile, top in ((0, a1), (1, a2)):
-            if card > top:
-                out.append((prefix[card] - prefix[top + 1] + penalty[pile], card, pile))
-            elif card == top - JUMP:
-                out.append((penalty[pile] - prefix[top] + prefix[card + 1] - 1, card, pile))
-        for pile, top in ((2, d1), (3, d2)):
-            if card < top:
-                out.append((prefix[top] - prefix[card + 1] + penalty[pile], card, pile))
-            elif card == top + JUMP:
-                out.append((penalty[pile] - prefix[card] + prefix[top + 1] - 1, card, pile))
+        for pile in range(4):
+            top = tops[pile]
+            if (card > top or card == top - JUMP) if pile < 2 else \
+                    (card < top or card == top + JUMP):
+                out.append((cost(table, card, pile, top, tops) + penalty[pile], card, pile))
     return out
 
 
 def _cheapest(table: _Table, card: int, tops: list[int]) -> float:
     """A card's cost at its cheapest pile; `DEAD` when no pile takes it."""
-    prefix = table.prefix
-    a1, a2, d1, d2 = tops
     best = DEAD
-    for top in (a1, a2):
-        if card > top:
-            best = min(best, prefix[card] - prefix[top + 1])
-        elif card == top - JUMP:
-            best = min(best, prefix[card + 1] - prefix[top] - 1)
-    for top in (d1, d2):
-        if card < top:
-            best = min(best, prefix[top] - prefix[card + 1])
-        elif card == top + JUMP:
-            best = min(best, prefix[top + 1] - prefix[card] - 1)
+    for pile in range(4):
+        top = tops[pile]
+        if (card > top or card == top - JUMP) if pile < 2 else \
+                (card < top or card == top + JUMP):
+            best = min(best, cost(table, card, pile, top, tops))
     return best
 
 
@@ -299,7 +302,7 @@ def _extend(table: _Table, steps: list[_Step], spent: float, hand: list[int],
                 jumped = list(moved)
                 jumped[p] = back
                 runs.append(([(card, p), (back, p)],
-                             step + cost(table, back, p, card) + table.penalties[p],
+                             step + cost(table, back, p, card, moved) + table.penalties[p],
                              [c for c in rest if c != back], jumped))
             for run, run_cost, left, after in runs:
                 new = _value(table, steps + run, spent + run_cost, left, after, bar)
@@ -350,7 +353,7 @@ class Strong:
             return None
         seat = int(view["seat"])
         signals = view.get("signals", {})
-        for pile, wish in zip(PILES, wishes(_hand(view), _tops(view)), strict=True):
+        for pile, wish in zip(PILES, wishes(_read(view)), strict=True):
             said = signals.get(pile, [])
             current = said[seat] if seat < len(said) else None
             if current != wish:
@@ -358,17 +361,20 @@ class Strong:
         return None
 
 
-def wishes(hand: list[int], tops: list[int]) -> list[str | None]:
+def wishes(table: _Table) -> list[str | None]:
     """Per pile, what to ask of the others: "don't play" where this hand holds the
     backward jump, "no big jump" where it holds a card close to the top. Never a
-    number: only which pile, and how much care."""
+    number: only which pile, and how much care.
+
+    Said sparingly: every request costs the others room, and in simulation asking for
+    less (a card at most 2 above an ascending top) played better than asking for more."""
     out: list[str | None] = []
     for pile in range(4):
-        top = tops[pile]
+        top = table.tops[pile]
         back = top - JUMP if ASCENDING[pile] else top + JUMP
-        gaps = [abs(card - top) for card in hand
+        gaps = [abs(card - top) for card in table.hand
                 if playable(card, pile, top) and card != back]
-        if back in hand:
+        if back in table.hand or (gaps and min(gaps) <= STOP_SIGNAL_GAP):
             out.append(STOP)
         elif gaps and min(gaps) <= SMALL_SIGNAL_GAP:
             out.append(SMALL)
