@@ -84,7 +84,7 @@ BAR = 1.0  # a play beyond the minimum must save this much: a fuller hand keeps 
 BAR_EMPTY_DRAW = 1.0  # the same once the draw pile is gone
 DEAD = 12.0  # a card of one's hand that no pile takes any more
 DEAD_UNSEEN = 3.0  # an unseen card (another hand, the draw pile) a plan leaves no pile for
-SMALL_SIGNAL_GAP = 2  # holding a card this close to the top: "no big jump here"
+SMALL_SIGNAL_GAP = 1  # holding the very next number above (below) the top: "no big jump"
 STOP_SIGNAL_GAP = -1  # holding a card this close: "don't play here" (-1: only the jump)
 SHARED = 1.0  # weight of a skipped card another pile still takes (a lost one weighs 1)
 BRANCH = 6  # plays tried at each step of the minimum, cheapest first
@@ -367,7 +367,7 @@ def wishes(table: _Table) -> list[str | None]:
     number: only which pile, and how much care.
 
     Said sparingly: every request costs the others room, and in simulation asking for
-    less (a card at most 2 above an ascending top) played better than asking for more."""
+    less (only for the very next number) played better than asking for more."""
     out: list[str | None] = []
     for pile in range(4):
         top = table.tops[pile]
