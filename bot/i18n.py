@@ -277,7 +277,9 @@ EN: dict[str, str] = {
                       "least 2 cards (1 once the draw pile is empty), then draw back up. "
                       "Exactly 10 backwards is allowed (35 on 45 up, 75 on 65 down). You may "
                       "not say which cards you hold. The game is lost when the player to act "
-                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`.",
+                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`. "
+                      "Signals, at any time: `signal A1 stop` (please don't play here), "
+                      "`signal D2 small` (no big jump here), `signal A1 off`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2–5): each turn play a combination from your hand "
                            "and put a chip on its row (4 of a kind, run of 4, 3 of a kind, "
                            "run of 3, pair, run of 2, single, nothing). A new chip pushes the "
@@ -343,6 +345,15 @@ EN: dict[str, str] = {
     "bad_link": "This link does not lead to a table: ask for a fresh one in the table's "
                 "chat.",
     "not_a_member": "Only members of the table's chat can sit at it: join that chat first.",
+    # --- bots ---
+    "refusal.no_signal_to_withdraw": "You have no signal on {pile} to withdraw.",
+    "refusal.signal_already_given": "You already gave that signal on {pile}.",
+    "refusal.unknown_signal": "“{text}” is not a signal: write stop (please don't play "
+                              "here), small (no big jump here) or off, e.g. signal A1 stop.",
+    "bad_bots_level": "“bots={value}” is not a bot level; levels: {levels}.",
+    "bots.easy": "easy",
+    "bots.strong": "strong",
+    "optdesc.bots": "how the table's bots play (added bots and AFK takeovers): easy or strong",
 }
 
 FR: dict[str, str] = {
@@ -617,7 +628,9 @@ FR: dict[str, str] = {
                       "votre main. Reculer d'exactement 10 est permis (35 sur 45 en montant, 75 "
                       "sur 65 en descendant). On ne dit pas quelles cartes on a. La partie est "
                       "perdue quand le joueur actif ne peut pas poser son minimum. Coups : "
-                      "`23 A1`, `23 A1, 77 D2`, `fin`.",
+                      "`23 A1`, `23 A1, 77 D2`, `fin`. Signaux, à tout moment : "
+                      "`signal A1 stop` (ne jouez pas ici), `signal D2 petit` (pas de gros "
+                      "saut ici), `signal A1 retirer`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et "
                            "posez un jeton sur sa ligne (carré, suite de 4, brelan, suite de 3, "
                            "paire, suite de 2, carte, rien). Un nouveau jeton pousse ceux de la "
@@ -688,6 +701,17 @@ FR: dict[str, str] = {
                 "de la table.",
     "not_a_member": "Seuls les membres de la discussion de la table peuvent s'y asseoir : "
                     "rejoignez-la d'abord.",
+    # --- bots ---
+    "refusal.no_signal_to_withdraw": "Vous n'avez pas de signal sur {pile} à retirer.",
+    "refusal.signal_already_given": "Vous avez déjà donné ce signal sur {pile}.",
+    "refusal.unknown_signal": "« {text} » n'est pas un signal : écrivez stop (ne jouez pas "
+                              "ici), petit (pas de gros saut ici) ou off, par ex. "
+                              "signal A1 stop.",
+    "bad_bots_level": "« bots={value} » n'est pas un niveau de bot ; niveaux : {levels}.",
+    "bots.easy": "facile",
+    "bots.strong": "fort",
+    "optdesc.bots": "le jeu des bots de la table (bots ajoutés et remplaçants des absents) : "
+                    "easy (facile) ou strong (fort)",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

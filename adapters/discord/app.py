@@ -23,7 +23,7 @@ from discord import app_commands
 from adapters.discord.metered import trace_config
 from adapters.discord.sink import DiscordSink, content_of, fingerprint, fit, view_of
 from bot import changes, logs, present
-from bot.authority import Press, RightsUnknown
+from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
@@ -310,7 +310,7 @@ class TapisDiscord(discord.Client):
             await self._privacy_press(interaction, actor, press)
         elif action == "hand":
             await self.show_hand(interaction, actor, press)
-        elif action.startswith("m:"):
+        elif is_move(action) or is_signal(action):
             await self._move(interaction, actor, press)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
