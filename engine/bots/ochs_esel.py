@@ -57,7 +57,7 @@ def world(view: dict[str, Any], rng: random.Random | None) -> oe.State:
                 hands[s].extend(dealt[s])
     trick = view["trick"]
     plays = [oe.Turn(p["seat"], list(p["cards"])) for p in trick["plays"]]
-    piles = [[] for _ in range(seats)]
+    piles: list[list[str]] = [[] for _ in range(seats)]
     piles[seat] = list(view["ox_pile"])
     return oe.State(
         seats=seats, seed=0, rounds=view["rounds"], ox=view["ox"], round=view["round"],
@@ -185,9 +185,23 @@ _PENALTY = [0, *range(1, 14), 14, 20, 15]
 class _Sim:
     """One round from the current trick on, for rollouts."""
 
-    __slots__ = ("seats", "hands", "piles", "middle", "received", "number", "leader",
-                 "kind", "count", "best_value", "best_seat", "pending", "trick_cards",
-                 "led", "ox")
+    __slots__ = (
+        "best_seat",
+        "best_value",
+        "count",
+        "hands",
+        "kind",
+        "leader",
+        "led",
+        "middle",
+        "number",
+        "ox",
+        "pending",
+        "piles",
+        "received",
+        "seats",
+        "trick_cards",
+    )
 
     def __init__(self, state: oe.State) -> None:
         self.seats = state.seats
