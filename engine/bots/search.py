@@ -46,7 +46,7 @@ def pimc(
 def deal(
     cards: Sequence[str],
     sizes: dict[int, int],
-    allowed: Callable[[str, int], bool],
+    allowed: Callable[[str, int], bool] | None,
     rng: random.Random,
     tries: int = 20,
 ) -> dict[int, list[str]]:
@@ -56,10 +56,11 @@ def deal(
     starts again, and after `tries` failures the constraints are dropped rather than
     leaving the bot without a world."""
     holders = list(sizes)
-    for _ in range(tries):
+    for _ in range(tries if allowed is not None else 0):
         order = list(cards)
         rng.shuffle(order)
-        options = {c: [h for h in holders if allowed(c, h)] for c in set(order)}
+        options = {c: [h for h in holders if allowed(c, h)]  # type: ignore[misc]
+                   for c in set(order)}
         order.sort(key=lambda c: len(options[c]))
         room = dict(sizes)
         out: dict[int, list[str]] = {h: [] for h in holders}
