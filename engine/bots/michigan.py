@@ -18,6 +18,7 @@ from engine.core.types import Move
 
 _EXTRA = -1  # holders in a deal: seats, the extra hand, the dead hand
 _DEAD = -2
+_WIN = 100.0  # a win in the last deal outweighs any margin of chips
 ROLLOUTS = 32  # per decision, spread over the candidates; keeps p99 under 50 ms
 
 
@@ -133,7 +134,13 @@ def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
         [actor] = mi.to_act(state)
         state, _ = mi.apply(state, actor, policy(state, actor, rng, extra_value))
     gains = [after - b for after, b in zip(state.chips, before, strict=True)]
-    return gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
+    margin = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
+    if deal_number < state.deals:
+        return margin
+    # The last deal decides the game: what counts is finishing ahead, not by how much.
+    best_other = max(c for s, c in enumerate(state.chips) if s != seat)
+    mine = state.chips[seat]
+    return _WIN * ((mine > best_other) + 0.5 * (mine == best_other)) + margin
 
 
 def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:

@@ -32,12 +32,16 @@ def world(view: dict[str, Any], rng: random.Random | None) -> oe.State:
     unseen -= Counter(view["hand"]) + Counter(view["discards"])
     unseen -= Counter(c for p in view["trick"]["plays"] for c in p["cards"])
     middle: list[str] = []
+    piles: list[list[str]] = [[] for _ in range(seats)]
+    piles[seat] = list(view["ox_pile"])
     for animal, place in view["animals"].items():
         unseen[animal] = 0
         if place["place"] == "hand" and place["seat"] != seat:
             hands[place["seat"]].append(animal)
         elif place["place"] == "middle":
             middle.append(animal)
+        elif place["place"] == "pile" and place["seat"] != seat:
+            piles[place["seat"]].append(animal)  # the rest of that pile counts for nobody
     for s in range(seats):
         if s != seat:
             hands[s].extend(known[s])
@@ -57,8 +61,6 @@ def world(view: dict[str, Any], rng: random.Random | None) -> oe.State:
                 hands[s].extend(dealt[s])
     trick = view["trick"]
     plays = [oe.Turn(p["seat"], list(p["cards"])) for p in trick["plays"]]
-    piles: list[list[str]] = [[] for _ in range(seats)]
-    piles[seat] = list(view["ox_pile"])
     return oe.State(
         seats=seats, seed=0, rounds=view["rounds"], ox=view["ox"], round=view["round"],
         first=view["first"], hands=[oe.sort_cards(h) for h in hands], ox_piles=piles,
