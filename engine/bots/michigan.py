@@ -16,6 +16,13 @@ from engine import michigan as mi
 from engine.bots.search import deal, pimc
 from engine.core.types import Move
 
+# The card after / before each card in its suit; none after the ace or before the 2.
+_NEXT: dict[str, str | None] = {
+    card: mi.DECK[i + 1] if card[:-1] != mi.RANKS[-1] else None
+    for i, card in enumerate(mi.DECK)}
+_PREVIOUS: dict[str, str | None] = {
+    card: mi.DECK[i - 1] if card[:-1] != mi.RANKS[0] else None
+    for i, card in enumerate(mi.DECK)}
 _EXTRA = -1  # holders in a deal: seats, the extra hand, the dead hand
 _DEAD = -2
 _WIN = 100.0  # a win in the last deal outweighs any margin of chips
@@ -29,19 +36,36 @@ def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
     seats = len(sizes)
     played = {c for p in view["played"] for c in p}
     own = set(view["hand"])
-    dead_known = {nxt for c in played if (nxt := mi._NEXT[c]) is not None
+    dead_known = {nxt for c in played if (nxt := _NEXT[c]) is not None
                   and nxt not in played and nxt not in own}
     pool = [c for c in mi.DECK if c not in own and c not in played and c not in dead_known]
     wanted = {s: sizes[s] for s in range(seats) if s != seat}
     rest = len(pool) - sum(wanted.values())
     before_play = view["phase"] in (mi.DECISION, mi.AUCTION)
     wanted[_EXTRA if before_play else _DEAD] = rest
+    # A leader leads the lowest card they hold in the suit, so no card of that suit below
+    # a lead is in the leader's hand. A card was surely led when the card before it in
+    # its suit was never played (or it is a 2).
+    barred: dict[str, set[int]] = {}
+    for s, cards in enumerate(view["played"]):
+        if s == seat:
+            continue
+        for card in cards:
+            below = _PREVIOUS[card]
+            if below is not None and below in played:
+                continue
+            while below is not None:
+                if below not in played:
+                    barred.setdefault(below, set()).add(s)
+                below = _PREVIOUS[below]
     if rng is None:
         dealt: dict[int, list[str]] = {}
         for holder, n in wanted.items():
             dealt[holder], pool = pool[:n], pool[n:]
     else:
-        dealt = deal(pool, wanted, None, rng)
+        dealt = deal(pool, wanted,
+                     (lambda card, holder: holder not in barred.get(card, ())) if barred
+                     else None, rng)
     hands = [list(view["hand"]) if s == seat else mi.sort_cards(dealt[s]) for s in range(seats)]
     auction = view["auction"] or {}
     high_bidder = auction.get("high_bidder")
@@ -79,9 +103,9 @@ def _extra_hand_value(state: mi.State, seat: int, rng: random.Random,
 
 
 def _lead_score(state: mi.State, seat: int, suit: str, pay: dict[str, int]) -> float:
-    cards = [c for c in state.hands[seat] if mi._SUIT[c] == suit]
+    cards = [c for c in state.hands[seat] if c[-1] == suit]
     run = 1
-    while run < len(cards) and mi._NEXT[cards[run - 1]] == cards[run]:
+    while run < len(cards) and _NEXT[cards[run - 1]] == cards[run]:
         run += 1
     score = len(cards) + 0.5 * run
     for i, card in enumerate(cards):
