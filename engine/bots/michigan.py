@@ -26,7 +26,7 @@ _PREVIOUS: dict[str, str | None] = {
 _EXTRA = -1  # holders in a deal: seats, the extra hand, the dead hand
 _DEAD = -2
 _WIN = 100.0  # a win in the last deal outweighs any margin of chips
-ROLLOUTS = 32  # per decision, spread over the candidates; keeps p99 under 50 ms
+ROLLOUTS = 48  # per decision, spread over the candidates; keeps p99 under 50 ms
 
 
 def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
