@@ -118,32 +118,33 @@ class Easy:
 
 
 def candidates(state: oe.State, seat: int, rng: random.Random) -> list[Move]:
-    """The moves worth searching, the baseline's favourite first: per value, the set of
-    every natural copy (leading) or the cheapest set of the right size (answering), the
-    same with as few jokers as it takes, jokers alone, the animals, and passing."""
+    """The moves worth searching, the baseline's favourite first: per value, the set
+    that sheds the most cards for the fewest jokers, without jokers and with them; jokers
+    alone; the animals; passing. (In a donkey or ox trick: every card.)"""
     moves = oe.legal_moves(state, seat)
     first = policy(state, seat, rng)
     if state.trick.kind != oe.NORMAL:
         keep = moves
     else:
-        best: dict[tuple[int | None, bool], Move] = {}
+        best: dict[tuple[int, bool], oe.Play] = {}
         for m in moves:
             if not isinstance(m, oe.Play):
-                best[(None, False)] = m
                 continue
-            value = oe.set_value(m.cards)
-            jokers = m.cards.count(oe.JOKER)
-            key = (value, jokers > 0 and value != oe.LONE_JOKER_VALUE)
+            value = oe.set_value(m.cards) or 0
+            key = (value, oe.JOKER in m.cards and value != oe.LONE_JOKER_VALUE)
             if m.cards[0] in oe.ANIMALS:
                 key = (-1 - oe.ANIMALS.index(m.cards[0]), False)
             old = best.get(key)
-            # Most cards shed for the fewest jokers spent.
-            if old is None or (len(m.cards) - 2 * jokers, -jokers) > (
-                    len(old.cards) - 2 * old.cards.count(oe.JOKER),  # type: ignore[attr-defined]
-                    -old.cards.count(oe.JOKER)):  # type: ignore[attr-defined]
+            if old is None or _shed(m) > _shed(old):
                 best[key] = m
-        keep = list(best.values())
+        keep = [*best.values(), *(m for m in moves if isinstance(m, oe.Pass))]
     return [first, *(m for m in keep if m != first)]
+
+
+def _shed(play: oe.Play) -> tuple[int, int]:
+    """Most cards shed for the fewest jokers spent."""
+    jokers = play.cards.count(oe.JOKER)
+    return len(play.cards) - 2 * jokers, -jokers
 
 
 def _rollout(sim: "_Sim", seat: int, move: Move) -> float:
