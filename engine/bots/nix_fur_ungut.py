@@ -103,9 +103,11 @@ def _worth(state: nix.State, seat: int, move: nix.Play) -> float:
 def policy(state: nix.State, seat: int, rng: random.Random) -> Move:
     """The baseline: weighs each row's value against the chips still to come that may
     push it out, rewards pushing opponents down, and keeps jokers for the high rows."""
-    moves = nix.legal_moves(state, seat)
-    return max(moves, key=lambda m: (_worth(state, seat, m), rng.random())  # type: ignore[arg-type]
-               )
+    return max(_plays(state, seat), key=lambda m: (_worth(state, seat, m), rng.random()))
+
+
+def _plays(state: nix.State, seat: int) -> list[nix.Play]:
+    return [m for m in nix.legal_moves(state, seat) if isinstance(m, nix.Play)]
 
 
 class Easy:
@@ -280,8 +282,7 @@ class Strong:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         known = world(view, None)
-        moves = nix.legal_moves(known, seat)
-        ranked = sorted(moves, key=lambda m: (-_worth(known, seat, m),  # type: ignore[arg-type]
-                                              rng.random()))
+        ranked = sorted(_plays(known, seat),
+                        key=lambda m: (-_worth(known, seat, m), rng.random()))
         return pimc(ranked[:self.candidates], lambda r: _Sim(world(view, r)),
                     lambda sim, m, r: _rollout(sim, seat, m, r), rng, self.rollouts)
