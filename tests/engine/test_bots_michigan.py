@@ -29,11 +29,12 @@ def playout(seats: int, options: dict[str, Any], seed: int, strong: set[int],
 
 @settings(max_examples=12, deadline=None, database=None)
 @given(seats=st.integers(3, 8), chips=st.sampled_from([1, 5, 50]),
-       seed=st.integers(0, 2**31))
-def test_easy_and_strong_bots_play_only_legal_moves(seats, chips, seed):
+       hands=st.sampled_from([1, 2]), seed=st.integers(0, 2**31))
+def test_easy_and_strong_bots_play_only_legal_moves(seats, chips, hands, seed):
     strong = set(range(0, seats, 2))
     moves = 0
-    for state, seat, move in playout(seats, {"chips": chips}, seed, strong):
+    options = {"chips": chips, "hands_per_player": hands}
+    for state, seat, move in playout(seats, options, seed, strong):
         assert move in mi.legal_moves(state, seat)
         moves += 1
     assert moves >= seats  # a decision per deal at least

@@ -28,12 +28,14 @@ def playout(seats: int, options: dict[str, Any], seed: int, strong: set[int],
 
 
 @settings(max_examples=12, deadline=None, database=None)
-@given(seats=st.integers(2, 5), personne=st.booleans(), seed=st.integers(0, 2**31))
-def test_easy_and_strong_bots_play_only_legal_moves(seats, personne, seed):
+@given(seats=st.integers(2, 5), personne=st.booleans(),
+       board=st.sampled_from([{}, {"single": [9, 9, 9], "quad": [0, 0, 0]}]),
+       seed=st.integers(0, 2**31))
+def test_easy_and_strong_bots_play_only_legal_moves(seats, personne, board, seed):
     strong = set(range(0, seats, 2))
     moves = 0
-    for state, seat, move in playout(seats, {"personne": personne, "rounds": 1}, seed,
-                                     strong):
+    options = {"personne": personne, "rounds": 1, "board": board}
+    for state, seat, move in playout(seats, options, seed, strong):
         assert move in nix.legal_moves(state, seat)
         moves += 1
     assert moves == 5 * seats
