@@ -260,6 +260,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "chips": list(state.chips),
         "scores": list(state.chips),
         "pay_cards": [[card, pile] for card, pile in zip(PAY_CARDS, state.pay, strict=True)],
+        "start_chips": state.start_chips,  # the `chips` option: also the highest bid
         "hand_sizes": [len(h) for h in state.hands],
         # The extra hand's existence only, never its cards or size; dead hands not at all.
         "extra_hand": state.phase in (DECISION, AUCTION),

@@ -333,6 +333,9 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             for p in state.placed
         ],
         "draw_size": len(state.draw),
+        # Every card laid face up this round, Monsieur Personne's reveals included: what a
+        # player counts to guess the hands still hidden.
+        "played": sort_cards(state.played),
         "personne": state.personne,
         "over": state.over,
     }
