@@ -290,13 +290,9 @@ class Turns(TablesBase):
         """
         rng = rng_for(live.row.seed, purpose, live.row.version)
         try:
-            bot = self._bot_for(live)
-            if bot is None:
-                # A game whose bot module has not landed yet keeps its old state-reading bot.
-                move = live.game.choose(live.state, seat, rng)  # type: ignore[attr-defined]
-            else:
-                view = live.game.view(live.state, seat)
-                move = await asyncio.to_thread(bot.choose, view, rng)
+            bot = bots.get(live.row.game, bot_level(live))
+            view = live.game.view(live.state, seat)
+            move = await asyncio.to_thread(bot.choose, view, rng)
             return await self._commit(live, seat, move, purpose)
         except (VersionConflict, StorageError):
             raise

@@ -7,7 +7,6 @@ everyone plays, each other player beats strictly higher or passes, once. The don
 other player must play one card and the highest takes everything.
 """
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -565,39 +564,3 @@ def _end_round(state: State, events: list[Event]) -> None:
         assert holder is not None
         _deal(state, holder, donkey_holder=holder)
     events.append(event("round_started", round=state.round, first=state.first))
-
-
-# --- baseline bot ---------------------------------------------------------------------------
-
-def choose(state: State, seat: int, rng: random.Random) -> Move:
-    """Sheds low sets early, keeps jokers for beating, leads animals as soon as allowed."""
-    moves = legal_moves(state, seat)
-    if not moves:
-        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
-    plays = [m for m in moves if isinstance(m, Play)]
-    trick = state.trick
-    if not trick.plays:
-        animal = next((m for m in plays if m.cards[0] in ANIMALS), None)
-        if animal is not None:
-            return animal
-        sets = [m for m in plays if m.cards[0] not in ANIMALS]
-        # Lead the lowest value with every copy of it, jokers kept back.
-        natural = [m for m in sets if JOKER not in m.cards] or sets
-        return min(natural, key=lambda m: (set_value(m.cards), -len(m.cards), rng.random()))
-    if trick.kind != NORMAL:
-        if not plays:
-            return moves[0]
-        # Shed the highest card that cannot take the trick; else the lowest one.
-        safe = [m for m in plays if animal_trick_value(m.cards[0]) < trick.best_value]
-        if safe:
-            return max(safe, key=lambda m: (animal_trick_value(m.cards[0]), m.cards[0] != JOKER))
-        return min(plays, key=lambda m: (animal_trick_value(m.cards[0]), m.cards[0] == JOKER))
-    if not plays:
-        return Pass()
-    natural = [m for m in plays if JOKER not in m.cards]
-    if natural:
-        return min(natural, key=lambda m: set_value(m.cards) or 0)
-    # Jokers are for beating: spend them when the hand is nearly out.
-    if len(state.hands[seat]) <= trick.count + 2:
-        return min(plays, key=lambda m: (m.cards.count(JOKER), set_value(m.cards) or 0))
-    return Pass()

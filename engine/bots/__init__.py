@@ -61,13 +61,7 @@ def move_for(game: Game, state: Any, seat: int, rng: random.Random,
              level: str = DEFAULT_LEVEL) -> Move:
     """The move `level`'s bot makes for `seat`, shown only that seat's view.
 
-    For simulations and benchmarks, which hold the state. A game whose bot module has
-    not landed yet still has its old `choose(state, seat, rng)`, used meanwhile.
+    For simulations, benchmarks and tests, which hold the state: the bot still sees no
+    more than the seat would.
     """
-    try:
-        bot = get(game.ID, level)
-    except NoBot:
-        legacy = getattr(game, "choose")  # noqa: B009 - not in the Game protocol any more
-        move: Move = legacy(state, seat, rng)
-        return move
-    return bot.choose(game.view(state, seat), rng)
+    return get(game.ID, level).choose(game.view(state, seat), rng)

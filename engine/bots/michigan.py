@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import michigan as mi
 from engine.bots.search import deal, pimc
+from engine.core.errors import IllegalMove
 from engine.core.types import Move
 
 # The card after / before each card in its suit; none after the ace or before the 2.
@@ -142,7 +143,10 @@ class Easy:
     """Today's baseline bot, seeing only its view."""
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
-        return policy(world(view, None), view["seat"], rng)
+        state, seat = world(view, None), view["seat"]
+        if seat not in mi.to_act(state):  # a caller's bug: said plainly, not a crash inside
+            raise IllegalMove("not_your_turn", seat=seat, to_act=mi.to_act(state))
+        return policy(state, seat, rng)
 
 
 # --- the search ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import ochs_esel as oe
 from engine.bots.search import deal, pimc
+from engine.core.errors import IllegalMove
 from engine.core.types import Move
 
 _UNDEALT = -1  # the holder of the cards set aside this round
@@ -114,7 +115,10 @@ class Easy:
     """Today's baseline bot, seeing only its view."""
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
-        return policy(world(view, None), view["seat"], rng)
+        state, seat = world(view, None), view["seat"]
+        if seat not in oe.to_act(state):  # a caller's bug: said plainly, not a crash inside
+            raise IllegalMove("not_your_turn", seat=seat, to_act=oe.to_act(state))
+        return policy(state, seat, rng)
 
 
 def candidates(state: oe.State, seat: int, rng: random.Random) -> list[Move]:
