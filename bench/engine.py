@@ -4,7 +4,7 @@ Run from the project root: `python bench/engine.py [--quick] [--seconds 2.0]`.
 
 For every game and every allowed player count (a few counts with --quick), two kinds of
 playout: random legal moves (`random.Random(seed)` picks from `legal_moves`) and the
-baseline bot (`choose`). Figures are for one core (one process, no threads):
+easy bot (`engine.bots`, from views). Figures are for one core (one process, no threads):
 
 - moves/s   applied moves per second of `apply` alone (the target: >= 10,000 per game);
 - games/s   whole games per second, everything in the playout loop included;
@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import games  # after the path fix, so the script runs from anywhere
+from engine import bots, games  # after the path fix, so the script runs from anywhere
 
 TARGET_MOVES_PER_S = 10_000
 # Short options keep a playout a game, not an evening; the per-move costs do not depend on
@@ -70,7 +70,8 @@ def playout(game: Any, seats: int, seed: int, picker: str, costs: Costs) -> None
         started = clock()
         moves = game.legal_moves(state, seat)
         costs.add("legal_moves", clock() - started)
-        move = rng.choice(moves) if picker == "random" else game.choose(state, seat, rng)
+        move = (rng.choice(moves) if picker == "random"
+                else bots.move_for(game, state, seat, rng, "easy"))
         started = clock()
         state, _ = game.apply(state, seat, move)
         costs.add("apply", clock() - started)

@@ -42,7 +42,7 @@ from bot.scheduler import Job
 from bot.settings import Settings
 from bot.tables import Tables
 from db.sqlite import SqliteRepository
-from engine import games
+from engine import bots, games
 from tests.fakes.null_sink import NullSink
 
 # (game, seats, options): every game, its usual table sizes.
@@ -97,7 +97,8 @@ def sample_snapshot() -> str:
             acting = game.to_act(state)
             if not acting:
                 break
-            state, _ = game.apply(state, acting[0], game.choose(state, acting[0], rng))
+            move = bots.move_for(game, state, acting[0], rng, "easy")
+            state, _ = game.apply(state, acting[0], move)
         sizes.append(len(game.dump(state)))
     return "x" * (sum(sizes) // len(sizes))
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 # Lobby buttons that change the table for everyone: the host's, or an admin's.
 MANAGING = frozenset({"start", "addbot", "removebot"})
-# What a hand message (in a private chat) carries: moves, and a redraw of the hand.
+# What a hand message (in a private chat) carries: moves, signals, and a redraw of the hand.
 HAND_ACTIONS = frozenset({"hand"})
 MOVE_PREFIX = "m:"
+SIGNAL_PREFIX = "s:"  # The Game's signals: talk, valid at any version, never a play
 
 
 class RightsUnknown(Exception):
@@ -58,10 +59,14 @@ def is_move(action: str) -> bool:
     return action.startswith(MOVE_PREFIX)
 
 
+def is_signal(action: str) -> bool:
+    return action.startswith(SIGNAL_PREFIX)
+
+
 def private_action(action: str) -> bool:
     """What a press in a private chat may do: act on a hand, never on a lobby."""
-    return is_move(action) or action in HAND_ACTIONS
+    return is_move(action) or is_signal(action) or action in HAND_ACTIONS
 
 
 __all__ = ["MANAGING", "Check", "MemberCheck", "Press", "RightsUnknown", "is_move",
-           "private_action"]
+           "is_signal", "private_action"]

@@ -282,7 +282,9 @@ EN: dict[str, str] = {
                       "least 2 cards (1 once the draw pile is empty), then draw back up. "
                       "Exactly 10 backwards is allowed (35 on 45 up, 75 on 65 down). You may "
                       "not say which cards you hold. The game is lost when the player to act "
-                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`.",
+                      "can't play their minimum. Moves: `23 A1`, `23 A1, 77 D2`, `end`. "
+                      "Signals, at any time: `signal A1 stop` (please don't play here), "
+                      "`signal D2 small` (no big jump here), `signal A1 off`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2–5): each turn play a combination from your hand "
                            "and put a chip on its row: quad (4 of a kind), run4 (4 in a row), "
                            "triple (3 of a kind), run3, pair, run2, single (one card), none "
@@ -366,6 +368,15 @@ EN: dict[str, str] = {
     "option.bad_shape": "“{key}” is written like {key}={example}.",
     "option.entry_not_a_number": "“{key}”: the values for {item} must be whole numbers.",
     "final_extra_ahead": "{extra} is not a player: among the people, {names} won.",
+    # --- bots ---
+    "refusal.no_signal_to_withdraw": "You have no signal on {pile} to withdraw.",
+    "refusal.signal_already_given": "You already gave that signal on {pile}.",
+    "refusal.unknown_signal": "“{text}” is not a signal: write stop (please don't play "
+                              "here), small (no big jump here) or off, e.g. signal A1 stop.",
+    "bad_bots_level": "“bots={value}” is not a bot level; levels: {levels}.",
+    "bots.easy": "easy",
+    "bots.strong": "strong",
+    "optdesc.bots": "how the table's bots play (added bots and AFK takeovers): easy or strong",
 }
 
 FR: dict[str, str] = {
@@ -638,7 +649,9 @@ FR: dict[str, str] = {
                       "votre main. Reculer d'exactement 10 est permis (35 sur 45 en montant, 75 "
                       "sur 65 en descendant). On ne dit pas quelles cartes on a. La partie est "
                       "perdue quand le joueur actif ne peut pas poser son minimum. Coups : "
-                      "`23 A1`, `23 A1, 77 D2`, `fin`.",
+                      "`23 A1`, `23 A1, 77 D2`, `fin`. Signaux, à tout moment : "
+                      "`signal A1 stop` (ne jouez pas ici), `signal D2 petit` (pas de gros "
+                      "saut ici), `signal A1 retirer`.",
     "rules.nix-fur-ungut": "Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et "
                            "posez un jeton sur sa ligne : carré, suite4 (4 qui se suivent), "
                            "brelan, suite3, paire, suite2, carte (une seule), rien (plus de "
@@ -730,6 +743,17 @@ FR: dict[str, str] = {
                                  "entiers.",
     "final_extra_ahead": "{extra} n'est pas un joueur : parmi les personnes, {names} "
                          "l'emporte.",
+    # --- bots ---
+    "refusal.no_signal_to_withdraw": "Vous n'avez pas de signal sur {pile} à retirer.",
+    "refusal.signal_already_given": "Vous avez déjà donné ce signal sur {pile}.",
+    "refusal.unknown_signal": "« {text} » n'est pas un signal : écrivez stop (ne jouez pas "
+                              "ici), petit (pas de gros saut ici) ou off, par ex. "
+                              "signal A1 stop.",
+    "bad_bots_level": "« bots={value} » n'est pas un niveau de bot ; niveaux : {levels}.",
+    "bots.easy": "facile",
+    "bots.strong": "fort",
+    "optdesc.bots": "le jeu des bots de la table (bots ajoutés et remplaçants des absents) : "
+                    "easy (facile) ou strong (fort)",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

@@ -24,7 +24,7 @@ from db.repository import (
     TableExists,
     VersionConflict,
 )
-from engine import BadOptions, games
+from engine import BadOptions, bots, games
 from engine.core.options import parse_options
 from engine.core.protocol import Game
 
@@ -59,6 +59,7 @@ class Lobby(TablesBase):
         settings = {
             "deadline": table_settings.get("deadline", self.settings.turn_deadline),
             "bot_delay": table_settings.get("bot_delay", self.settings.bot_delay),
+            "bots": table_settings.get("bots", bots.DEFAULT_LEVEL),
             "title": clean.text(title, clean.MAX_NAME * 2) or channel,
         }
         host = SeatRow(seat=0, user_id=actor.user_id, name=actor.name)

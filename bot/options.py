@@ -5,7 +5,7 @@ import re
 from typing import Any
 
 from bot import clean
-from engine import games
+from engine import bots, games
 from engine.core.notation import fold
 
 # What people type for each game; ids themselves always work.
@@ -22,7 +22,7 @@ _FALSE = {"no", "false", "off", "non", "faux"}
 _NONE = {"random", "hasard", "none", "aucun"}  # an option whose default is "at random"
 # French option names that map to the engines' English ones.
 _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": "deadline",
-                "botdelay": "bot_delay"}
+                "botdelay": "bot_delay", "robots": "bots", "niveau": "bots"}
 
 
 MAX_WORDS = 20  # every option of a game and both table settings, each written twice
@@ -62,7 +62,9 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
         if not key.isidentifier() or len(key) > MAX_KEY:
             raise OptionsError("bad_option_word", word=clean.echo(word))
         value = _value(key, raw.strip())
-        if key in _LIMITS:
+        if key == "bots":
+            table[key] = _bots_level(raw)
+        elif key in _LIMITS:
             table[key] = _table_value(key, value, raw)
         else:
             game_options[key] = value
@@ -100,7 +102,17 @@ def _value(key: str, raw: str) -> Any:
 _DURATION = re.compile(r"(\d{1,6}(?:[.,]\d{1,6})?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?",
                        re.ASCII)
 _LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
-TABLE_SETTINGS = tuple(_LIMITS)  # options of the table itself, whatever its game
+TABLE_SETTINGS = (*_LIMITS, "bots")  # options of the table itself, whatever its game
+# How strong the table's bots play (its /addbot seats and AFK takeovers), as typed.
+_LEVEL_WORDS = {"easy": "easy", "facile": "easy", "strong": "strong", "fort": "strong",
+                "forts": "strong", "difficile": "strong"}
+
+
+def _bots_level(raw: str) -> str:
+    level = _LEVEL_WORDS.get(fold(raw))
+    if level is None or level not in bots.LEVELS:
+        raise OptionsError("bad_bots_level", value=clean.echo(raw), levels=", ".join(bots.LEVELS))
+    return level
 
 
 def _table_value(key: str, value: Any, raw: str) -> float:

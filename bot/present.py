@@ -7,7 +7,7 @@ from bot.i18n import count, has, known, number, t
 from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
-from engine import BadOptions, IllegalMove, Outcome
+from engine import BadOptions, IllegalMove, Outcome, bots
 from engine.core.protocol import Game
 
 if TYPE_CHECKING:
@@ -107,8 +107,14 @@ def hand(live: "Live", seat_no: int, lang: str, *, every_move: bool = False) -> 
         # Not "waiting for X": this message is edited only when this seat's hand changes,
         # so it must not say whose turn it is (the table message does).
         lines.append(t(lang, "hand_not_your_turn"))
-    per_row, max_rows = (len(buttons) or 1, 1) if every_move else (5, 5)
-    return Rendering(title, lines, rows(buttons, per_row, max_rows), live.row.version, live.ref)
+    talk: list[Button] = []
+    if not seat.is_bot and live.row.status != FINISHED:
+        talk = [b for b in renderer.talk_buttons(view, lang) if _fits(live, b)]
+    # Every move on one row where the client lays them out itself (the console); else 5
+    # rows of 5, what a phone shows. What a seat may say at any time gets a row of its own.
+    per_row, max_rows = (len(buttons) or 1, 1) if every_move else (5, 4 if talk else 5)
+    return Rendering(title, lines, rows(buttons, per_row, max_rows) + ([talk] if talk else []),
+                     live.row.version, live.ref)
 
 
 def _fits(live: "Live", button: Button) -> bool:
@@ -328,4 +334,11 @@ def options_line(live: "Live", lang: str) -> str:
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
         parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")
+    parts.append(f"bots={t(lang, 'bots.' + bot_level(live))}")
     return ", ".join(parts)
+
+
+def bot_level(live: "Live") -> str:
+    """The table's bot level; tables opened before levels existed play the default."""
+    level = live.row.settings.get("bots")
+    return level if level in bots.LEVELS else bots.DEFAULT_LEVEL

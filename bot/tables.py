@@ -20,7 +20,14 @@ from dataclasses import replace
 from typing import Any
 
 from bot import changes, logs, metrics, present
-from bot.authority import MANAGING, Press, RightsUnknown, is_move, private_action
+from bot.authority import (
+    MANAGING,
+    Press,
+    RightsUnknown,
+    is_move,
+    is_signal,
+    private_action,
+)
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.i18n import LANGS, t
@@ -447,6 +454,13 @@ class Tables(Lobby, Turns, Privacy):
                 metrics.REFUSED.labels(self.platform, "out_of_date").inc()
                 return Reply(t(lang, "out_of_date"), ok=False)
             return await self._play(live, actor, action[2:], expected_version=payload.version)
+        if is_signal(action):
+            # Talk (The Game's signals): valid whatever happened since the button was drawn.
+            if live.row.status != PLAYING:
+                metrics.REFUSED.labels(self.platform, "out_of_date").inc()
+                return Reply(t(lang, "out_of_date"), ok=False)
+            return await self._play(live, actor, action[2:], expected_version=None,
+                                    talk_only=True)
         handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
                     "start": self._start, "rematch": self._rematch, "hand": self._hand_for,
                     "options": self._options_text, "removebot": self._remove_bot}
@@ -496,16 +510,17 @@ class Tables(Lobby, Turns, Privacy):
         return live, decoded
 
     async def _play(self, live: Live, actor: Actor, text: str, *,
-                    expected_version: int | None) -> Reply:
+                    expected_version: int | None, talk_only: bool = False) -> Reply:
         started = time.perf_counter()
-        reply = await self._play_move(live, actor, text, expected_version=expected_version)
+        reply = await self._play_move(live, actor, text, expected_version=expected_version,
+                                      talk_only=talk_only)
         metrics.MOVE_SECONDS.labels(self.platform).observe(time.perf_counter() - started)
         if not reply.ok:
             metrics.REFUSED.labels(self.platform, reply.reason or "other").inc()
         return reply
 
     async def _play_move(self, live: Live, actor: Actor, text: str, *,
-                         expected_version: int | None) -> Reply:
+                         expected_version: int | None, talk_only: bool = False) -> Reply:
         channel = live.row.channel
         if len(text) > MAX_MOVE_CHARS:
             return await self._refuse(actor, channel, "move_too_long", max=MAX_MOVE_CHARS)
@@ -523,9 +538,24 @@ class Tables(Lobby, Turns, Privacy):
             try:
                 if live.game.outcome(state) is not None:
                     raise IllegalMove("game_over")
-                if seat.seat not in game.to_act(state):
-                    raise IllegalMove("not_your_turn")
-                move = game.parse_move(state, seat.seat, text)
+                if seat.seat in game.to_act(state) and not talk_only:
+                    move = game.parse_move(state, seat.seat, text)
+                else:
+                    # Some moves are for any seat at any time (The Game's signals): the
+                    # engine's `apply` says which; text that reads as no move at all is
+                    # still answered "not your turn", the likelier mistake.
+                    try:
+                        move = game.parse_move(state, seat.seat, text)
+                    except IllegalMove as exc:
+                        if talk_only:
+                            return await self._refuse(actor, channel, "bad_button")
+                        if exc.code in {"bad_notation", "unknown_card"}:
+                            raise IllegalMove("not_your_turn") from None
+                        raise
+                is_talk = getattr(game, "is_talk", None)
+                if talk_only and not (is_talk is not None and is_talk(move)):
+                    # A forged `s:` payload carrying a play: plays need a current button.
+                    return await self._refuse(actor, channel, "bad_button")
                 events = await self._commit(live, seat.seat, move, "player")
             except IllegalMove as exc:
                 lang = await self.lang_of(actor.user_id, channel)

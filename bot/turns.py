@@ -4,6 +4,7 @@ A mixin of `bot.tables.Tables`; every entry point here is a scheduler job or is 
 after a change, and all of them re-check the table's version before acting.
 """
 
+import asyncio
 import logging
 from typing import Any
 
@@ -11,6 +12,7 @@ from bot import logs
 from bot.deliveries import Notice
 from bot.i18n import t
 from bot.live import Live
+from bot.present import bot_level
 from bot.scheduler import Job
 from bot.tables_base import LobbyMoved, TablesBase
 from db.repository import (
@@ -25,7 +27,9 @@ from db.repository import (
     Unstorable,
     VersionConflict,
 )
+from engine import bots
 from engine.core.rng import rng_for
+from engine.core.types import Move
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +141,42 @@ class Turns(TablesBase):
     def _schedule_bot(self, live: Live) -> None:
         if live.row.status != PLAYING or live.state is None:
             return
-        if any(live.seats[s].is_bot for s in live.game.to_act(live.state)):
+        if self._bot_talk(live) is not None:
+            # Said at once, so the signal is on the table before anyone plays on.
+            self.scheduler.at(self.clock.now(), "bot", live.id, live.row.version)
+        elif any(live.seats[s].is_bot for s in live.game.to_act(live.state)):
             delay = float(live.row.settings.get("bot_delay", self.settings.bot_delay))
             self.scheduler.at(self.clock.now() + delay, "bot", live.id, live.row.version)
+
+    def _bot_for(self, live: Live) -> bots.Bot | None:
+        """The table's level of bot for its game; None for a game without bot module."""
+        try:
+            return bots.get(live.row.game, bot_level(live))
+        except bots.NoBot:
+            return None
+
+    def _bot_talk(self, live: Live) -> tuple[int, Move] | None:
+        """The first bot seat with something to say out of turn, and what.
+
+        The Game's signals are "at any time": a bot says them as soon as its hand or the
+        piles change, and takes them back as soon as they no longer hold. A bot's wishes
+        depend on its view alone, so once said they stay quiet: no endless talk.
+        """
+        bot = self._bot_for(live)
+        if not isinstance(bot, bots.Talker) or live.state is None:
+            return None
+        for seat in live.seats:
+            if not seat.is_bot:
+                continue
+            rng = rng_for(live.row.seed, "talk", live.row.version, seat.seat)
+            try:
+                move = bot.speak(live.game.view(live.state, seat.seat), rng)
+            except Exception:
+                log.exception("table %s: a bot failed to speak; it stays quiet", live.id)
+                return None
+            if move is not None:
+                return seat.seat, move
+        return None
 
     async def _run_job(self, job: Job) -> None:
         logs.bind(platform=self.platform, table_id=job.table_id)
@@ -219,12 +256,16 @@ class Turns(TablesBase):
         async with self._lock(live.id):
             if live.row.version != version or live.row.status != PLAYING:
                 return
-            bots = [s for s in live.game.to_act(live.state) if live.seats[s].is_bot]
-            if not bots:
+            talk = self._bot_talk(live)
+            acting = [s for s in live.game.to_act(live.state) if live.seats[s].is_bot]
+            if talk is None and not acting:
                 return
-            seat = bots[0]
+            seat = talk[0] if talk is not None else acting[0]
             try:
-                events = await self._bot_commit(live, seat, "bot")
+                if talk is not None:
+                    events = await self._commit(live, seat, talk[1], "bot")
+                else:
+                    events = await self._bot_commit(live, seat, "bot")
             except VersionConflict:
                 # Another process moved the table on: take its state, arrange what is next.
                 await self._reload(live)
@@ -240,14 +281,18 @@ class Turns(TablesBase):
         await self._after_change(live, events, mover=seat)
 
     async def _bot_commit(self, live: Live, seat: int, purpose: str) -> list[Any]:
-        """Commit the baseline bot's move, or the first legal move if the bot itself fails.
+        """Commit the table's bot's move, or the first legal move if the bot itself fails.
 
-        Seeded by table and version, so a replayed or resumed game makes the same choice.
-        A bot bug is logged and never stalls the game.
+        The bot sees the seat's view only. Seeded by table and version, so a replayed or
+        resumed game makes the same choice. It thinks in a worker thread: a strong bot's
+        search must not hold up the other tables. A bot bug is logged and never stalls
+        the game.
         """
         rng = rng_for(live.row.seed, purpose, live.row.version)
         try:
-            move = live.game.choose(live.state, seat, rng)
+            bot = bots.get(live.row.game, bot_level(live))
+            view = live.game.view(live.state, seat)
+            move = await asyncio.to_thread(bot.choose, view, rng)
             return await self._commit(live, seat, move, purpose)
         except (VersionConflict, StorageError):
             raise

@@ -9,7 +9,6 @@ ace or a card nobody holds. Pay cards pay as they fall; the first player out of 
 is paid 1 chip per card still held by each other player.
 """
 
-import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -260,6 +259,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "chips": list(state.chips),
         "scores": list(state.chips),
         "pay_cards": [[card, pile] for card, pile in zip(PAY_CARDS, state.pay, strict=True)],
+        "start_chips": state.start_chips,  # the `chips` option: also the highest bid
         "hand_sizes": [len(h) for h in state.hands],
         # The extra hand's existence only, never its cards or size; dead hands not at all.
         "extra_hand": state.phase in (DECISION, AUCTION),
@@ -549,12 +549,7 @@ def _end_deal(state: State, winner: int, events: list[Event]) -> None:
                         chips=list(state.chips), pay_cards=list(state.pay)))
 
 
-# --- baseline bot ---------------------------------------------------------------------------
-
-_BOT_SAMPLES = 24
-_SWAP_MARGIN = 1.0  # swap blind only for a clearly better expected hand
-_KEEP_MARGIN = 8.0  # a hand this strong is kept: selling the extra would arm a rival
-
+# --- hand strength (for bots) -------------------------------------------------------------
 
 def hand_value(hand: list[str], pay: dict[str, int]) -> float:
     """A rough worth in chips: pay cards held (which can be won only if their suit
@@ -571,47 +566,3 @@ def hand_value(hand: list[str], pay: dict[str, int]) -> float:
         rank = card[:-1]
         value += 2.0 if rank == "A" else 1.0 if rank == "K" else 0.0
     return value - 1.5 * runs
-
-
-def _extra_hand_value(state: State, seat: int, rng: random.Random, pay: dict[str, int]) -> float:
-    """Expected worth of the unseen extra hand, from the seat's knowledge only."""
-    unseen = [c for c in DECK if c not in state.hands[seat]]
-    sizes = [len(h) for h in state.hands]
-    size = min(len(unseen), max(1, sum(sizes) // len(sizes)))
-    total = sum(hand_value(sort_cards(rng.sample(unseen, size)), pay)
-                for _ in range(_BOT_SAMPLES))
-    return total / _BOT_SAMPLES
-
-
-def _lead_score(state: State, seat: int, suit: str, pay: dict[str, int]) -> float:
-    cards = [c for c in state.hands[seat] if _SUIT[c] == suit]
-    run = 1
-    while run < len(cards) and _NEXT[cards[run - 1]] == cards[run]:
-        run += 1
-    score = len(cards) + 0.5 * run
-    for i, card in enumerate(cards):
-        if card in pay:
-            # Own pay card: sure to be won if the run from the lead reaches it.
-            score += pay[card] * (1.0 if i < run else 0.4)
-    return score
-
-
-def choose(state: State, seat: int, rng: random.Random) -> Move:
-    """Swaps a weak hand, bids up to the extra hand's expected gain, leads suits that
-    reach its own pay cards and its long suits."""
-    moves = legal_moves(state, seat)
-    if not moves:
-        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
-    pay = dict(zip(PAY_CARDS, state.pay, strict=True))
-    if state.phase == DECISION:
-        own = hand_value(state.hands[seat], pay)
-        extra = _extra_hand_value(state, seat, rng, pay)
-        if extra > own + _SWAP_MARGIN:
-            return Swap()
-        return Keep() if own > extra + _KEEP_MARGIN else Auction()
-    if state.phase == AUCTION:
-        gain = _extra_hand_value(state, seat, rng, pay) - hand_value(state.hands[seat], pay)
-        wanted = state.high_bid + 1
-        return Bid(wanted) if wanted <= min(gain, max_bid(state, seat)) else Pass()
-    return max(moves, key=lambda m: (
-        _lead_score(state, seat, m.suit, pay) if isinstance(m, Lead) else 0.0, rng.random()))

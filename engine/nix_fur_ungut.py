@@ -9,10 +9,8 @@ every chip scores the cell it stands in (the super chip twice); all cards are sh
 and dealt again for the next round.
 """
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
-from math import exp
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -335,6 +333,9 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             for p in state.placed
         ],
         "draw_size": len(state.draw),
+        # Every card laid face up this round, Monsieur Personne's reveals included: what a
+        # player counts to guess the hands still hidden.
+        "played": sort_cards(state.played),
         "personne": state.personne,
         "over": state.over,
     }
@@ -562,49 +563,3 @@ def _end_round(state: State, events: list[Event]) -> None:
         state.seed, ID, "leader", state.round).choice(leaders)
     _deal(state, first)
     events.append(event("round_started", round=state.round, first=first))
-
-
-# --- baseline bot ---------------------------------------------------------------------------
-
-# How often a chip lands in each row, roughly: the chance that a later chip pushes ours.
-_ROW_TRAFFIC = {"quad": 0.03, "run4": 0.04, "triple": 0.07, "run3": 0.12, "pair": 0.25,
-                "run2": 0.18, "single": 0.25, "none": 0.06}
-_CARD_COST = 0.4  # a card spent now is a card missing for a later turn
-_LOW_ROW_JOKER_COST = 2.5  # a joker kept makes a quad, run4 or triple later
-_SUPER_KEEP = {1: 3.0, 2: 2.0, 3: 1.0, 4: 0.0}  # what saving the super chip is worth
-
-
-def choose(state: State, seat: int, rng: random.Random) -> Move:
-    """Weighs each row's value against the chips still to come that may push it out,
-    rewards pushing opponents down, and keeps jokers for the high rows."""
-    moves = legal_moves(state, seat)
-    if not moves:
-        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
-    return max(moves, key=lambda m: (_worth(state, seat, m), rng.random()))
-
-
-def _worth(state: State, seat: int, move: Move) -> float:
-    assert isinstance(move, Play)
-    players = state.seats + (1 if state.personne else 0)
-    later = (players - 1 - state.acted) + (TURNS - state.turn) * players
-    values = state.board_values[move.row]
-    # Pushes by later chips as a Poisson count: our chip ends in cell k with P(k pushes).
-    rate = later * _ROW_TRAFFIC[move.row]
-    chance, expected = exp(-rate), 0.0
-    for k in range(CELLS):
-        expected += chance * values[k]
-        chance *= rate / (k + 1)
-    worth = expected * (2 if move.super_chip else 1)
-    if move.super_chip:
-        worth -= _SUPER_KEEP.get(state.turn, 0.0)
-    for cell, chip in enumerate(state.board[move.row]):
-        if chip is None:
-            continue
-        after = values[cell + 1] if cell + 1 < CELLS else 0
-        loss = (values[cell] - after) * (2 if chip.super else 1)
-        worth += 0.5 * loss if chip.seat != seat else -0.5 * loss
-    if state.turn < TURNS:
-        worth -= _CARD_COST * len(move.cards)
-        if JOKER in move.cards and move.row in ("pair", "run2", "single"):
-            worth -= _LOW_ROW_JOKER_COST
-    return worth

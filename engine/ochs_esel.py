@@ -7,7 +7,6 @@ everyone plays, each other player beats strictly higher or passes, once. The don
 other player must play one card and the highest takes everything.
 """
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +91,11 @@ class State:
     scores: list[int]
     round_scores: list[list[int]] = field(default_factory=list)
     over: bool = False
+    # Public history for card counting, both reset each deal: the cards everyone saw
+    # leave play this round (normal tricks are discarded, ox tricks go face down), and per
+    # seat the cards everyone saw it take in a donkey trick and has not played since.
+    discards: list[str] = field(default_factory=list)
+    known: list[list[str]] = field(default_factory=list)
 
 
 _snapshots = Snapshots(State, ID)
@@ -116,7 +120,9 @@ def _copy(state: State) -> State:
         round=state.round, first=state.first, hands=[list(h) for h in state.hands],
         ox_piles=[list(p) for p in state.ox_piles], middle=list(state.middle),
         received=dict(state.received), trick=trick, scores=list(state.scores),
-        round_scores=[list(r) for r in state.round_scores], over=state.over)
+        round_scores=[list(r) for r in state.round_scores], over=state.over,
+        discards=list(state.discards),
+        known=[list(k) for k in state.known] or [[] for _ in range(state.seats)])
 
 
 def sort_cards(cards: list[str]) -> list[str]:
@@ -135,6 +141,7 @@ def new_game(
         seats=seats, seed=seed, rounds=opts.rounds, ox=opts.ox, round=1, first=0,
         hands=[[] for _ in range(seats)], ox_piles=[[] for _ in range(seats)],
         middle=[], received={}, trick=Trick(number=1, leader=0), scores=[0] * seats,
+        known=[[] for _ in range(seats)],
     )
     if setup is None:
         # "Le joueur qui possède les oreilles les plus longues": a seeded random seat.
@@ -209,6 +216,7 @@ def _deal(state: State, first: int, donkey_holder: int | None) -> None:
         state.middle = list(ANIMALS)
     state.hands = [sort_cards(hand) for hand in hands]
     state.ox_piles = [[] for _ in range(state.seats)]
+    state.discards, state.known = [], [[] for _ in range(state.seats)]
     state.first = first
     state.trick = Trick(number=1, leader=first)
 
@@ -294,6 +302,13 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "animals": {a: _animal_place(state, a) for a in (ANIMALS if state.ox else (DONKEY,))},
         "ox_pile_sizes": [len(p) for p in state.ox_piles],
         "over": state.over,
+        # Public: when each animal was taken (it may be led two tricks later), who still
+        # answers the lead, what left play face up this round, and what each hand is
+        # known to hold since a donkey trick.
+        "received": dict(state.received),
+        "pending": list(trick.pending),
+        "discards": sort_cards(state.discards),
+        "known": [sort_cards(k) for k in state.known] or [[] for _ in range(state.seats)],
     }
     if seat is not None:
         out["seat"] = seat
@@ -466,6 +481,10 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         hand = state.hands[seat]
         for card in cards:
             hand.remove(card)
+        known = state.known[seat]
+        for card in cards:
+            if card in known:
+                known.remove(card)
         trick.plays.append(Turn(seat, cards))
         if len(trick.plays) == 1:
             _lead(state, seat, cards, events)
@@ -511,13 +530,16 @@ def _end_trick(state: State, events: list[Event]) -> None:
     played = [c for t in trick.plays for c in t.cards]
     if trick.kind == DONKEY_TRICK:
         state.hands[winner] = sort_cards(state.hands[winner] + played)
+        state.known[winner].extend(c for c in played if c not in ANIMALS)
         state.received[DONKEY] = trick.number
         events.append(event("took_donkey", seat=winner, cards=sort_cards(played)))
     elif trick.kind == OX_TRICK:
         state.ox_piles[winner].extend(sort_cards(played))
+        state.discards.extend(c for c in played if c != OX)
         events.append(event("took_ox_trick", seat=winner, cards=sort_cards(played),
                             penalty=ox_pile_penalty(played)))
     else:
+        state.discards.extend(played)
         events.append(event("trick_won", seat=winner, cards=played, trick=trick.number))
     # docs/games/ochs-esel.md: the round-end check comes before the animals leave the middle.
     if any(not hand for hand in state.hands):
@@ -558,39 +580,3 @@ def _end_round(state: State, events: list[Event]) -> None:
         assert holder is not None
         _deal(state, holder, donkey_holder=holder)
     events.append(event("round_started", round=state.round, first=state.first))
-
-
-# --- baseline bot ---------------------------------------------------------------------------
-
-def choose(state: State, seat: int, rng: random.Random) -> Move:
-    """Sheds low sets early, keeps jokers for beating, leads animals as soon as allowed."""
-    moves = legal_moves(state, seat)
-    if not moves:
-        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
-    plays = [m for m in moves if isinstance(m, Play)]
-    trick = state.trick
-    if not trick.plays:
-        animal = next((m for m in plays if m.cards[0] in ANIMALS), None)
-        if animal is not None:
-            return animal
-        sets = [m for m in plays if m.cards[0] not in ANIMALS]
-        # Lead the lowest value with every copy of it, jokers kept back.
-        natural = [m for m in sets if JOKER not in m.cards] or sets
-        return min(natural, key=lambda m: (set_value(m.cards), -len(m.cards), rng.random()))
-    if trick.kind != NORMAL:
-        if not plays:
-            return moves[0]
-        # Shed the highest card that cannot take the trick; else the lowest one.
-        safe = [m for m in plays if animal_trick_value(m.cards[0]) < trick.best_value]
-        if safe:
-            return max(safe, key=lambda m: (animal_trick_value(m.cards[0]), m.cards[0] != JOKER))
-        return min(plays, key=lambda m: (animal_trick_value(m.cards[0]), m.cards[0] == JOKER))
-    if not plays:
-        return Pass()
-    natural = [m for m in plays if JOKER not in m.cards]
-    if natural:
-        return min(natural, key=lambda m: set_value(m.cards) or 0)
-    # Jokers are for beating: spend them when the hand is nearly out.
-    if len(state.hands[seat]) <= trick.count + 2:
-        return min(plays, key=lambda m: (m.cards.count(JOKER), set_value(m.cards) or 0))
-    return Pass()

@@ -7,13 +7,19 @@ exactly 10 allowed. A turn is at least the minimum number of plays, then `end`; 
 player draws back as many cards as they played. The game is lost as soon as the player
 to act cannot reach their minimum; the team's score is the cards not played.
 
+Players may talk, but never about numbers: "on peut demander de « ne pas jouer sur cette
+Base », de « ne pas faire un trop gros saut sur cette Base »". Those two requests are
+signals here (`signal A1 stop`, `signal D2 small`, `signal A1 off`): any seat, at any
+time, one per pile and author, kept until withdrawn or until its author plays on that
+pile. A signal is a move, so the log replays it, but it plays no card and never counts
+toward the turn's minimum.
+
 Cards are ints in moves, events and refusal parameters (they are numbers on this deck);
 `view` gives the hand as the contract's code strings (`"23"`) and pile tops as ints,
 since a base (1 or 100) is not a card.
 """
 
-import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
@@ -39,6 +45,9 @@ HAND_SIZE = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
 MIN_AFTER_DRAW_PILE = 1  # "Dès que la pioche est vide ... ne poser qu'une seule carte"
 
 _PILE_INDEX = {name.lower(): i for i, name in enumerate(PILES)}
+
+STOP, SMALL = "stop", "small"  # « ne pas jouer sur cette Base », « pas un trop gros saut »
+SIGNALS = (STOP, SMALL)
 
 
 class Options(GameOptions):
@@ -69,6 +78,17 @@ class End(Move):
         return "end"
 
 
+@dataclass(frozen=True, slots=True)
+class Signal(Move):
+    """A seat's request about one pile; `kind` None withdraws that seat's request there."""
+
+    pile: str
+    kind: str | None
+
+    def __str__(self) -> str:
+        return f"signal {self.pile} {self.kind or 'off'}"
+
+
 @dataclass
 class State:
     seats: int
@@ -84,6 +104,9 @@ class State:
     turns: int  # turns begun, 1-based
     over: bool = False
     stuck: int | None = None  # seat that could not reach its minimum, if the game was lost
+    # Per pile (A1, A2, D1, D2), per seat: that seat's signal there (STOP, SMALL or None).
+    # Default empty, so snapshots written before signals existed still load.
+    signals: list[list[str | None]] = field(default_factory=list)
 
 
 _snapshots = Snapshots(State, ID)
@@ -99,12 +122,14 @@ def load(text: str) -> State:
 
 def _copy(state: State) -> State:
     """`apply` never mutates its input; copying the few lists is much faster than deepcopy."""
+    empty: list[list[str | None]] = [[None] * state.seats for _ in PILES]
+    signals = [list(s) for s in state.signals] if state.signals else empty
     return State(
         seats=state.seats, seed=state.seed, min_play=state.min_play,
         hand_size=state.hand_size, piles=[list(p) for p in state.piles],
         hands=[list(h) for h in state.hands], draw=list(state.draw), first=state.first,
         turn=state.turn, played=state.played, turns=state.turns, over=state.over,
-        stuck=state.stuck,
+        stuck=state.stuck, signals=signals,
     )
 
 
@@ -190,7 +215,7 @@ def new_game(
     state = State(
         seats=seats, seed=seed, min_play=opts.min_play, hand_size=hand_size,
         piles=[[] for _ in PILES], hands=[[] for _ in range(seats)], draw=[], first=0,
-        turn=0, played=0, turns=1,
+        turn=0, played=0, turns=1, signals=[[None] * seats for _ in PILES],
     )
     # The table chooses who plays first (the `first` option); else a seeded seat
     # (docs/games/the-game.md).
@@ -338,6 +363,12 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "over": state.over,
         "won": state.over and left == 0,
     }
+    # Public: everyone saw these cards go down; bots count the unseen cards from them.
+    out["on_piles"] = sorted(c for pile in state.piles for c in pile)
+    out["signals"] = {
+        pile: (list(state.signals[i]) if state.signals else [None] * state.seats)
+        for i, pile in enumerate(PILES)
+    }
     if seat is not None:
         out["seat"] = seat
         out["hand"] = [str(c) for c in state.hands[seat]]
@@ -348,6 +379,15 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 _PLAY_WORDS = {"play", "jouer", "joue", "joues", "pose", "poser"}
 _END_WORDS = {"end", "fin", "finir", "termine", "terminer"}
+_SIGNAL_WORDS = {"signal", "signale", "signaler", "say", "dis", "demande"}
+# What each signal is called in chat; `off` withdraws the author's signal on that pile.
+_SIGNAL_KINDS: dict[str, str | None] = {
+    "stop": STOP, "wait": STOP, "dont": STOP, "attends": STOP, "attendez": STOP,
+    "small": SMALL, "nojump": SMALL, "careful": SMALL, "petit": SMALL, "petits": SMALL,
+    "doucement": SMALL, "prudence": SMALL,
+    "off": None, "withdraw": None, "clear": None, "retire": None, "retirer": None,
+    "annule": None, "annuler": None,
+}
 
 
 def _card(word: str) -> int | None:
@@ -357,6 +397,8 @@ def _card(word: str) -> int | None:
 
 def parse_move(state: State, seat: int, text: str) -> Move:
     words = tokens(text)
+    if words and words[0] in _SIGNAL_WORDS:
+        return _parse_signal(words[1:], text)
     if words and words[0] in _END_WORDS:
         if len(words) > 1:
             raise IllegalMove("bad_notation", text=text)
@@ -378,12 +420,52 @@ def parse_move(state: State, seat: int, text: str) -> Move:
     return Plays(tuple(plays))
 
 
+def _parse_signal(words: list[str], text: str) -> Signal:
+    """`signal A1 stop`, `signal stop A1`, `signal D2 small`, `signal D2 off`.
+
+    Only a pile and one of the named requests: there is no way to write a number here,
+    so no signal can say what a hand holds ("il est interdit d'indiquer le nombre").
+    """
+    piles = [w for w in words if w in _PILE_INDEX]
+    kinds = [w for w in words if w in _SIGNAL_KINDS]
+    if len(words) != 2 or len(piles) != 1 or len(kinds) != 1:
+        unknown = [w for w in words if w not in _PILE_INDEX and w not in _SIGNAL_KINDS]
+        if unknown and len(piles) == 1 and not kinds:
+            raise IllegalMove("unknown_signal", text=unknown[0])
+        if unknown and len(kinds) == 1 and not piles:
+            raise IllegalMove("unknown_pile", text=unknown[0])
+        raise IllegalMove("bad_notation", text=text)
+    return Signal(PILES[_PILE_INDEX[piles[0]]], _SIGNAL_KINDS[kinds[0]])
+
+
+def is_talk(move: Move) -> bool:
+    """Moves any seat may make at any time, whose meaning no later change alters."""
+    return isinstance(move, Signal)
+
+
+def signal_moves(state: State, seat: int) -> list[Move]:
+    """Every signal `seat` may give now: on each pile, each request it has not made there,
+    or withdrawing the one it made. Any seat, at any time until the game is over."""
+    if state.over or not 0 <= seat < state.seats:
+        return []
+    moves: list[Move] = []
+    for i, pile in enumerate(PILES):
+        mine = state.signals[i][seat] if state.signals else None
+        moves += [Signal(pile, kind) for kind in SIGNALS if kind != mine]
+        if mine is not None:
+            moves.append(Signal(pile, None))
+    return moves
+
+
 # --- what is legal --------------------------------------------------------------------------
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     if state.over or seat != state.turn:
         return []
     piles_top = tops(state)
+    # Signals are legal too, for every seat at any time, but listed by `signal_moves`:
+    # they are talk, not a way to take the turn (a playout picking any legal move must
+    # still end the game).
     moves: list[Move] = [
         Plays(((card, PILES[p]),))
         for card in state.hands[seat] for p in range(4) if playable(card, p, piles_top[p])
@@ -426,7 +508,34 @@ def _refuse_end(state: State, seat: int) -> IllegalMove | None:
 
 # --- playing --------------------------------------------------------------------------------
 
+def _refuse_signal(state: State, seat: int, move: Signal) -> IllegalMove | None:
+    if state.over:
+        return IllegalMove("game_over")
+    if not isinstance(seat, int) or not 0 <= seat < state.seats:
+        return IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    if not isinstance(move.pile, str) or move.pile.lower() not in _PILE_INDEX:
+        return IllegalMove("unknown_pile", text=str(move.pile))
+    if move.kind is not None and move.kind not in SIGNALS:
+        return IllegalMove("unknown_signal", text=str(move.kind))
+    index = _PILE_INDEX[move.pile.lower()]
+    mine = state.signals[index][seat] if state.signals else None
+    if move.kind is None and mine is None:
+        return IllegalMove("no_signal_to_withdraw", pile=PILES[index])
+    if move.kind is not None and move.kind == mine:
+        return IllegalMove("signal_already_given", pile=PILES[index], signal=move.kind)
+    return None
+
+
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    if isinstance(move, Signal):
+        refusal = _refuse_signal(state, seat, move)
+        if refusal is not None:
+            raise refusal
+        state = _copy(state)
+        index = _PILE_INDEX[move.pile.lower()]
+        state.signals[index][seat] = move.kind
+        # Talk, not a play: the turn, its count of plays and its deadline stay as they are.
+        return state, [event("signalled", seat=seat, pile=PILES[index], signal=move.kind)]
     if isinstance(move, End):
         refusal = _refuse_end(state, seat)
         if refusal is not None:
@@ -463,6 +572,8 @@ def _play(state: State, seat: int, card: int, pile: int, events: list[Event]) ->
     before = stack[-1] if stack else BASES[pile]
     stack.append(card)
     state.hands[seat].remove(card)
+    # "until its author plays on that pile": playing there answers one's own request.
+    state.signals[pile][seat] = None
     state.played += 1
     jump = card == before + (JUMP if not ASCENDING[pile] else -JUMP)
     events.append(event("played", seat=seat, card=card, pile=PILES[pile], previous=before,
@@ -471,37 +582,3 @@ def _play(state: State, seat: int, card: int, pile: int, events: list[Event]) ->
         _end_turn(state, events)  # the turn ends by itself with an empty hand
     else:
         _check_stuck(state, events)
-
-
-# --- baseline bot ---------------------------------------------------------------------------
-
-NEARLY_FREE = 2  # beyond the minimum, play only a card this close to its pile's top
-
-
-def _cost(hand: list[int], card: int, pile: int, top: int) -> int:
-    """How much of the pile's range a play uses up; jumps give range back (negative)."""
-    gap = card - top if ASCENDING[pile] else top - card
-    if gap < 0:
-        return -JUMP
-    # A card that sets up a jump with another card in hand costs that jump less.
-    partner = card - JUMP if ASCENDING[pile] else card + JUMP
-    return gap - JUMP if partner in hand else gap
-
-
-def choose(state: State, seat: int, rng: random.Random) -> Move:
-    """Cooperative baseline: smallest gap first, every backward jump, the minimum only
-    unless a play is nearly free (or gives range back)."""
-    if state.over or seat != state.turn:
-        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
-    hand = state.hands[seat]
-    piles_top = tops(state)
-    options = [
-        (_cost(hand, card, p, piles_top[p]), rng.random(), card, p)
-        for card in hand for p in range(4) if playable(card, p, piles_top[p])
-    ]
-    need = minimum(state)
-    if options:
-        cost, _, card, pile = min(options)
-        if state.played < need or cost <= NEARLY_FREE:
-            return Plays(((card, PILES[pile]),))
-    return End()

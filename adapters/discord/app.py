@@ -33,7 +33,7 @@ from adapters.discord.sink import (
     view_of,
 )
 from bot import changes, logs, present
-from bot.authority import Press, RightsUnknown
+from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
@@ -352,7 +352,7 @@ class TapisDiscord(discord.Client):
             await self._privacy_press(interaction, actor, press)
         elif action == "hand":
             await self.show_hand(interaction, actor, press)
-        elif action.startswith("m:"):
+        elif is_move(action) or is_signal(action):
             await self._move(interaction, actor, press)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.

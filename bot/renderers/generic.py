@@ -58,6 +58,11 @@ def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[li
     return buttons, len(moves) - len(shown)
 
 
+def talk_buttons(view: dict[str, Any], lang: str) -> list[Button]:
+    """Buttons for what a seat may say at any time (The Game's signals); most games: none."""
+    return []
+
+
 def player_name(seat: int, names: list[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 

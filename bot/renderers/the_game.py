@@ -9,9 +9,13 @@ from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import player_name
 from engine.core.types import Move
-from engine.the_game import ASCENDING, PILES, Plays
+from engine.the_game import ASCENDING, PILES, SMALL, STOP, Plays, Signal
 
-MAX_BUTTONS = 24  # 5 rows of 5 on Discord, one place kept free
+MAX_BUTTONS = 20  # 4 rows of 5 on Discord; the fifth row holds the signal buttons
+# Each pile's signal button offers the next step: ask "don't play", then "no big jump",
+# then withdraw. The marks are the same on the table, with a legend under the hand.
+SIGNAL_MARKS = {STOP: "✋", SMALL: "⚠"}
+WITHDRAW_MARK = "↩"
 
 register({
     "en": {
@@ -35,6 +39,13 @@ register({
         "event.the-game.game_lost": "{seat} can't reach the minimum ({needed} still to play): "
                                     "the game is lost with {score} left.",
         "event.the-game.game_lost_end": "The game is over with {score} left.",
+        "event.the-game.signalled.stop": "{seat} asks: please don't play on {pile}.",
+        "event.the-game.signalled.small": "{seat} asks: no big jump on {pile}.",
+        "event.the-game.signalled.off": "{seat} withdraws their signal on {pile}.",
+        "tg.signal.stop": "✋ {pile}: please don't play here ({names})",
+        "tg.signal.small": "⚠ {pile}: no big jump here ({names})",
+        "tg.signal_legend": "Signals, at any time: ✋ please don't play here · ⚠ no big jump "
+                            "here · ↩ withdraw. Never say a number.",
     },
     "fr": {
         "tg.draw": "Pioche : {size} · tour {turn}",
@@ -59,6 +70,13 @@ register({
         "event.the-game.game_lost": "{seat} ne peut pas atteindre son minimum (encore {needed} à "
                                     "poser) : la partie est perdue, il reste {score}.",
         "event.the-game.game_lost_end": "La partie est finie, il reste {score}.",
+        "event.the-game.signalled.stop": "{seat} demande : ne jouez pas sur {pile}.",
+        "event.the-game.signalled.small": "{seat} demande : pas de gros saut sur {pile}.",
+        "event.the-game.signalled.off": "{seat} retire son signal sur {pile}.",
+        "tg.signal.stop": "✋ {pile} : ne jouez pas ici ({names})",
+        "tg.signal.small": "⚠ {pile} : pas de gros saut ici ({names})",
+        "tg.signal_legend": "Signaux, à tout moment : ✋ ne jouez pas ici · ⚠ pas de gros "
+                            "saut ici · ↩ retirer. Jamais de nombre.",
     },
 })
 
@@ -90,6 +108,20 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
     for seat, size in enumerate(view["hand_sizes"]):
         lines.append(t(lang, "tg.seat", marker="▶ " if seat in to_act else "   ",
                        name=player_name(seat, names), cards=count(lang, "card", size)))
+    if not view["over"]:
+        lines += signal_lines(view, names, lang)
+    return lines
+
+
+def signal_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    """Who asked what on which pile: one line per pile and kind of request."""
+    lines = []
+    for pile in PILES:
+        said = view.get("signals", {}).get(pile, [])
+        for kind in (STOP, SMALL):
+            who = [player_name(seat, names) for seat, k in enumerate(said) if k == kind]
+            if who:
+                lines.append(t(lang, f"tg.signal.{kind}", pile=pile, names=", ".join(who)))
     return lines
 
 
@@ -106,7 +138,29 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
         if view.get("minimum") is not None:
             lines.append(t(lang, "tg.your_turn", played=view["played"],
                            minimum=view["minimum"]))
+    if not view.get("over"):
+        lines.append(t(lang, "tg.signal_legend"))
     return lines
+
+
+def talk_buttons(view: dict[str, Any], lang: str) -> list[Button]:
+    """One button per pile, the next step of this seat's signal there (none → ✋ → ⚠ → ↩).
+
+    Its action is `s:` (say), not `m:`: a signal means the same whatever happened since
+    the hand was drawn, so an older hand message's signal buttons keep working.
+    """
+    if view.get("over") or "seat" not in view:
+        return []
+    seat = view["seat"]
+    buttons = []
+    for pile in PILES:
+        said = view.get("signals", {}).get(pile, [])
+        mine = said[seat] if seat < len(said) else None
+        following = {None: STOP, STOP: SMALL, SMALL: None}[mine]
+        mark = SIGNAL_MARKS[following] if following else WITHDRAW_MARK
+        style = "secondary" if following else "danger"
+        buttons.append(Button(f"{mark} {pile}", f"s:{Signal(pile, following)}", style))
+    return buttons
 
 
 def _gap(card: int, pile: str, top: int) -> int:
@@ -141,7 +195,9 @@ def move_buttons(view: dict[str, Any], moves: list[Move], lang: str) -> tuple[li
 
 def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> str | None:
     kind = ev.get("type")
-    if kind == "played" and ev.get("jump"):
+    if kind == "signalled":
+        ev = {**ev, "type": f"signalled.{ev.get('signal') or 'off'}"}
+    elif kind == "played" and ev.get("jump"):
         ev = {**ev, "type": "played_jump"}
     elif kind == "game_lost" and ev.get("seat") is None:
         ev = {**ev, "type": "game_lost_end"}

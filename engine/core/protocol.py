@@ -3,10 +3,12 @@
 Beyond the contract functions, each game module has:
 - `ID`, `NAME` and `SEATS` (a `range` of allowed player counts);
 - `Options`, the pydantic model of its options (field descriptions are user-facing help);
-- `choose(state, seat, rng) -> Move`, its baseline bot.
+- optionally `is_talk(move) -> bool`: moves any seat may make at any time, that no later
+  change alters (The Game's signals); the bot accepts them from a button of any age.
+
+Its bots live apart, in `engine.bots`, and see only views.
 """
 
-import random
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -40,5 +42,3 @@ class Game(Protocol):
     def dump(self, state: Any) -> str: ...
 
     def load(self, text: str) -> Any: ...
-
-    def choose(self, state: Any, seat: int, rng: random.Random) -> Move: ...

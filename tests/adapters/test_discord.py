@@ -595,3 +595,16 @@ async def test_a_slow_my_hand_is_deferred_and_the_hand_still_arrives_editable(
     monkeypatch.setattr(h.tables, "pressed", pressed)
     await play_until(h, table_id, players)  # and he plays through it to the end
     assert (await h.tables.live_table(table_id)).row.status == "finished"
+
+
+async def test_a_signal_button_on_a_hand_out_of_turn_shows_on_the_table(h, fake):
+    table_id = await open_table(h, ["alice", "bob"], game="the-game", options="first=1")
+    live = await h.tables.live_table(table_id)
+    assert live.game.to_act(live.state) == [0]  # Alice's turn: Bob signals meanwhile
+    hand = hand_of(h, "bob")
+    assert hand is not None
+    await h.click(hand, button(hand, "s:signal A1 stop"), "bob")
+    [table] = table_messages(fake, fake.channel)
+    assert "✋ A1" in table.content and "(Bob)" in table.content
+    assert live.state.signals[0][1] == "stop"
+    assert live.game.to_act(live.state) == [0], "a signal does not take the turn"

@@ -12,6 +12,7 @@ from bot.authority import Press, RightsUnknown
 from bot.render import encode_payload
 from db.repository import FINISHED, LOBBY, PLAYING
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
+from tests.botplay import bot_move
 from tests.reliability.checks import row_state
 
 OTHER = "chan-2"  # Mallory's own group
@@ -331,7 +332,7 @@ async def finished_game(harness):
         seat = live.game.to_act(live.state)[0]
         actor = people.get(live.seats[seat].user_id or "")
         if actor is not None:
-            move = live.game.choose(live.state, seat, random.Random(live.row.version))
+            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
             assert (await tables.play(actor, CHANNEL, str(move))).ok
     assert live.row.status == FINISHED
     return live

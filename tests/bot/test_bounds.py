@@ -29,7 +29,8 @@ AT_BOUNDS = {
 
 async def _bots_only(harness, game_id: str, seats: int, words: list[str]):
     tables = harness.tables
-    reply = await tables.new_game(ALICE, CHANNEL, game_id, [*words, "deadline=off"])
+    reply = await tables.new_game(ALICE, CHANNEL, game_id,
+                                  [*words, "deadline=off", "bots=easy"])
     assert reply.ok, reply.text
     for _ in range(seats - 1):
         assert (await tables.add_bot(ALICE, CHANNEL)).ok

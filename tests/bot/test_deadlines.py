@@ -1,6 +1,7 @@
 """Turn deadlines, reminders and the AFK policy, on a clock the test moves."""
 
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.botplay import bot_move
 
 
 async def _start(harness, deadline="deadline=300"):
@@ -63,7 +64,7 @@ async def test_playing_yourself_resets_the_strikes(harness):
     assert live.seats[first].afk_strikes == 1
     for _ in range(60):
         seat = live.game.to_act(live.state)[0]
-        move = live.game.choose(live.state, seat, __import__("random").Random(0))
+        move = bot_move(live.game, live.state, seat, __import__("random").Random(0))
         await harness.tables.play(_actor(live, seat), CHANNEL, str(move))
         if seat == first:
             break

@@ -7,6 +7,7 @@ import pytest
 from db.repository import CLOSED, FINISHED
 from engine import games
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
+from tests.botplay import bot_move
 
 SHORT = {"ochs-esel": ["rounds=1"], "the-game": [], "nix-fur-ungut": ["rounds=1"],
          "michigan": ["chips=10"]}
@@ -178,7 +179,7 @@ async def test_finished_game_offers_a_rematch_and_counts_in_stats(harness):
             break
         seat = live.game.to_act(live.state)[0]
         if live.seats[seat].user_id == ALICE.user_id:
-            move = live.game.choose(live.state, seat, random.Random(live.row.version))
+            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
             await harness.tables.play(ALICE, CHANNEL, str(move))
     assert live.row.status == FINISHED
     final = next(a for a in harness.sink.announcements if "Final ranking" in a.text)
@@ -341,12 +342,13 @@ async def test_a_turn_of_several_plays_pings_the_player_once(harness):
 
 
 async def test_a_failing_bot_never_leaves_the_game_stuck(harness, monkeypatch):
-    import engine.ochs_esel
+    import engine.bots
 
-    def broken(state, seat, rng):
-        raise RuntimeError("bot bug")
+    class Broken:
+        def choose(self, view, rng):
+            raise RuntimeError("bot bug")
 
-    monkeypatch.setattr(engine.ochs_esel, "choose", broken)
+    monkeypatch.setattr(engine.bots, "get", lambda game_id, level="strong": Broken())
     live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
     await _bots_play_until(harness, lambda: live.row.status == FINISHED)
     assert live.row.status == FINISHED

@@ -7,6 +7,7 @@ import pytest
 
 from db.repository import FINISHED
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.botplay import bot_move
 
 
 async def _play_to(harness, live, stop_at_version: int | None) -> None:
@@ -19,7 +20,7 @@ async def _play_to(harness, live, stop_at_version: int | None) -> None:
         if stop_at_version is not None and live.row.version >= stop_at_version:
             return
         seat = live.game.to_act(live.state)[0]
-        move = live.game.choose(live.state, seat, random.Random(live.row.version))
+        move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
         reply = await harness.tables.play(actors[live.seats[seat].user_id], CHANNEL, str(move))
         assert reply.ok, reply.text
 

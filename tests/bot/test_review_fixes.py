@@ -4,6 +4,7 @@ import random
 
 from db.repository import CANCELLED, LOBBY, PLAYING, StorageError
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
+from tests.botplay import bot_move
 
 ACTORS = {a.user_id: a for a in (ALICE, BOB, CAROL)}
 
@@ -34,7 +35,7 @@ def _fail_once(target, name):
 async def test_a_turn_whose_deadline_was_not_stored_still_expires_after_a_restart(harness):
     live = await _three(harness, ("rounds=2", "deadline=60"))
     seat = live.game.to_act(live.state)[0]
-    move = live.game.choose(live.state, seat, random.Random(0))
+    move = bot_move(live.game, live.state, seat, random.Random(0))
     _fail_once(harness.repo, "set_deadline")
     assert (await harness.tables.play(ACTORS[live.seats[seat].user_id], CHANNEL, str(move))).ok
     version, table_id = live.row.version, live.id

@@ -7,6 +7,7 @@ import pytest
 
 from bot.settings import Settings
 from tests.bot.conftest import ALICE, BOB, CHANNEL, Harness
+from tests.botplay import bot_move
 
 
 async def _bots_game(harness, bots=2):
@@ -69,7 +70,7 @@ async def test_mentions_can_be_turned_off_per_user(harness):
         await tables.settle()
         seat = live.game.to_act(live.state)[0]
         actor = ALICE if live.seats[seat].user_id == ALICE.user_id else BOB
-        move = live.game.choose(live.state, seat, __import__("random").Random(0))
+        move = bot_move(live.game, live.state, seat, __import__("random").Random(0))
         await tables.play(actor, CHANNEL, str(move))
     await tables.settle()
     mentioned = {m for a in harness.sink.announcements for m in a.mentions}
@@ -107,7 +108,7 @@ async def test_a_player_who_plays_within_the_ping_delay_is_not_called(pinging):
     for _ in range(20):  # the first player finishes their turn quickly
         if live.game.to_act(live.state)[0] != first:
             break
-        move = live.game.choose(live.state, first, random.Random(0))
+        move = bot_move(live.game, live.state, first, random.Random(0))
         await tables.play(actor, CHANNEL, str(move))
     await h.advance(16)  # the first call would have been due now: it is dropped
     assert all(live.seats[first].user_id not in a.mentions for a in calls())

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from engine import BadOptions, IllegalMove, games
+from engine import BadOptions, IllegalMove, games, michigan
 from engine.michigan import (
     Auction,
     Bid,
@@ -15,7 +15,6 @@ from engine.michigan import (
     State,
     Swap,
     apply,
-    choose,
     legal_moves,
     load,
     new_game,
@@ -24,6 +23,7 @@ from engine.michigan import (
     to_act,
     view,
 )
+from tests.botplay import bot_move
 
 
 def game(hands: list[list[str]], dealer: int, **options: Any) -> State:
@@ -343,7 +343,7 @@ def test_each_player_deals_hands_per_player_times_then_most_chips_wins():
     dealers = [1]
     while to_act(state):
         seat = to_act(state)[0]
-        state, events = apply(state, seat, choose(state, seat, rng))
+        state, events = apply(state, seat, bot_move(michigan, state, seat, rng))
         dealers += [e["dealer"] for e in events if e["type"] == "deal_started"]
     assert dealers == [1, 2, 0, 1, 2, 0]
     result = outcome(state)
@@ -440,18 +440,18 @@ def test_bot_swaps_a_poor_hand_for_the_extra_hand():
     # Six low singletons and no pay card: an unseen hand is worth more on average.
     hands = POOR_HANDS
     state = game(hands, dealer=2)
-    assert choose(state, 2, random.Random(0)) == Swap()
+    assert bot_move(michigan, state, 2, random.Random(0)) == Swap()
 
 
 def test_bot_bids_for_an_extra_hand_better_than_its_own_and_passes_when_too_dear():
     state, _ = play(game(POOR_HANDS, dealer=1), (1, "auction"))
     assert to_act(state) == [2]
-    assert choose(state, 2, random.Random(0)) == Bid(1)
+    assert bot_move(michigan, state, 2, random.Random(0)) == Bid(1)
     state, _ = play(state, (2, "bid 45"))
-    assert choose(state, 0, random.Random(0)) == Pass()
+    assert bot_move(michigan, state, 0, random.Random(0)) == Pass()
 
 
 def test_bot_leads_the_suit_that_reaches_its_own_pay_card():
     hands = [["9D", "10D", "JD", "QD", "2S", "3C"], ["4S", "5C"], ["KS", "6H"], ["7H"]]
     state, _ = play(game(hands, dealer=2), (2, "keep"))
-    assert choose(state, 0, random.Random(0)) == Lead("D")
+    assert bot_move(michigan, state, 0, random.Random(0)) == Lead("D")

@@ -6,11 +6,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import michigan
 from engine.michigan import (
     DECK,
     State,
     apply,
-    choose,
     dump,
     legal_moves,
     load,
@@ -20,6 +20,7 @@ from engine.michigan import (
     to_act,
     view,
 )
+from tests.botplay import bot_move
 
 
 def shown(value: object) -> set[str]:
@@ -79,7 +80,7 @@ def test_random_games_keep_cards_chips_and_secrets(seats, seed, hands_per_player
     while to_act(state):
         (seat,) = to_act(state)
         if rng.random() < bot_share:
-            move = choose(state, seat, rng)
+            move = bot_move(michigan, state, seat, rng)
         else:
             move = rng.choice(legal_moves(state, seat))
         assert parse_move(state, seat, str(move)) == move

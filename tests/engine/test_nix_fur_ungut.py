@@ -9,6 +9,7 @@ import pytest
 from engine import BadOptions, IllegalMove, games
 from engine import nix_fur_ungut as nix
 from engine.nix_fur_ungut import Play
+from tests.botplay import bot_move
 
 FILLER = ["1"]  # the other seat only needs a card to play a `single` with
 
@@ -372,7 +373,7 @@ def test_rounds_option_sets_the_game_length() -> None:
     rng = random.Random(0)
     for _ in range(10):
         seat = nix.to_act(state)[0]
-        state, _ = nix.apply(state, seat, nix.choose(state, seat, rng))
+        state, _ = nix.apply(state, seat, bot_move(nix, state, seat, rng))
     assert nix.outcome(state) is not None
     assert len(nix.view(state)["round_scores"]) == 2
 

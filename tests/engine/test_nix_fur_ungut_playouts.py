@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import nix_fur_ungut as nix
+from tests.botplay import bot_move
 
 DECK = Counter({**{str(n): 10 for n in range(1, 8)}, "J": 10})
 CONFIGS = [(seats, personne) for seats in (2, 3, 4, 5) for personne in (False, True)]
@@ -74,7 +75,7 @@ def test_random_games_keep_every_rule(seats: int, personne: bool, seed: int, pla
         listed = nix.legal_moves(state, seat)
         assert listed, "a player to act always has a move"
         if rng.random() < bot_share:
-            move = nix.choose(state, seat, rng)
+            move = bot_move(nix, state, seat, rng)
             assert move in listed
         else:
             move = rng.choice(listed)

@@ -1,4 +1,5 @@
-"""Ochs & Esel: the baseline bot `choose`, and a whole game played through chat text."""
+"""Ochs & Esel: the easy bot (the baseline, from the seat's view), and a whole game played
+through chat text."""
 
 import random
 from typing import Any
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine import IllegalMove
 from engine import ochs_esel as oe
+from tests.botplay import bot_move
 
 
 def game(hands: list[list[str]], *, first: int | None = None, ox: bool = False) -> oe.State:
@@ -25,7 +27,7 @@ def run(state: oe.State, *turns: tuple[int, str]) -> oe.State:
 
 
 def bot_text(state: oe.State, seat: int, seed: int = 0) -> str:
-    return str(oe.choose(state, seat, random.Random(seed)))
+    return str(bot_move(oe, state, seat, random.Random(seed)))
 
 
 @settings(max_examples=20, deadline=None, database=None)
@@ -37,7 +39,7 @@ def test_bot_never_picks_an_illegal_move(seats, ox, seed):
         if oe.outcome(state) is not None:
             break
         [seat] = oe.to_act(state)
-        move = oe.choose(state, seat, rng)
+        move = bot_move(oe, state, seat, rng)
         assert move in oe.legal_moves(state, seat)
         state, _ = oe.apply(state, seat, move)
     assert oe.outcome(state) is not None
@@ -46,7 +48,7 @@ def test_bot_never_picks_an_illegal_move(seats, ox, seed):
 def test_bot_refuses_to_act_out_of_turn():
     state = game([["D", "5"], ["7"], ["8"]])
     with pytest.raises(IllegalMove) as info:
-        oe.choose(state, 1, random.Random(0))
+        bot_move(oe, state, 1, random.Random(0))
     assert info.value.code == "not_your_turn"
 
 
@@ -110,7 +112,7 @@ def test_bot_beats_uniformly_random_players_on_penalty_totals():
         rng = random.Random(seed)
         while oe.outcome(state) is None:
             [seat] = oe.to_act(state)
-            move = (oe.choose(state, seat, rng) if seat == bot_seat
+            move = (bot_move(oe, state, seat, rng) if seat == bot_seat
                     else rng.choice(oe.legal_moves(state, seat)))
             state, _ = oe.apply(state, seat, move)
         result = oe.outcome(state)

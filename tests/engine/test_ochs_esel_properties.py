@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from engine import IllegalMove
 from engine import ochs_esel as oe
+from tests.botplay import bot_move
 
 PLAYOUTS = settings(max_examples=30, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -57,7 +58,7 @@ def playout(g: dict[str, Any], *, dump_before: bool = False) -> Iterator[Step]:
             return
         [seat] = oe.to_act(state)
         legal = oe.legal_moves(state, seat)
-        move = oe.choose(state, seat, rng) if rng.random() < 0.3 else rng.choice(legal)
+        move = bot_move(oe, state, seat, rng) if rng.random() < 0.3 else rng.choice(legal)
         before_dump = oe.dump(state) if dump_before else None
         after, events = oe.apply(state, seat, move)
         yield Step(state, before_dump, seat, move, after, events)

@@ -13,6 +13,7 @@ import pytest
 
 from engine import BadOptions, IllegalMove, games
 from engine import ochs_esel as oe
+from tests.botplay import bot_move
 
 ANDRE, BRIGITTE, CHARLES, DOROTHEE, ERNEST = range(5)
 
@@ -373,7 +374,7 @@ def play_out_with_the_bot(state: oe.State) -> tuple[oe.State, list[dict[str, Any
         if oe.outcome(state) is not None:
             break
         seat = oe.to_act(state)[0]
-        state, new = oe.apply(state, seat, oe.choose(state, seat, rng))
+        state, new = oe.apply(state, seat, bot_move(oe, state, seat, rng))
         events.extend(new)
     return state, events
 

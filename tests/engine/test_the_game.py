@@ -6,6 +6,8 @@ from typing import Any
 import pytest
 
 from engine import BadOptions, IllegalMove, games
+from engine.bots.the_game import Easy
+from engine.core.types import Move
 from engine.the_game import End, Plays, State
 
 game = games.get("the-game")
@@ -530,27 +532,31 @@ def test_snapshot_round_trips() -> None:
         game.load(game.dump(state).replace('"the-game"', '"ochs-esel"'))
 
 
-# --- baseline bot -----------------------------------------------------------------------------
+# --- the easy bot (the old baseline), from the seat's view ----------------------------------
+
+def easy(state: State, seat: int = 0) -> Move:
+    return Easy().choose(game.view(state, seat), random.Random(0))
+
 
 def test_bot_plays_the_card_with_the_smallest_gap() -> None:
     state = start(1, [[10, 50, 95]], draw=[60, 61])
-    move = game.choose(state, 0, random.Random(0))
+    move = easy(state)
     assert isinstance(move, Plays) and move.plays[0][0] == 95
 
 
 def test_bot_takes_a_backward_jump() -> None:
     state = start(1, [[45, 35, 70, 60]], draw=[80, 81])
     state, _ = play(state, "45 A1, 70 D1")
-    assert game.choose(state, 0, random.Random(0)) == Plays(((35, "A1"),))
+    assert easy(state) == Plays(((35, "A1"),))
 
 
 def test_bot_stops_at_the_minimum_unless_a_play_is_nearly_free() -> None:
     state = start(1, [[10, 20, 30, 55, 56]], draw=[80, 81, 82])
     state, _ = play(state, "10 A1, 20 A1")
-    assert game.choose(state, 0, random.Random(0)) == End()
+    assert easy(state) == End()
     state = start(1, [[10, 20, 21, 55]], draw=[80, 81, 82])
     state, _ = play(state, "10 A1, 20 A1")
-    assert game.choose(state, 0, random.Random(0)) == Plays(((21, "A1"),))
+    assert easy(state) == Plays(((21, "A1"),))
 
 
 def test_bot_plays_a_whole_game_legally() -> None:
@@ -559,5 +565,5 @@ def test_bot_plays_a_whole_game_legally() -> None:
         rng = random.Random(seats)
         while not state.over:
             seat = game.to_act(state)[0]
-            state, _ = game.apply(state, seat, game.choose(state, seat, rng))
+            state, _ = game.apply(state, seat, Easy().choose(game.view(state, seat), rng))
         assert game.outcome(state) is not None

@@ -10,10 +10,15 @@ from hypothesis import strategies as st
 
 from engine import games
 from engine import the_game as tg
+from engine.bots.the_game import Easy, Strong
 from engine.core.types import Move
 from engine.the_game import End, Plays, State
 
 game = games.get("the-game")
+
+
+def _easy(state: State, seat: int, rng: random.Random) -> Move:
+    return Easy().choose(game.view(state, seat), rng)
 
 OPTIONS = [
     {},
@@ -81,13 +86,13 @@ def _small_deal(seats: int, data: st.DataObject) -> dict[str, Any]:
 
 def _bot_pair(state: State, seat: int, rng: random.Random) -> Move:
     """The bot's next two plays sent as one message, checked against playing them apart."""
-    move = game.choose(state, seat, rng)
+    move = _easy(state, seat, rng)
     if not isinstance(move, Plays):
         return move
     after, _ = game.apply(state, seat, move)
     if seat not in game.to_act(after) or after.turns != state.turns:
         return move  # the turn ended: a message cannot reach into the next one
-    second = game.choose(after, seat, rng)
+    second = _easy(after, seat, rng)
     if not isinstance(second, Plays):
         return move
     stepwise, _ = game.apply(after, seat, second)
@@ -102,31 +107,39 @@ def _playout(seats: int, options: dict[str, Any], seed: int, data: st.DataObject
     first = game.dump(state)
     cards = sorted(c for c in [*(c for h in state.hands for c in h), *state.draw])
     rng = random.Random(seed)
-    log: list[str] = []
-    for _ in range(300):
+    log: list[tuple[int, str]] = []
+    for _ in range(400):
         _check_invariants(state, cards, rng)
         if state.over:
             break
         seat = game.to_act(state)[0]
-        style = data.draw(st.integers(0, 9))
+        style = data.draw(st.integers(0, 11))
         if style == 0:
             move = data.draw(st.sampled_from(game.legal_moves(state, seat)))
         elif style <= 3:
             move = _bot_pair(state, seat, rng)
+        elif style <= 7:
+            move = _easy(state, seat, rng)
+        elif style <= 9:
+            move = Strong().choose(game.view(state, seat), rng)
         else:
-            move = game.choose(state, seat, rng)
+            # Any seat may signal at any time; the turn does not move.
+            seat = data.draw(st.integers(0, seats - 1))
+            move = data.draw(st.sampled_from(tg.signal_moves(state, seat)))
         before = game.dump(state)
         text = str(move)
         assert game.parse_move(state, seat, text) == move
+        turn, played = state.turn, state.played
         state, events = game.apply(state, seat, move)
+        if isinstance(move, tg.Signal):
+            assert (state.turn, state.played) == (turn, played), "a signal is no play"
         assert game.dump(game.load(before)) == before, "apply never mutates its input"
         assert events
-        log.append(text)
+        log.append((seat, text))
     assert state.over, "a game ends: every turn plays at least one card"
     replayed = game.new_game(seats, options=options, seed=seed, setup=setup)
     assert game.dump(replayed) == first, "a seed deals the same game every time"
-    for text in log:
-        seat = game.to_act(replayed)[0]
+    for seat, text in log:
         replayed, _ = game.apply(replayed, seat, game.parse_move(replayed, seat, text))
     assert game.dump(replayed) == game.dump(state), "replay == snapshot"
     assert game.dump(game.load(game.dump(state))) == game.dump(state)

@@ -48,7 +48,9 @@ async def set_up(tables: Tables, path: str, index: int) -> None:
     if row is None:
         if had_table(path, name):
             return  # finished already
-        reply = await tables.new_game(HOST, name, game, [*words, "bot_delay=0", "deadline=off"])
+        # Easy bots: the games' lengths are tuned for twenty kills at that bot's speed.
+        reply = await tables.new_game(HOST, name, game,
+                                      [*words, "bot_delay=0", "deadline=off", "bots=easy"])
         assert reply.ok, reply.text
         row = await tables.table_for_channel(name)
         assert row is not None

@@ -1,0 +1,202 @@
+"""Michigan bots: `Easy` (the baseline heuristic) and `Strong` (determinized search).
+
+Both see only `view(state, seat)` and rebuild an engine state from it, dealing the
+cards they cannot see: `Easy` in deck order (its heuristic reads only its own hand and
+the hand sizes), `Strong` at random among the deals the view allows. The view says a
+lot in Michigan: every card played this deal is face up, and a card whose predecessor
+was played but which was not played itself cannot be in anybody's hand (its holder
+would have had to play it): it is dead. Before the dealer's decision every card is in
+a hand or the extra hand, so the extra hand's size is known too.
+"""
+
+import random
+from typing import Any
+
+from engine import michigan as mi
+from engine.bots.search import deal, pimc
+from engine.core.errors import IllegalMove
+from engine.core.types import Move
+
+# The card after / before each card in its suit; none after the ace or before the 2.
+_NEXT: dict[str, str | None] = {
+    card: mi.DECK[i + 1] if card[:-1] != mi.RANKS[-1] else None
+    for i, card in enumerate(mi.DECK)}
+_PREVIOUS: dict[str, str | None] = {
+    card: mi.DECK[i - 1] if card[:-1] != mi.RANKS[0] else None
+    for i, card in enumerate(mi.DECK)}
+_EXTRA = -1  # holders in a deal: seats, the extra hand, the dead hand
+_DEAD = -2
+_WIN = 100.0  # a win in the last deal outweighs any margin of chips
+ROLLOUTS = 48  # per decision, spread over the candidates; keeps p99 under 50 ms
+
+
+def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
+    """An engine state matching the view; hidden cards dealt by `rng`, or in deck order."""
+    seat: int = view["seat"]
+    sizes: list[int] = view["hand_sizes"]
+    seats = len(sizes)
+    played = {c for p in view["played"] for c in p}
+    own = set(view["hand"])
+    dead_known = {nxt for c in played if (nxt := _NEXT[c]) is not None
+                  and nxt not in played and nxt not in own}
+    pool = [c for c in mi.DECK if c not in own and c not in played and c not in dead_known]
+    wanted = {s: sizes[s] for s in range(seats) if s != seat}
+    rest = len(pool) - sum(wanted.values())
+    before_play = view["phase"] in (mi.DECISION, mi.AUCTION)
+    wanted[_EXTRA if before_play else _DEAD] = rest
+    # A leader leads the lowest card they hold in the suit, so no card of that suit below
+    # a lead is in the leader's hand. A card was surely led when the card before it in
+    # its suit was never played (or it is a 2).
+    barred: dict[str, set[int]] = {}
+    for s, cards in enumerate(view["played"]):
+        if s == seat:
+            continue
+        for card in cards:
+            below = _PREVIOUS[card]
+            if below is not None and below in played:
+                continue
+            while below is not None:
+                if below not in played:
+                    barred.setdefault(below, set()).add(s)
+                below = _PREVIOUS[below]
+    if rng is None:
+        dealt: dict[int, list[str]] = {}
+        for holder, n in wanted.items():
+            dealt[holder], pool = pool[:n], pool[n:]
+    else:
+        dealt = deal(pool, wanted,
+                     (lambda card, holder: holder not in barred.get(card, ())) if barred
+                     else None, rng)
+    hands = [list(view["hand"]) if s == seat else mi.sort_cards(dealt[s]) for s in range(seats)]
+    auction = view["auction"] or {}
+    high_bidder = auction.get("high_bidder")
+    return mi.State(
+        seats=seats, seed=0, start_chips=view["start_chips"], deals=view["deals"],
+        deal=view["deal"], dealer=view["dealer"], phase=view["phase"],
+        chips=list(view["chips"]), pay=[pile for _card, pile in view["pay_cards"]],
+        hands=hands, extra=mi.sort_cards(dealt.get(_EXTRA, [])),
+        dead=mi.sort_cards([*dealt.get(_DEAD, []), *dead_known]),
+        played=[list(p) for p in view["played"]], decision=view["decision"] or "",
+        bidders=list(auction.get("bidders", [])), passed=list(auction.get("passed", [])),
+        high_bid=auction.get("high_bid", 0),
+        high_bidder=-1 if high_bidder is None else high_bidder,
+        leader=-1 if view["leader"] is None else view["leader"],
+        last_suit=view["suit"] or "",
+        sequence=[mi.Played(s, c) for s, c in view["sequence"]])
+
+
+# --- the baseline ----------------------------------------------------------------------------
+
+_BOT_SAMPLES = 24
+_SWAP_MARGIN = 1.0  # swap blind only for a clearly better expected hand
+_KEEP_MARGIN = 8.0  # a hand this strong is kept: selling the extra would arm a rival
+
+
+def _extra_hand_value(state: mi.State, seat: int, rng: random.Random,
+                      pay: dict[str, int]) -> float:
+    """Expected worth of the unseen extra hand, from the seat's knowledge only."""
+    unseen = [c for c in mi.DECK if c not in state.hands[seat]]
+    sizes = [len(h) for h in state.hands]
+    size = min(len(unseen), max(1, sum(sizes) // len(sizes)))
+    total = sum(mi.hand_value(mi.sort_cards(rng.sample(unseen, size)), pay)
+                for _ in range(_BOT_SAMPLES))
+    return total / _BOT_SAMPLES
+
+
+def _lead_score(state: mi.State, seat: int, suit: str, pay: dict[str, int]) -> float:
+    cards = [c for c in state.hands[seat] if c[-1] == suit]
+    run = 1
+    while run < len(cards) and _NEXT[cards[run - 1]] == cards[run]:
+        run += 1
+    score = len(cards) + 0.5 * run
+    for i, card in enumerate(cards):
+        if card in pay:
+            # Own pay card: sure to be won if the run from the lead reaches it.
+            score += pay[card] * (1.0 if i < run else 0.4)
+    return score
+
+
+def policy(state: mi.State, seat: int, rng: random.Random,
+           extra_value: float | None = None) -> Move:
+    """The baseline: swaps a weak hand, bids up to the extra hand's expected gain, leads
+    suits that reach its own pay cards and its long suits. Rollouts pass `extra_value`,
+    the extra hand's worth estimated once per decision instead of at every bid."""
+    pay = dict(zip(mi.PAY_CARDS, state.pay, strict=True))
+    if state.phase in (mi.DECISION, mi.AUCTION):
+        extra = (_extra_hand_value(state, seat, rng, pay) if extra_value is None
+                 else extra_value)
+    if state.phase == mi.DECISION:
+        own = mi.hand_value(state.hands[seat], pay)
+        if extra > own + _SWAP_MARGIN:
+            return mi.Swap()
+        return mi.Keep() if own > extra + _KEEP_MARGIN else mi.Auction()
+    if state.phase == mi.AUCTION:
+        gain = extra - mi.hand_value(state.hands[seat], pay)
+        wanted = state.high_bid + 1
+        return mi.Bid(wanted) if wanted <= min(gain, mi.max_bid(state, seat)) else mi.Pass()
+    moves = mi.legal_moves(state, seat)
+    return max(moves, key=lambda m: (
+        _lead_score(state, seat, m.suit, pay) if isinstance(m, mi.Lead) else 0.0, rng.random()))
+
+
+class Easy:
+    """Today's baseline bot, seeing only its view."""
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        state, seat = world(view, None), view["seat"]
+        if seat not in mi.to_act(state):  # a caller's bug: said plainly, not a crash inside
+            raise IllegalMove("not_your_turn", seat=seat, to_act=mi.to_act(state))
+        return policy(state, seat, rng)
+
+
+# --- the search ------------------------------------------------------------------------------
+
+def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
+             extra_value: float) -> float:
+    """Plays the deal out with the baseline for every seat; the value is the seat's
+    chips won this deal minus what the others won on average."""
+    before = state.chips
+    deal_number = state.deal
+    state, _ = mi.apply(state, seat, move)
+    while state.deal == deal_number and state.phase != mi.OVER:
+        [actor] = mi.to_act(state)
+        state, _ = mi.apply(state, actor, policy(state, actor, rng, extra_value))
+    gains = [after - b for after, b in zip(state.chips, before, strict=True)]
+    margin = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
+    if deal_number < state.deals:
+        return margin
+    # The last deal decides the game: what counts is finishing ahead, not by how much.
+    best_other = max(c for s, c in enumerate(state.chips) if s != seat)
+    mine = state.chips[seat]
+    return _WIN * ((mine > best_other) + 0.5 * (mine == best_other)) + margin
+
+
+def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:
+    """The baseline's favourite first; in an auction only passing or the next bid up."""
+    first = policy(state, seat, rng)
+    if state.phase == mi.AUCTION:
+        moves: list[Move] = [mi.Pass()]
+        if state.high_bid < mi.max_bid(state, seat):
+            moves.append(mi.Bid(state.high_bid + 1))
+    else:
+        moves = mi.legal_moves(state, seat)
+    return [first, *(m for m in moves if m != first)]
+
+
+class Strong:
+    """Determinized search: every candidate played out in worlds dealt from the view."""
+
+    def __init__(self, rollouts: int = ROLLOUTS) -> None:
+        self.rollouts = rollouts
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        seat: int = view["seat"]
+        known = world(view, None)
+        moves = candidates(known, seat, rng)
+        if len(moves) == 1:
+            return moves[0]
+        pay = dict(zip(mi.PAY_CARDS, known.pay, strict=True))
+        extra = (_extra_hand_value(known, seat, rng, pay)
+                 if known.phase in (mi.DECISION, mi.AUCTION) else 0.0)
+        return pimc(moves, lambda r: world(view, r),
+                    lambda w, m, r: _rollout(w, seat, m, r, extra), rng, self.rollouts)

@@ -1,0 +1,82 @@
+"""Determinized search shared by the strong bots of the shedding and trick games.
+
+Perfect Information Monte Carlo (PIMC): deal the cards the seat cannot see in one way
+consistent with its view (a "world"), play every candidate move out in that world with
+a quick heuristic policy for every seat, and repeat with other worlds; the move with
+the best total wins. Every candidate meets the same worlds and the same rollout seeds,
+so the comparison between candidates is not drowned in the luck of the deal.
+
+The budget is a count of rollouts, never the clock: the same view and the same `rng`
+give the same move on any machine.
+"""
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from engine.core.types import Move
+
+W = TypeVar("W")
+M = TypeVar("M", bound=Move)
+
+
+def pimc(
+    candidates: Sequence[M],
+    world: Callable[[random.Random], W],
+    rollout: Callable[[W, M, random.Random], float],
+    rng: random.Random,
+    rollouts: int,
+    min_worlds: int = 2,
+) -> M:
+    """The candidate with the best summed rollout value (ties: the earlier candidate, so
+    callers list their heuristic's favourite first)."""
+    if len(candidates) == 1:
+        return candidates[0]
+    worlds = max(min_worlds, rollouts // len(candidates))
+    totals = [0.0] * len(candidates)
+    for _ in range(worlds):
+        sample = world(rng)
+        seed = rng.getrandbits(32)
+        for i, move in enumerate(candidates):
+            totals[i] += rollout(sample, move, random.Random(seed))
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    return candidates[best]
+
+
+def deal(
+    cards: Sequence[str],
+    sizes: dict[int, int],
+    allowed: Callable[[str, int], bool] | None,
+    rng: random.Random,
+    tries: int = 20,
+) -> dict[int, list[str]]:
+    """Share `cards` among holders with the given sizes at random, each card only to a
+    holder `allowed` to have it (what the play so far rules out). Cards go out most
+    constrained first; when the random choices paint themselves into a corner, the deal
+    starts again, and after `tries` failures the constraints are dropped rather than
+    leaving the bot without a world."""
+    holders = list(sizes)
+    for _ in range(tries if allowed is not None else 0):
+        order = list(cards)
+        rng.shuffle(order)
+        options = {c: [h for h in holders if allowed(c, h)]  # type: ignore[misc]
+                   for c in set(order)}
+        order.sort(key=lambda c: len(options[c]))
+        room = dict(sizes)
+        out: dict[int, list[str]] = {h: [] for h in holders}
+        for card in order:
+            open_ = [h for h in options[card] if room[h] > 0]
+            if not open_:
+                break
+            # Weighted by the room left, so an unconstrained deal is uniform.
+            pick = rng.choices(open_, weights=[room[h] for h in open_])[0]
+            out[pick].append(card)
+            room[pick] -= 1
+        else:
+            return out
+    order = list(cards)
+    rng.shuffle(order)
+    out = {}
+    for h in holders:
+        out[h], order = order[:sizes[h]], order[sizes[h]:]
+    return out

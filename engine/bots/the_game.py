@@ -1,0 +1,383 @@
+"""The Game's bots, from a seat's view only.
+
+`Easy` is the old baseline: the smallest gap first, every backward jump, the minimum
+only unless a play is nearly free.
+
+`Strong` plays as a careful team does:
+- it counts cards: a gap costs the cards *still alive* that it skips (the view lists
+  every card already on the piles), not the difference of numbers, so a jump over
+  cards long gone is free;
+- it plans the whole turn (which cards, on which piles, in which order, how many beyond
+  the minimum) and sends it as one message;
+- it looks ahead over the unseen cards: among its best plans it prefers the one after
+  which the next player, dealt hands drawn from the cards it cannot see, has the
+  cheapest turn;
+- it talks: "please don't play here" on a pile where it holds the backward jump,
+  "no big jump here" where it holds a card close to the top, and it withdraws them
+  when they no longer hold; it weighs others' signals before playing on their piles.
+"""
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.types import Move
+from engine.the_game import (
+    ASCENDING,
+    HIGHEST,
+    JUMP,
+    LOWEST,
+    PILES,
+    SMALL,
+    STOP,
+    End,
+    Plays,
+    Signal,
+    can_reach,
+    playable,
+)
+
+# --- Easy: the baseline ---------------------------------------------------------------------
+
+NEARLY_FREE = 2  # beyond the minimum, play only a card this close to its pile's top
+
+
+def _tops(view: dict[str, Any]) -> list[int]:
+    return [int(view["piles"][pile]) for pile in PILES]
+
+
+def _hand(view: dict[str, Any]) -> list[int]:
+    return sorted(int(card) for card in view["hand"])
+
+
+def _gap_cost(hand: list[int], card: int, pile: int, top: int) -> int:
+    """How much of the pile's range a play uses up; jumps give range back (negative)."""
+    gap = card - top if ASCENDING[pile] else top - card
+    if gap < 0:
+        return -JUMP
+    # A card that sets up a jump with another card in hand costs that jump less.
+    partner = card - JUMP if ASCENDING[pile] else card + JUMP
+    return gap - JUMP if partner in hand else gap
+
+
+class Easy:
+    """Smallest gap first, every backward jump, the minimum unless a play is nearly free."""
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        hand, tops = _hand(view), _tops(view)
+        options = [
+            (_gap_cost(hand, card, p, tops[p]), rng.random(), card, p)
+            for card in hand for p in range(4) if playable(card, p, tops[p])
+        ]
+        if options:
+            cost, _, card, pile = min(options)
+            if view["played"] < (view["minimum"] or 0) or cost <= NEARLY_FREE:
+                return Plays(((card, PILES[pile]),))
+        return End()
+
+
+# --- Strong ---------------------------------------------------------------------------------
+
+STOP_PENALTY = 21.0  # playing where someone asked not to: only when nothing else is bearable
+SMALL_PENALTY = 4.0  # playing where someone holds a card close to the top
+BAR = 1.0  # a play beyond the minimum must save this much: a fuller hand keeps options
+BAR_EMPTY_DRAW = 1.0  # the same once the draw pile is gone
+DEAD = 12.0  # a card of one's hand that no pile takes any more
+DEAD_UNSEEN = 3.0  # an unseen card (another hand, the draw pile) a plan leaves no pile for
+SMALL_SIGNAL_GAP = 1  # holding the very next number above (below) the top: "no big jump"
+STOP_SIGNAL_GAP = -1  # holding a card this close: "don't play here" (-1: only the jump)
+SHARED = 1.0  # weight of a skipped card another pile still takes (a lost one weighs 1)
+BRANCH = 6  # plays tried at each step of the minimum, cheapest first
+CANDIDATES = 5  # plans for the minimum extended and compared in full
+LOOKAHEAD = 0.3  # weight of the next player's expected turn (0: no lookahead)
+SAMPLES = 6  # hands dealt to the next player from the unseen cards, per plan
+
+
+@dataclass(slots=True)
+class _Table:
+    """What the bot knows: its hand, the tops, and which cards are still alive."""
+
+    seat: int
+    hand: list[int]
+    tops: list[int]
+    prefix: list[int]  # prefix[c] = live cards below c (not on a pile yet)
+    penalties: list[float]  # per pile: the weight of the others' signals there
+    need: int
+    draw_size: int
+    unseen: list[int]  # live cards not in this hand: the other hands and the draw pile
+    hand_sizes: list[int]
+    min_play: int
+    unseen_prefix: list[int] = field(default_factory=list)  # unseen cards below c
+    dead_unseen: int = 0  # unseen cards already dead before this turn
+
+    def unseen_set_has(self, card: int) -> bool:
+        return self.unseen_prefix[card + 1] > self.unseen_prefix[card]
+
+    def between(self, low: int, high: int) -> int:
+        """Live cards strictly between `low` and `high`."""
+        if high - low <= 1:
+            return 0
+        return self.prefix[high] - self.prefix[low + 1]
+
+
+def _read(view: dict[str, Any]) -> _Table:
+    seat = int(view["seat"])
+    gone = set(view.get("on_piles", []))
+    prefix = [0] * (HIGHEST + 3)
+    for card in range(HIGHEST + 2):
+        live = LOWEST <= card <= HIGHEST and card not in gone
+        prefix[card + 1] = prefix[card] + live
+    penalties: list[float] = []
+    signals = view.get("signals", {})
+    for pile in PILES:
+        others = [kind for s, kind in enumerate(signals.get(pile, [])) if s != seat]
+        penalties.append(STOP_PENALTY if STOP in others else
+                         SMALL_PENALTY if SMALL in others else 0.0)
+    need = max(0, (view.get("minimum") or 0) - view.get("played", 0))
+    hand = _hand(view)
+    mine = set(hand)
+    unseen = [c for c in range(LOWEST, HIGHEST + 1) if c not in gone and c not in mine]
+    unseen_prefix = [0] * (HIGHEST + 3)
+    hidden = set(unseen)
+    for card in range(HIGHEST + 2):
+        unseen_prefix[card + 1] = unseen_prefix[card] + (card in hidden)
+    table = _Table(seat=seat, hand=hand, tops=_tops(view), prefix=prefix,
+                   penalties=penalties, need=need, draw_size=int(view.get("draw_size", 0)),
+                   unseen=unseen, hand_sizes=list(view.get("hand_sizes", [])),
+                   min_play=int(view.get("min_play", 2)), unseen_prefix=unseen_prefix)
+    table.dead_unseen = _dead_unseen(table, table.tops)
+    return table
+
+
+def cost(table: _Table, card: int, pile: int, top: int,
+         tops: list[int] | None = None) -> float:
+    """What a play uses up of its pile: the live cards it skips, counted from the public
+    history (cards long gone cost nothing); a backward jump gives them back (negative).
+
+    A skipped card that another pile still takes is not lost, only pushed elsewhere: it
+    weighs `SHARED`; one that no other pile takes any more weighs in full. `tops` are
+    the four tops the play is made on (the table's when not given).
+    """
+    prefix = table.prefix
+    a1, a2, d1, d2 = tops if tops is not None else table.tops
+    if ASCENDING[pile]:
+        if card > top:
+            skipped = prefix[card] - prefix[top + 1]
+            other = a2 if pile == 0 else a1
+            lo, hi = max(top, max(d1, d2) - 1), min(card, other + 1)
+        else:
+            return -(prefix[top] - prefix[card + 1] + 1)
+    elif card < top:
+        skipped = prefix[top] - prefix[card + 1]
+        other = d2 if pile == 2 else d1
+        lo, hi = max(card, other - 1), min(top, min(a1, a2) + 1)
+    else:
+        return -(prefix[card] - prefix[top + 1] + 1)
+    lost = prefix[hi] - prefix[lo + 1] if hi - lo > 1 else 0
+    return SHARED * skipped + (1 - SHARED) * lost
+
+
+def _plays(table: _Table, hand: list[int], tops: list[int]) -> list[tuple[float, int, int]]:
+    """Every play of `hand` on these tops with its cost, the others' signals weighed in."""
+    penalty = table.penalties
+    out = []
+    for card in hand:
+        for pile in range(4):
+            top = tops[pile]
+            if (card > top or card == top - JUMP) if pile < 2 else \
+                    (card < top or card == top + JUMP):
+                out.append((cost(table, card, pile, top, tops) + penalty[pile], card, pile))
+    return out
+
+
+def _cheapest(table: _Table, card: int, tops: list[int]) -> float:
+    """A card's cost at its cheapest pile; `DEAD` when no pile takes it."""
+    best = DEAD
+    for pile in range(4):
+        top = tops[pile]
+        if (card > top or card == top - JUMP) if pile < 2 else \
+                (card < top or card == top + JUMP):
+            best = min(best, cost(table, card, pile, top, tops))
+    return best
+
+
+_Step = tuple[int, int]  # (card, pile index)
+
+
+def _dead(hand: list[int], tops: list[int]) -> int:
+    """Cards of the hand that no pile takes any more (short of someone's jump)."""
+    a1, a2, d1, d2 = tops
+    return sum(1 for card in hand
+               if card < a1 and card < a2 and card > d1 and card > d2
+               and card not in (a1 - JUMP, a2 - JUMP, d1 + JUMP, d2 + JUMP))
+
+
+def _dead_unseen(table: _Table, tops: list[int]) -> int:
+    """Unseen cards no pile takes any more: between the highest descending top and the
+    lowest ascending one, bar the exact jumps (counted, not listed: it runs per plan)."""
+    low, high = max(tops[2], tops[3]), min(tops[0], tops[1])
+    if high - low <= 1:
+        return 0
+    count = table.unseen_prefix[high] - table.unseen_prefix[low + 1]
+    rescued = {tops[0] - JUMP, tops[1] - JUMP, tops[2] + JUMP, tops[3] + JUMP}
+    return count - sum(1 for c in rescued if low < c < high and table.unseen_set_has(c))
+
+
+def _value(table: _Table, steps: list[_Step], spent: float, hand: list[int],
+           tops: list[int], bar: float) -> float:
+    extras = max(0, len(steps) - table.need)
+    value = spent + DEAD * _dead(hand, tops) - bar * extras
+    if DEAD_UNSEEN:
+        value += DEAD_UNSEEN * max(0, _dead_unseen(table, tops) - table.dead_unseen)
+    return value
+
+
+def plan(table: _Table, rng: random.Random | None = None) -> list[_Step]:
+    """The whole turn: which cards, on which piles, in which order, how many.
+
+    Nobody else plays during the turn, so it is planned at once: the minimum by trying
+    every run of the cheapest plays, then plays beyond it one by one while they pay
+    for themselves. A plan is worth its cost, and a card it leaves no pile for costs
+    dearly; with `rng`, also the next player's turn over hands dealt from the unseen cards.
+    """
+    bar = BAR if table.draw_size else BAR_EMPTY_DRAW
+    leaves: list[tuple[float, list[_Step], list[int], list[int]]] = []
+
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+    def minimum(hand: list[int], tops: list[int], steps: list[_Step], spent: float) -> None:
+        # Plays on different piles commute: reach each position once, cheapest first.
+        key = (tuple(hand), tuple(tops))
+        if key in seen:
+            return
+        seen.add(key)
+        if len(steps) >= table.need or not hand:
+            leaves.append((spent, steps, hand, tops))
+            return
+        options = sorted(_plays(table, hand, tops))
+        tried = 0
+        for step, card, pile in options:
+            rest = [c for c in hand if c != card]
+            moved = list(tops)
+            moved[pile] = card
+            if not can_reach(rest, moved, table.need - len(steps) - 1):
+                continue  # the rest of the minimum could not be played: the game is lost
+            minimum(rest, moved, [*steps, (card, pile)], spent + step)
+            tried += 1
+            if tried >= BRANCH:
+                break
+
+    minimum(list(table.hand), list(table.tops), [], 0.0)
+    if not leaves:
+        return []
+    scored = sorted(((_value(table, steps, spent, hand, tops, bar), i)
+                     for i, (spent, steps, hand, tops) in enumerate(leaves)))[:CANDIDATES]
+    finished = []
+    for _, i in scored:
+        spent, steps, hand, tops = leaves[i]
+        steps, spent, hand, tops = _extend(table, steps, spent, hand, tops, bar)
+        value = _value(table, steps, spent, hand, tops, bar)
+        finished.append((value, steps, tops))
+    if rng is not None and LOOKAHEAD and len(finished) > 1:
+        finished = [(value + LOOKAHEAD * _next_turn(table, tops, rng), steps, tops)
+                    for value, steps, tops in finished]
+    return min(finished, key=lambda f: f[0])[1]
+
+
+def _extend(table: _Table, steps: list[_Step], spent: float, hand: list[int],
+            tops: list[int], bar: float) -> tuple[list[_Step], float, list[int], list[int]]:
+    """Add plays beyond the minimum while one (or one and the jump it sets up) pays."""
+    value = _value(table, steps, spent, hand, tops, bar)
+    while hand:
+        best: tuple[float, list[_Step], float, list[int], list[int]] | None = None
+        for step, card, p in _plays(table, hand, tops):
+            back = card - JUMP if ASCENDING[p] else card + JUMP
+            if step >= bar and back not in hand:
+                continue  # it cannot pay for itself (piles moving on free no card)
+            rest = [c for c in hand if c != card]
+            moved = list(tops)
+            moved[p] = card
+            runs = [([(card, p)], step, rest, moved)]
+            if back in rest:
+                jumped = list(moved)
+                jumped[p] = back
+                runs.append(([(card, p), (back, p)],
+                             step + cost(table, back, p, card, moved) + table.penalties[p],
+                             [c for c in rest if c != back], jumped))
+            for run, run_cost, left, after in runs:
+                new = _value(table, steps + run, spent + run_cost, left, after, bar)
+                if new < value and (best is None or new < best[0]):
+                    best = (new, run, run_cost, left, after)
+        if best is None:
+            break
+        value, run, run_cost, hand, tops = best
+        steps = steps + run
+        spent += run_cost
+    return steps, spent, hand, tops
+
+
+def _next_turn(table: _Table, tops: list[int], rng: random.Random) -> float:
+    """The next player's cheapest minimum on these piles, averaged over hands dealt
+    from the cards this seat cannot see (the other hands and the draw pile).
+
+    Each card of a dealt hand at its cheapest pile, the `need` cheapest summed: close
+    enough to that player's real plan, and quick enough to deal many hands.
+    """
+    seats = len(table.hand_sizes)
+    following = (table.seat + 1) % seats
+    size = min(table.hand_sizes[following], len(table.unseen))
+    if seats == 1 or size <= 0:
+        return 0.0
+    need = min(size, table.min_play if table.draw_size else 1)
+    # The cheapest pile of every unseen card, once; a dealt hand then only sorts.
+    best = {card: _cheapest(table, card, tops) for card in table.unseen}
+    total = 0.0
+    for _ in range(SAMPLES):
+        dealt = sorted(best[c] for c in rng.sample(table.unseen, size))
+        total += sum(dealt[:need])
+    return total / SAMPLES
+
+
+class Strong:
+    """Counts cards, plans the whole turn, respects and sends signals."""
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
+        steps = plan(_read(view), rng)
+        if not steps:
+            return End()
+        return Plays(tuple((card, PILES[pile]) for card, pile in steps))
+
+    def speak(self, view: dict[str, Any], rng: random.Random) -> Move | None:
+        """The first signal of this seat that no longer says what its hand wants."""
+        if view.get("over") or "hand" not in view:
+            return None
+        seat = int(view["seat"])
+        signals = view.get("signals", {})
+        for pile, wish in zip(PILES, wishes(_read(view)), strict=True):
+            said = signals.get(pile, [])
+            current = said[seat] if seat < len(said) else None
+            if current != wish:
+                return Signal(pile, wish)
+        return None
+
+
+def wishes(table: _Table) -> list[str | None]:
+    """Per pile, what to ask of the others: "don't play" where this hand holds the
+    backward jump, "no big jump" where it holds a card close to the top. Never a
+    number: only which pile, and how much care.
+
+    Said sparingly: every request costs the others room, and in simulation asking for
+    less (only for the very next number) played better than asking for more."""
+    out: list[str | None] = []
+    for pile in range(4):
+        top = table.tops[pile]
+        back = top - JUMP if ASCENDING[pile] else top + JUMP
+        gaps = [abs(card - top) for card in table.hand
+                if playable(card, pile, top) and card != back]
+        if back in table.hand or (gaps and min(gaps) <= STOP_SIGNAL_GAP):
+            out.append(STOP)
+        elif gaps and min(gaps) <= SMALL_SIGNAL_GAP:
+            out.append(SMALL)
+        else:
+            out.append(None)
+    return out

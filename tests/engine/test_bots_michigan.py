@@ -1,0 +1,119 @@
+"""Michigan bots: they decide from the seat's view alone, play only legal moves, deal
+their searched worlds as the view allows, and the strong bot beats the easy one."""
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import michigan as mi
+from engine.bots import michigan as bots
+
+QUICK = bots.Strong(rollouts=6)  # same kind of moves as the full budget
+EASY = bots.Easy()
+
+
+def playout(seats: int, options: dict[str, Any], seed: int, strong: set[int],
+            ) -> Iterator[tuple[mi.State, int, Any]]:
+    state = mi.new_game(seats, options, seed=seed)
+    rng = random.Random(seed)
+    while mi.to_act(state):
+        [seat] = mi.to_act(state)
+        move = (QUICK if seat in strong else EASY).choose(mi.view(state, seat), rng)
+        yield state, seat, move
+        state, _ = mi.apply(state, seat, move)
+
+
+@settings(max_examples=12, deadline=None, database=None)
+@given(seats=st.integers(3, 8), chips=st.sampled_from([1, 5, 50]),
+       hands=st.sampled_from([1, 2]), seed=st.integers(0, 2**31))
+def test_easy_and_strong_bots_play_only_legal_moves(seats, chips, hands, seed):
+    strong = set(range(0, seats, 2))
+    moves = 0
+    options = {"chips": chips, "hands_per_player": hands}
+    for state, seat, move in playout(seats, options, seed, strong):
+        assert move in mi.legal_moves(state, seat)
+        moves += 1
+    assert moves >= seats  # a decision per deal at least
+
+
+def twin(state: mi.State, keep: int, rng: random.Random) -> mi.State:
+    """The same table seen from `keep`: other hands, the extra and the dead hand dealt
+    again from the same cards, at the same sizes."""
+    other = mi.load(mi.dump(state))
+    others = [s for s in range(state.seats) if s != keep]
+    pool = [c for s in others for c in other.hands[s]] + other.extra + other.dead
+    rng.shuffle(pool)
+    for s in others:
+        size = len(other.hands[s])
+        other.hands[s], pool = mi.sort_cards(pool[:size]), pool[size:]
+    extra = len(other.extra)
+    other.extra, other.dead = mi.sort_cards(pool[:extra]), mi.sort_cards(pool[extra:])
+    other.seed = state.seed + 1
+    return other
+
+
+@settings(max_examples=6, deadline=None, database=None)
+@given(seats=st.integers(3, 8), seed=st.integers(0, 2**31))
+def test_bots_decide_from_the_view_alone(seats, seed):
+    """Another deal of the cards the seat cannot see gives the same view and the same
+    move; and the view, as JSON text, is all a bot needs."""
+    rng = random.Random(seed)
+    for step, (state, seat, _move) in enumerate(playout(seats, {}, seed, set())):
+        other = twin(state, seat, rng)
+        view = mi.view(state, seat)
+        assert mi.view(other, seat) == view
+        as_json = json.loads(json.dumps(view))
+        for bot in (EASY, QUICK):
+            assert (bot.choose(as_json, random.Random(step))
+                    == bot.choose(mi.view(other, seat), random.Random(step)))
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@given(seats=st.integers(3, 8), seed=st.integers(0, 2**31))
+def test_the_searched_worlds_agree_with_the_view_and_the_play_so_far(seats, seed):
+    """A world shows the seat the same view; the card after a played card that nobody
+    played is dead; nobody holds a card below one they led."""
+    rng = random.Random(seed)
+    for state, seat, _move in playout(seats, {}, seed, set()):
+        view = mi.view(state, seat)
+        world = bots.world(view, rng)
+        assert mi.view(world, seat) == view
+        every = [*world.extra, *world.dead, *(c for h in world.hands for c in h),
+                 *(c for p in world.played for c in p)]
+        assert sorted(every) == sorted(mi.DECK)
+        played = {c for p in state.played for c in p}
+        for card in played:
+            after = bots._NEXT[card]
+            if after is not None and after not in played:
+                assert after in world.dead and after in state.dead
+        for s, cards in enumerate(state.played):
+            for card in cards:
+                if bots._PREVIOUS[card] not in played:
+                    lower = [c for c in world.hands[s]
+                             if c[-1] == card[-1] and mi.DECK.index(c) < mi.DECK.index(card)]
+                    assert not lower
+
+
+def test_strong_seat_wins_more_chips_than_the_easy_seats():
+    strong_total, easy_total, wins = 0, 0, 0
+    games = 16
+    for g in range(games):
+        state = mi.new_game(4, {}, seed=g)
+        rng = random.Random(g)
+        strong_seat = g % 4
+        while mi.to_act(state):
+            [seat] = mi.to_act(state)
+            bot = bots.Strong() if seat == strong_seat else EASY
+            state, _ = mi.apply(state, seat, bot.choose(mi.view(state, seat), rng))
+        result = mi.outcome(state)
+        assert result is not None
+        strong_total += result.scores[strong_seat]
+        easy_total += sum(result.scores) - result.scores[strong_seat]
+        wins += result.ranking[strong_seat] == 1
+    # Seeded, so the same every run; measured 52.6 against 46.0 chips, 6 wins in 16.
+    assert strong_total / games > easy_total / (3 * games) + 3
+    assert wins > games / 4
