@@ -145,11 +145,13 @@ def test_the_deal_summary_says_its_totals_come_before_the_next_antes():
 def test_chips_left_on_the_pay_cards_at_the_end_are_told():
     import random
 
+    from tests.botplay import bot_move
+
     game = games.get("michigan")
     state, events = game.new_game(3, {}, seed=5), []
     while game.outcome(state) is None:
         seat = game.to_act(state)[0]
-        state, new = game.apply(state, seat, game.choose(state, seat, random.Random(seat)))
+        state, new = game.apply(state, seat, bot_move(game, state, seat, random.Random(seat)))
         events += new
     end = next(e for e in events if e["type"] == "game_over")
     left = sum(n for _, n in game.view(state)["pay_cards"])
@@ -203,10 +205,12 @@ async def test_a_rematch_keeps_the_same_bot_seats_and_names(harness):
         if not live.seats[seat].is_bot:
             import random
 
-            move = live.game.choose(live.state, seat, random.Random(live.row.version))
+            from tests.botplay import bot_move
+
+            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
             await harness.tables.play(ALICE, CHANNEL, str(move))
     assert live.row.status == FINISHED
-    reply = await harness.tables.press(ALICE, f"{live.id}.{live.row.version}.rematch")
+    reply = await harness.press(ALICE, live.id, live.row.version, "rematch")
     assert reply.ok, reply.text
     new = await harness.tables.live_table((await harness.tables.table_for_channel(CHANNEL)).id)
     assert new.id != live.id
