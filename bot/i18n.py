@@ -292,6 +292,25 @@ EN: dict[str, str] = {
                       "last to play leads again. Playing a pay card wins its chips; the first "
                       "player out collects a chip per card from everyone. Moves: `lead H`, "
                       "`swap`, `keep`, `auction`, `bid 5`, `pass`.",
+    # --- trust-input ---
+    "option.too_high": "“{key}” goes up to {high}.",
+    "option.too_low": "“{key}” starts at {low}.",
+    "option_number_too_long": "The number given for “{key}” is too long: {max} digits "
+                              "at most.",
+    "option_value_too_long": "The value of “{key}” is too long: {max} characters at most.",
+    "option_value_too_deep": "The value of “{key}” nests too deeply: {max} levels of "
+                             "brackets at most.",
+    "too_many_options": "That is too many options at once: {max} at most.",
+    "move_too_long": "That move is too long for me to read: {max} characters at most.",
+    "storage_unavailable": "I can't reach my records just now; nothing changed. Please try "
+                           "again in a moment.",
+    "move_unstorable": "I can't store that move, so it was not played.",
+    "table_unstorable": "This table reached a result I cannot store and is closed; nothing "
+                        "after the last stored move counts. Open a new one with /newgame.",
+    "table_unrestorable": "This table could not be restored after an update and is closed. "
+                          "Open a new one with /newgame.",
+    "lobby_busy": "The table was changing at the same moment; nothing changed. Please try "
+                  "again.",
 }
 
 FR: dict[str, str] = {
@@ -582,6 +601,26 @@ FR: dict[str, str] = {
                       "dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; "
                       "le premier sans cartes reçoit un jeton par carte de chacun. Coups : "
                       "`jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.",
+    # --- trust-input ---
+    "option.too_high": "« {key} » va jusqu'à {high}.",
+    "option.too_low": "« {key} » commence à {low}.",
+    "option_number_too_long": "Le nombre donné pour « {key} » est trop long : {max} chiffres "
+                              "au plus.",
+    "option_value_too_long": "La valeur de « {key} » est trop longue : {max} caractères au "
+                             "plus.",
+    "option_value_too_deep": "La valeur de « {key} » imbrique trop de crochets : {max} "
+                             "niveaux au plus.",
+    "too_many_options": "Cela fait trop d'options d'un coup : {max} au plus.",
+    "move_too_long": "Ce coup est trop long pour que je le lise : {max} caractères au plus.",
+    "storage_unavailable": "Je ne peux pas consulter mes registres pour l'instant ; rien n'a "
+                           "changé. Réessayez dans un moment.",
+    "move_unstorable": "Je ne peux pas enregistrer ce coup ; il n'a pas été joué.",
+    "table_unstorable": "Cette table a atteint un résultat que je ne peux pas enregistrer et "
+                        "elle est fermée ; rien ne compte après le dernier coup enregistré. "
+                        "Ouvrez-en une nouvelle avec /newgame.",
+    "table_unrestorable": "Cette table n'a pas pu être restaurée après une mise à jour et elle "
+                          "est fermée. Ouvrez-en une nouvelle avec /newgame.",
+    "lobby_busy": "La table changeait au même moment ; rien n'a changé. Réessayez.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "fr": FR}

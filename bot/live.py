@@ -4,6 +4,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import clean
 from db.repository import SeatRow, TableRow
 from engine.core.protocol import Game
 
@@ -15,6 +16,11 @@ class Actor:
     user_id: str
     name: str
     is_admin: bool = False  # a channel admin may cancel and kick like the host
+
+    def __post_init__(self) -> None:
+        # Names come from the platform's profile, which its user writes: stored, shown
+        # and announced, so cleaned here once for every adapter.
+        object.__setattr__(self, "name", clean.name(self.name))
 
 
 @dataclass(slots=True)

@@ -7,11 +7,11 @@ kept apart so the rules of who may sit where read in one place.
 import logging
 from typing import Any
 
+from bot import clean, present
 from bot import options as table_options
-from bot import present
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
-from bot.tables_base import TablesBase
+from bot.tables_base import LobbyMoved, TablesBase, answers_storage_faults, retried_when_moved
 from db.repository import (
     CANCELLED,
     FINISHED,
@@ -20,6 +20,7 @@ from db.repository import (
     SeatRow,
     StorageError,
     TableExists,
+    VersionConflict,
 )
 from engine import BadOptions, games
 from engine.core.options import parse_options
@@ -34,6 +35,7 @@ BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "H
 class Lobby(TablesBase):
     """Lobby commands of `Tables`; `TablesBase` declares what they use of it."""
 
+    @answers_storage_faults
     async def new_game(self, actor: Actor, channel: str, game_text: str,
                        option_words: list[str] | None = None, *, title: str = "") -> Reply:
         if not (game_text or "").strip():
@@ -41,7 +43,8 @@ class Lobby(TablesBase):
             return Reply(present.games_overview(lang), ok=False)
         game_id = table_options.resolve_game(game_text or "")
         if game_id is None:
-            return await self._refuse(actor, channel, "unknown_game", text=game_text or "",
+            return await self._refuse(actor, channel, "unknown_game",
+                                      text=clean.echo(game_text or ""),
                                       games=", ".join(games.ids()))
         game = games.get(game_id)
         try:
@@ -54,29 +57,35 @@ class Lobby(TablesBase):
         settings = {
             "deadline": table_settings.get("deadline", self.settings.turn_deadline),
             "bot_delay": table_settings.get("bot_delay", self.settings.bot_delay),
-            "title": title or channel,
+            "title": clean.text(title, clean.MAX_NAME * 2) or channel,
         }
         host = SeatRow(seat=0, user_id=actor.user_id, name=actor.name)
-        try:
-            row = await self.repo.create_table(
-                platform=self.platform, channel=channel, game=game_id, options=game_opts,
-                settings=settings, seed=self._seeds(), host=actor.user_id,
-                seats=[host])
-        except TableExists as exc:
-            other = await self._load(exc.table_id)
-            name = other.game.NAME if other else "?"
-            status = other.row.status if other else LOBBY
-            lang = await self.channel_lang(channel)
-            return await self._refuse(actor, channel, "table_exists", game=name,
-                                      status=t(lang, f"status_{status}"))
-        except StorageError:
-            return await self._refuse(actor, channel, "storage_failed")
+        for attempt in range(2):
+            try:
+                row = await self.repo.create_table(
+                    platform=self.platform, channel=channel, game=game_id, options=game_opts,
+                    settings=settings, seed=self._seeds(), host=actor.user_id,
+                    seats=[host])
+                break
+            except TableExists as exc:
+                other = await self._load(exc.table_id)
+                if other is None and attempt == 0:
+                    continue  # it could not be restored and loading closed it: try again
+                name = other.game.NAME if other else "?"
+                status = other.row.status if other else LOBBY
+                lang = await self.channel_lang(channel)
+                return await self._refuse(actor, channel, "table_exists", game=name,
+                                          status=t(lang, f"status_{status}"))
+            except StorageError:
+                return await self._refuse(actor, channel, "storage_failed")
         live = await self._load(row.id)
         assert live is not None
         await self._show_table(live)
         lang = await self.lang_of(actor.user_id, channel)
         return Reply(t(lang, "lobby_opened", game=game.NAME), table_id=row.id)
 
+    @answers_storage_faults
+    @retried_when_moved
     async def set_options(self, actor: Actor, channel: str, words: list[str]) -> Reply:
         """`/options key=value …`: the host changes options before the game starts; the
         engine validates the result exactly as it did at /newgame."""
@@ -100,7 +109,11 @@ class Lobby(TablesBase):
             try:
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, options=merged,
-                    settings={**live.row.settings, **table_settings})
+                    settings={**live.row.settings, **table_settings},
+                    expected_row=live.row)
+            except VersionConflict:
+                await self._reload(live)
+                raise LobbyMoved(live.id) from None
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
         await self._show_table(live)
@@ -114,9 +127,11 @@ class Lobby(TablesBase):
         return Reply(t(lang, "options_now", options=present.options_line(live, lang)),
                      table_id=live.id)
 
+    @answers_storage_faults
     async def join(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._join)
 
+    @retried_when_moved
     async def _join(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         if actor.user_id in live.row.settings.get("kicked", []):
@@ -164,9 +179,11 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "takeover_queued"),
                      table_id=live.id)
 
+    @answers_storage_faults
     async def leave(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._leave)
 
+    @retried_when_moved
     async def _leave(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         lang = await self.lang_of(actor.user_id, channel)
@@ -187,12 +204,12 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "no_table")
             bot = SeatRow(seat=seat.seat, user_id=None, name=self._bot_name(live, seat.seat),
                           is_bot=True, former_user_id=actor.user_id)
-            if not await self._save_seat(live, bot):
-                return await self._refuse(actor, channel, "storage_failed")
-            heir = next((s for s in live.seats if not s.is_bot), None)
+            seats = [bot if s.seat == seat.seat else s for s in live.seats]
+            heir = next((s for s in seats if not s.is_bot), None)
             new_host = live.row.host == actor.user_id and heir is not None
-            if new_host and heir is not None:
-                await self._save_lobby(live, host=heir.user_id)
+            if not await self._save_lobby(live, seats=seats,
+                                          host=heir.user_id if new_host and heir else None):
+                return await self._refuse(actor, channel, "storage_failed")
         await self._announce(live, "seat_to_bot_left", name=seat.name, bot=bot.name)
         if new_host and heir is not None:
             await self._announce(live, "host_moved", name=heir.name)
@@ -204,7 +221,7 @@ class Lobby(TablesBase):
         humans = [s for s in seats if not s.is_bot]
         if not humans:
             # The last human leaving closes the lobby: a table of bots alone is pointless.
-            if not await self._set_status(live.id, CANCELLED):
+            if not await self._save_lobby(live, status=CANCELLED):
                 return Reply(t(lang, "storage_failed"), ok=False)
             await self._show_table(live)
             return Reply(t(lang, "left_closed"))
@@ -219,9 +236,11 @@ class Lobby(TablesBase):
             await self._announce(live, "host_moved", name=humans[0].name)
         return Reply(t(lang, "left"))
 
+    @answers_storage_faults
     async def add_bot(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._add_bot)
 
+    @retried_when_moved
     async def _add_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
@@ -239,9 +258,11 @@ class Lobby(TablesBase):
         await self._show_table(live)
         return Reply(t(await self.lang_of(actor.user_id, channel), "bot_added"))
 
+    @answers_storage_faults
     async def remove_bot(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._remove_bot)
 
+    @retried_when_moved
     async def _remove_bot(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
@@ -276,9 +297,11 @@ class Lobby(TablesBase):
             return await self._refuse(actor, live.row.channel, "host_only")
         return None
 
+    @answers_storage_faults
     async def start_game(self, actor: Actor, channel: str) -> Reply:
         return await self._with_table(actor, channel, self._start)
 
+    @retried_when_moved
     async def _start(self, live: Live, actor: Actor) -> Reply:
         channel = live.row.channel
         async with self._lock(live.id):
@@ -297,9 +320,14 @@ class Lobby(TablesBase):
             except BadOptions as exc:
                 return await self._bad_options(actor, channel, exc, live.game)
             try:
+                # Dealt for these seats: stored only if they are still the stored ones.
                 live.row = await self.repo.update_table(
                     live.id, expected_version=live.row.version, status=PLAYING,
-                    snapshot=live.game.dump(state), reset_moves=True)
+                    snapshot=live.game.dump(state), reset_moves=True,
+                    expected_row=live.row, expected_seats=live.seats)
+            except VersionConflict:
+                await self._reload(live)
+                raise LobbyMoved(live.id) from None
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             live.state = state
@@ -312,6 +340,7 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "started",
                        game=live.game.NAME), table_id=live.id)
 
+    @answers_storage_faults
     async def cancel(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None:
@@ -330,6 +359,8 @@ class Lobby(TablesBase):
         await self._announce(live, "cancelled_by", name=actor.name)
         return Reply(t(await self.lang_of(actor.user_id, channel), "cancelled"))
 
+    @answers_storage_faults
+    @retried_when_moved
     async def kick(self, actor: Actor, channel: str, target: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None:
@@ -339,7 +370,8 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "host_or_admin_only")
             victim = self._find_seat(live, target)
             if victim is None:
-                return await self._refuse(actor, channel, "no_such_player", name=target)
+                return await self._refuse(actor, channel, "no_such_player",
+                                          name=clean.echo(target))
             if victim.user_id == actor.user_id:
                 return await self._refuse(actor, channel, "cannot_kick_self")
             if live.row.status not in (LOBBY, PLAYING):
@@ -349,17 +381,15 @@ class Lobby(TablesBase):
             heir = next((s for s in live.seats
                          if not s.is_bot and s.seat != victim.seat), None)
             host = heir.user_id if live.row.host == victim.user_id and heir else None
-            seats = None
             if live.row.status == LOBBY:
                 seats = _without(live.seats, victim.seat)
+            else:
+                bot = SeatRow(seat=victim.seat, user_id=None,
+                              name=self._bot_name(live, victim.seat), is_bot=True)
+                seats = [bot if s.seat == victim.seat else s for s in live.seats]
             if not await self._save_lobby(live, seats=seats, host=host,
                                           settings={**live.row.settings, "kicked": kicked}):
                 return await self._refuse(actor, channel, "storage_failed")
-            if live.row.status == PLAYING:
-                bot = SeatRow(seat=victim.seat, user_id=None,
-                              name=self._bot_name(live, victim.seat), is_bot=True)
-                if not await self._save_seat(live, bot):
-                    return await self._refuse(actor, channel, "storage_failed")
         await self._announce(live, "kicked", name=victim.name)
         if host is not None and heir is not None:
             await self._announce(live, "host_moved", name=heir.name)
@@ -370,24 +400,40 @@ class Lobby(TablesBase):
         return Reply(t(await self.lang_of(actor.user_id, channel), "kick_done", name=victim.name))
 
     def _find_seat(self, live: Live, target: str) -> SeatRow | None:
+        """By user id, name (as the table shows it) or place number from 1."""
         target = target.strip().lstrip("@")
+        shown = clean.name(target, fallback="")
         for seat in live.seats:
             if seat.is_bot:
                 continue
-            if target in {seat.user_id, seat.name} or target.lower() == seat.name.lower():
+            if target == seat.user_id or shown.lower() == seat.name.lower():
                 return seat
-        if target.isdigit() and 1 <= int(target) <= len(live.seats):
-            seat = live.seats[int(target) - 1]
+        try:
+            place = clean.number(target, max_digits=3)
+        except clean.NumberTooLong:
+            return None
+        if place is not None and 1 <= place <= len(live.seats):
+            seat = live.seats[place - 1]
             return None if seat.is_bot else seat
         return None
 
     async def _save_lobby(self, live: Live, *, seats: list[SeatRow] | None = None,
                           host: str | None = None, settings: dict[str, Any] | None = None,
-                          ) -> bool:
+                          status: str | None = None) -> bool:
+        """Store a change computed from `live`, only if the stored table is still `live`.
+
+        Raises LobbyMoved (after taking the stored table into `live`) when it is not: the
+        caller's decision rested on seats or settings that are no longer there, so
+        `retried_when_moved` makes it again. False: a storage fault, nothing stored.
+        """
         try:
             live.row = await self.repo.update_table(
                 live.id, expected_version=live.row.version, seats=seats, host=host,
-                settings=settings)
+                settings=settings, status=status, expected_row=live.row,
+                expected_seats=live.seats)
+        except VersionConflict:
+            await self._reload(live)
+            raise LobbyMoved(live.id) from None
         except StorageError:
             return False
         if seats is not None:
@@ -395,12 +441,9 @@ class Lobby(TablesBase):
         return True
 
     async def _save_seat(self, live: Live, seat: SeatRow) -> bool:
-        try:
-            await self.repo.update_seat(live.id, seat)
-        except StorageError:
-            return False
-        live.seats[seat.seat] = seat
-        return True
+        """One seat changes (a bot takes it, its player comes back): `_save_lobby`'s rules."""
+        seats = [seat if s.seat == seat.seat else s for s in live.seats]
+        return await self._save_lobby(live, seats=seats)
 
     async def _bad_options(self, actor: Actor, channel: str, exc: BadOptions, game: Game
                            ) -> Reply:
@@ -453,6 +496,7 @@ class Lobby(TablesBase):
         assert new is not None
         return await self._start(new, Actor(actor.user_id, actor.name, is_admin=True))
 
+    @answers_storage_faults
     async def join_table(self, actor: Actor, table_id: int) -> Reply:
         """Join a table named by id (a deep link from a private chat), if it is still open."""
         live = await self._load(table_id)

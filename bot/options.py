@@ -4,6 +4,7 @@ import json
 import re
 from typing import Any
 
+from bot import clean
 from engine import games
 from engine.core.notation import fold
 
@@ -24,6 +25,10 @@ _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": 
                 "botdelay": "bot_delay"}
 
 
+MAX_WORDS = 20  # every option of a game and both table settings, each written twice
+MAX_KEY = 32
+
+
 class OptionsError(ValueError):
     def __init__(self, code: str, **params: Any) -> None:
         super().__init__(code)
@@ -42,6 +47,8 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split `key=value` words into (game options, table settings)."""
     game_options: dict[str, Any] = {}
     table: dict[str, Any] = {}
+    if len(words) > MAX_WORDS:
+        raise OptionsError("too_many_options", max=MAX_WORDS)
     for word in words:
         if "=" not in word:
             flag = fold(word)
@@ -52,9 +59,9 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
             key, raw = word.split("=", 1)
             key = fold(key)
         key = _KEY_ALIASES.get(key, key).replace("-", "_")
-        if not key.isidentifier():
-            raise OptionsError("bad_option_word", word=word)
-        value = _value(raw.strip())
+        if not key.isidentifier() or len(key) > MAX_KEY:
+            raise OptionsError("bad_option_word", word=clean.echo(word))
+        value = _value(key, raw.strip())
         if key in _LIMITS:
             table[key] = _table_value(key, value, raw)
         else:
@@ -62,7 +69,7 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     return game_options, table
 
 
-def _value(raw: str) -> Any:
+def _value(key: str, raw: str) -> Any:
     folded = fold(raw)
     if folded in _TRUE:
         return True
@@ -71,18 +78,27 @@ def _value(raw: str) -> Any:
     if folded in _NONE:
         return None
     try:
-        return int(raw)
-    except ValueError:
-        pass
-    if raw[:1] in "{[":
-        try:
-            return json.loads(raw)
-        except json.JSONDecodeError:
-            pass
+        number = clean.number(raw)
+        if number is not None:
+            return number
+        if raw[:1] in "{[":
+            try:
+                return clean.json_value(raw)
+            except json.JSONDecodeError:
+                pass
+    except clean.NumberTooLong:
+        raise OptionsError("option_number_too_long", key=key, max=clean.MAX_DIGITS) from None
+    except clean.JsonTooBig:
+        raise OptionsError("option_value_too_long", key=key,
+                           max=clean.MAX_JSON_CHARS) from None
+    except clean.JsonTooDeep:
+        raise OptionsError("option_value_too_deep", key=key,
+                           max=clean.MAX_JSON_DEPTH) from None
     return raw
 
 
-_DURATION = re.compile(r"(\d+(?:[.,]\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?")
+_DURATION = re.compile(r"(\d{1,6}(?:[.,]\d{1,6})?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?",
+                       re.ASCII)
 _LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
 TABLE_SETTINGS = tuple(_LIMITS)  # options of the table itself, whatever its game
 
@@ -93,11 +109,11 @@ def _table_value(key: str, value: Any, raw: str) -> float:
         return 0
     match = _DURATION.fullmatch(fold(raw))
     if match is None:
-        raise OptionsError("bad_table_setting", key=key, value=raw)
+        raise OptionsError("bad_table_setting", key=key, value=clean.echo(raw))
     seconds = float(match.group(1).replace(",", "."))
     if (match.group(2) or "s").startswith("m"):
         seconds *= 60
     low, high = _LIMITS[key]
     if not (low <= seconds <= high or (key == "deadline" and seconds == 0)):
-        raise OptionsError("bad_table_setting", key=key, value=raw)
+        raise OptionsError("bad_table_setting", key=key, value=clean.echo(raw))
     return int(seconds) if seconds.is_integer() else seconds

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING, Any
 
-from bot import renderers
+from bot import clean, renderers
 from bot.i18n import count, has, known, number, t
 from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
@@ -123,7 +123,13 @@ _UNREAD = {"bad_notation", "unknown_card"}
 
 def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
-    params = dict(exc.params)
+    # The engine quotes what the player typed (a word, a card code): quoted back short
+    # and printable, whatever it was.
+    params: dict[str, Any] = {
+        name: clean.echo(value) if isinstance(value, str) else
+        [clean.echo(v) if isinstance(v, str) else v for v in value]
+        if isinstance(value, list | tuple) else value
+        for name, value in exc.params.items()}
     if "card" in params and "cards" not in params:
         params["cards"] = params["card"]
     reason = params.get("reason")

@@ -25,6 +25,7 @@ from bot.outbox import Outbox, Sink
 from bot.render import Button, decode_payload
 from bot.scheduler import Scheduler
 from bot.settings import Settings
+from bot.tables_base import LobbyMoved, answers_storage_faults
 from bot.turns import Turns
 from db.repository import (
     CLOSED,
@@ -36,6 +37,7 @@ from db.repository import (
     SeatRow,
     StorageError,
     TableRow,
+    Unstorable,
     UserSettings,
     VersionConflict,
 )
@@ -45,6 +47,10 @@ from engine.core.protocol import Game
 log = logging.getLogger(__name__)
 
 __all__ = ["Actor", "Live", "Reply", "Tables"]
+
+# The longest move of any game (The Game: a hand of eight plays with their piles) is under
+# 100 characters; a longer text is no move, and is not handed to a parser.
+MAX_MOVE_CHARS = 300
 
 
 
@@ -159,18 +165,24 @@ class Tables(Lobby, Turns):
         row = self._resuming.pop(table_id, None) or await self.repo.get_table(table_id)
         if row is None:
             return None
-        try:
-            game = games.get(row.game)
-        except KeyError:
-            log.error("table %s plays unknown game %s", table_id, row.game)
-            return None
         seats = await self.repo.get_seats(table_id)
-        live = Live(row=row, seats=seats, game=game, state=None)
-        if row.snapshot is not None:
-            if table_id in self._verified:
-                live.state = game.load(row.snapshot)
-            else:
-                await self._verify(live)
+        try:
+            live = Live(row=row, seats=seats, game=games.get(row.game), state=None)
+            if row.snapshot is not None:
+                if table_id in self._verified:
+                    live.state = live.game.load(row.snapshot)
+                else:
+                    await self._verify(live)
+        except StorageError:
+            raise
+        except Exception:
+            # A game this version no longer has, or a log its rules no longer replay (a
+            # rules fix between versions): it cannot go on, so its channel hears why and
+            # is free at once. Its rows stay for a developer to look at.
+            log.exception("table %s cannot be restored; closing it", table_id)
+            if row.status in (LOBBY, PLAYING):
+                await self._close_broken(table_id, "table_unrestorable")
+            return None
         self._live[table_id] = live
         self._evict()
         return live
@@ -273,6 +285,7 @@ class Tables(Lobby, Turns):
             return own
         return await self.channel_lang(channel) if channel else self.settings.default_lang
 
+    @answers_storage_faults
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
         lang = lang.strip().lower()[:2]
         if lang not in LANGS:
@@ -280,22 +293,32 @@ class Tables(Lobby, Turns):
         if personal:
             current = await self.user_settings(actor.user_id)
             new = replace(current, lang=lang)
-            await self.repo.set_user_settings(self.platform, actor.user_id, new)
+            try:
+                await self.repo.set_user_settings(self.platform, actor.user_id, new)
+            except StorageError:
+                return await self._refuse(actor, channel, "storage_failed")
             self._users[actor.user_id] = new
             return Reply(t(lang, "lang_set_personal"))
         if not actor.is_admin:
             return await self._refuse(actor, channel, "admin_only")
-        await self.repo.set_channel_lang(self.platform, channel, lang)
+        try:
+            await self.repo.set_channel_lang(self.platform, channel, lang)
+        except StorageError:
+            return await self._refuse(actor, channel, "storage_failed")
         self._channel_langs[channel] = lang
         live = await self._in_channel(channel)
         if live is not None:
             await self._show_table(live)
         return Reply(t(lang, "lang_set_channel"))
 
+    @answers_storage_faults
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:
         current = await self.user_settings(actor.user_id)
         new = replace(current, mentions=on)
-        await self.repo.set_user_settings(self.platform, actor.user_id, new)
+        try:
+            await self.repo.set_user_settings(self.platform, actor.user_id, new)
+        except StorageError:
+            return await self._refuse(actor, None, "storage_failed")
         self._users[actor.user_id] = new
         lang = await self.lang_of(actor.user_id)
         return Reply(t(lang, "mentions_on" if on else "mentions_off"))
@@ -307,12 +330,14 @@ class Tables(Lobby, Turns):
 
     # --- moves ----------------------------------------------------------------------------
 
+    @answers_storage_faults
     async def play(self, actor: Actor, channel: str, text: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None or live.row.status != PLAYING:
             return await self._refuse(actor, channel, "no_game")
         return await self._play(live, actor, text, expected_version=None)
 
+    @answers_storage_faults
     async def press(self, actor: Actor, payload: str) -> Reply:
         """A button press from anywhere (channel or private chat), validated from scratch."""
         decoded = decode_payload(payload)
@@ -341,6 +366,8 @@ class Tables(Lobby, Turns):
     async def _play(self, live: Live, actor: Actor, text: str, *,
                     expected_version: int | None) -> Reply:
         channel = live.row.channel
+        if len(text) > MAX_MOVE_CHARS:
+            return await self._refuse(actor, channel, "move_too_long", max=MAX_MOVE_CHARS)
         async with self._lock(live.id):
             if live.row.status != PLAYING or live.state is None:
                 return await self._refuse(actor, channel, "no_game")
@@ -365,11 +392,16 @@ class Tables(Lobby, Turns):
             except VersionConflict:
                 await self._reload(live)
                 return await self._refuse(actor, channel, "out_of_date")
+            except Unstorable:
+                log.exception("table %s: move %r can never be stored", live.id, text)
+                await self._close_broken(live.id, "table_unstorable")
+                return await self._refuse(actor, channel, "move_unstorable")
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
             if seat.afk_strikes:
-                await self._save_seat(live, SeatRow(seat=seat.seat, user_id=seat.user_id,
-                                                    name=seat.name))
+                with contextlib.suppress(LobbyMoved):  # only a count; the move is stored
+                    await self._save_seat(live, SeatRow(seat=seat.seat, user_id=seat.user_id,
+                                                        name=seat.name))
         await self._after_change(live, events, mover=seat.seat)
         return Reply(t(await self.lang_of(actor.user_id, channel), "move_done"),
                      table_id=live.id)
@@ -465,6 +497,39 @@ class Tables(Lobby, Turns):
             await self._ping(live, to_act, goes_on=True)
         live.last_to_act = list(to_act)
 
+    async def _close_broken(self, table_id: int, key: str) -> None:
+        """Close a table that can never go on (a result the database cannot hold, a log
+        that no longer replays), say so in its channel, and free the channel at once.
+
+        Its rows stay for a developer to look at; no job of it runs again, so nothing
+        retries what cannot succeed.
+        """
+        self.scheduler.drop(table_id)
+        live = self._live.pop(table_id, None)
+        self.outbox.forget(table_id)
+        try:
+            row = await self.repo.get_table(table_id)
+            if row is None or row.status not in (LOBBY, PLAYING):
+                return
+            row = await self.repo.update_table(
+                table_id, expected_version=row.version, status=CLOSED,
+                settings={**row.settings, "broken": key})
+            with contextlib.suppress(StorageError):
+                await self.repo.clear_deadline(table_id)
+        except StorageError:
+            log.exception("table %s: could not be closed", table_id)
+            return
+        self._resuming.pop(table_id, None)
+        lang = await self.channel_lang(row.channel)
+        if live is not None:
+            live.row = row  # a caller still holding it sees the table closed, as players do
+            try:
+                await self._show_table(live)
+            except Exception:
+                log.exception("table %s: the closed table could not be shown", table_id)
+        self.outbox.put(Announcement(table_id=table_id, channel=row.channel, text=t(lang, key),
+                                     version=row.version))
+
     # --- showing --------------------------------------------------------------------------
 
     async def _show_table(self, live: Live) -> None:
@@ -495,6 +560,7 @@ class Tables(Lobby, Turns):
                                          version=live.row.version, kind=kind,
                                          mentions=mentions or []))
 
+    @answers_storage_faults
     async def hand(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
         if live is None or live.row.status != PLAYING:
@@ -529,6 +595,7 @@ class Tables(Lobby, Turns):
         return present.hand(live, seat.seat,
                             await self.lang_of(actor.user_id, live.row.channel))
 
+    @answers_storage_faults
     async def show(self, actor: Actor, channel: str) -> Reply:
         """`/table`: post the table again (a new message) and remember it as the one to edit."""
         live = await self._in_channel(channel)
@@ -544,6 +611,7 @@ class Tables(Lobby, Turns):
         return Reply(present.table(live, await self.lang_of(actor.user_id, channel)).text,
                      table_id=live.id)
 
+    @answers_storage_faults
     async def scores(self, actor: Actor, channel: str) -> Reply:
         live = await self._in_channel(channel)
         lang = await self.lang_of(actor.user_id, channel)
@@ -551,6 +619,7 @@ class Tables(Lobby, Turns):
             return Reply(t(lang, "no_game"), ok=False)
         return Reply("\n".join(present.score_lines(live, lang)), table_id=live.id)
 
+    @answers_storage_faults
     async def stats(self, actor: Actor, channel: str | None = None) -> Reply:
         lang = await self.lang_of(actor.user_id, channel)
         rows = await self.repo.stats(self.platform, actor.user_id)
@@ -599,8 +668,11 @@ class Tables(Lobby, Turns):
             if seat is None or user_id in warned:
                 return
             warned.add(user_id)
-            await self._save_lobby(live, settings={**live.row.settings,
-                                                   "unreachable": sorted(warned)})
+            try:
+                await self._save_lobby(live, settings={**live.row.settings,
+                                                       "unreachable": sorted(warned)})
+            except LobbyMoved:
+                return  # the next hand that cannot reach them warns on the stored table
         # Mentioned, so the player hears of it; without deadlines the table waits for them.
         key = "cannot_reach" if live.row.settings.get("deadline") else "cannot_reach_waits"
         lang = await self.channel_lang(live.row.channel)

@@ -11,14 +11,14 @@ from bot.deliveries import Notice
 from bot.i18n import t
 from bot.live import Live
 from bot.scheduler import Job
-from bot.tables_base import TablesBase
+from bot.tables_base import LobbyMoved, TablesBase
 from db.repository import (
-    CLOSED,
     PLAYING,
     Deadline,
     SeatRow,
     StorageError,
     TableRow,
+    Unstorable,
     VersionConflict,
 )
 from engine.core.rng import rng_for
@@ -70,17 +70,23 @@ class Turns(TablesBase):
             waiting = list(live.row.settings.get("takeovers", []))
             if not waiting:
                 return
-            for seat in list(live.seats):
+            seats = list(live.seats)
+            for seat in live.seats:
                 if not waiting:
                     break
                 if not seat.is_bot:
                     continue
-                user_id, name = waiting[0]
-                if await self._save_seat(live, SeatRow(seat=seat.seat, user_id=user_id,
-                                                       name=name)):
-                    waiting.pop(0)
-                    taken.append((name, seat.name))
-            await self._save_lobby(live, settings={**live.row.settings, "takeovers": waiting})
+                user_id, name = waiting.pop(0)
+                seats[seat.seat] = SeatRow(seat=seat.seat, user_id=user_id, name=name)
+                taken.append((name, seat.name))
+            try:
+                # The seats and the queue in one write: nobody seated twice or lost.
+                if not await self._save_lobby(live, seats=seats,
+                                              settings={**live.row.settings,
+                                                        "takeovers": waiting}):
+                    return  # a storage fault: they stay queued for the next round
+            except LobbyMoved:
+                return  # changed meanwhile: the queue as stored waits for the next round
         for name, bot in taken:
             await self._announce(live, "took_over", name=name, bot=bot)
 
@@ -141,10 +147,10 @@ class Turns(TablesBase):
                               job.version)
             return
         except Exception:
-            # Data that cannot be read back (unknown game, a log that does not replay):
-            # the table is closed, its rows kept for a developer to look at.
+            # Loading closes a table it cannot restore; anything else that breaks it
+            # closes it the same way, with a word in its channel.
             log.exception("table %s could not be loaded; closing it", job.table_id)
-            await self._set_status(job.table_id, CLOSED)
+            await self._close_broken(job.table_id, "table_unrestorable")
             return
         if live is None or live.row.status != PLAYING or live.row.version != job.version:
             return  # the table moved on: this job is stale
@@ -179,6 +185,10 @@ class Turns(TablesBase):
                 # Another process moved the table on: take its state, arrange what is next.
                 await self._reload(live)
                 events = []
+            except Unstorable:
+                log.exception("table %s: the bot's move can never be stored", live.id)
+                await self._close_broken(live.id, "table_unstorable")
+                return
             except StorageError:
                 # Try again shortly: a game must never stall on a passing storage fault.
                 self.scheduler.at(self.clock.now() + RETRY_SECONDS, "bot", live.id, version)
@@ -247,6 +257,10 @@ class Turns(TablesBase):
                     await self._reload(live)
                     stopped = True
                     break
+                except Unstorable:
+                    log.exception("table %s: the AFK move can never be stored", live.id)
+                    await self._close_broken(live.id, "table_unstorable")
+                    return
                 except StorageError:
                     self.scheduler.at(self.clock.now() + RETRY_SECONDS, "expire", live.id,
                                       live.row.version)
@@ -262,7 +276,10 @@ class Turns(TablesBase):
                 else:
                     new = SeatRow(seat=seat_no, user_id=seat.user_id, name=seat.name,
                                   afk_strikes=strikes)
-                await self._save_seat(live, new)
+                try:
+                    await self._save_seat(live, new)
+                except LobbyMoved:
+                    new = None  # the seat changed meanwhile (its player came back, left)
         if new is None:
             # Interrupted: what was played is still shown and the next turn arranged
             # (the retry just scheduled, or a deadline for what is left to play).

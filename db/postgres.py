@@ -44,8 +44,10 @@ from db.repository import (
     TableExists,
     TableNotFound,
     TableRow,
+    Unstorable,
     UserSettings,
     VersionConflict,
+    lobby_of,
 )
 from db.sqlite import Migration, load_migrations
 
@@ -145,6 +147,10 @@ def _storage_error(error: BaseException) -> StorageError:
         # Only reachable if the log and the version disagree; either way that seq is taken.
         return VersionConflict(f"move already recorded: {error}")
     name = type(error).__name__
+    if isinstance(error, asyncpg.DataError):
+        # A value PostgreSQL can never hold (past 64 bits, NUL or unencodable text):
+        # retrying cannot help, unlike a lost connection or a lock timeout.
+        return Unstorable(f"{name}: {error}")
     return StorageError(f"{name}: {error}" if str(error) else name)
 
 
@@ -394,6 +400,7 @@ class PostgresRepository(Repository):
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
         host: str | None = None, seats: list[SeatRow] | None = None,
         snapshot: str | None = None, reset_moves: bool = False,
+        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
     ) -> TableRow:
         params: list[Any] = [table_id, expected_version, self._clock()]
         assignments: list[str] = ["updated_at = $3"]
@@ -441,7 +448,26 @@ class PostgresRepository(Repository):
                 raise StorageError(f"table {table_id} clashed with a table since closed")
             raise TableExists(other)
 
+        async def check_unchanged(db: Connection) -> None:
+            # FOR UPDATE holds the row until the commit: writers of this table (each
+            # UPDATEs its row first) wait, and the seats read next are the committed ones.
+            stored = await db.fetchrow(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR UPDATE", table_id)
+            if stored is None:
+                raise TableNotFound(table_id)
+            if expected_row is not None and lobby_of(_table(stored)) != lobby_of(expected_row):
+                raise VersionConflict(f"table {table_id} changed since it was read")
+            if expected_seats is not None:
+                rows = await db.fetch(
+                    f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
+                    table_id)
+                if [SeatRow(*seat) for seat in rows] != expected_seats:
+                    raise VersionConflict(
+                        f"the seats of table {table_id} changed since they were read")
+
         async def body(db: Connection) -> TableRow:
+            if expected_row is not None or expected_seats is not None:
+                await check_unchanged(db)
             row = await guarded_update(db)
             if row is None:
                 raise await _refusal(db, table_id,
@@ -504,7 +530,14 @@ class PostgresRepository(Repository):
                   self._clock(), seat, move, actor, *_result_columns(results or []))
 
         async def body(db: Connection) -> TableRow:
-            row = await db.fetchrow(_COMMIT_MOVE, *params)
+            try:
+                row = await db.fetchrow(_COMMIT_MOVE, *params)
+            except asyncpg.IntegrityConstraintViolationError as error:
+                if getattr(error, "constraint_name", None) == "moves_pkey":
+                    raise
+                # The version guard rules out a race: a row the schema refuses (a rank
+                # below 1, a seat twice in the results) is refused whenever it is tried.
+                raise Unstorable(f"{type(error).__name__}: {error}") from error
             if row is None:
                 raise await _refusal(db, table_id, f"move {seq}")
             return _table(row)

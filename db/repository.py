@@ -18,6 +18,11 @@ class StorageError(Exception):
     """The database refused or failed a write; nothing of that write was kept."""
 
 
+class Unstorable(StorageError):
+    """The database can never store this write (a number past 64 bits, text it cannot
+    encode): unlike a passing fault, trying again cannot help."""
+
+
 class VersionConflict(StorageError):
     """The table moved on: the move's `seq` is not `version + 1` (another press won)."""
 
@@ -53,6 +58,12 @@ class TableRow:
     snapshot: str | None  # engine dump after `version` moves; None in the lobby
     created_at: float
     updated_at: float
+
+
+def lobby_of(row: TableRow) -> tuple[Any, ...]:
+    """What a lobby write depends on, besides the seats: `update_table(expected_row=…)`
+    refuses when any of it changed since the caller read it."""
+    return (row.status, row.host, row.options, row.settings, row.version, row.game)
 
 
 @dataclass
@@ -158,12 +169,19 @@ class Repository(ABC):
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
         host: str | None = None, seats: list[SeatRow] | None = None,
         snapshot: str | None = None, reset_moves: bool = False,
+        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
     ) -> TableRow:
         """Lobby edits and status changes; bumps `updated_at`.
 
         Guarded like a move: raises VersionConflict unless the stored version equals
         `expected_version`. `seats`, when given, replaces every seat row. `reset_moves`
         (starting a game) deletes the move log and sets version 0 with `snapshot`.
+
+        Lobby changes (joins, leaves, bots, kicks, options, start) are computed from the
+        table as the caller last read it, which another process, or a second copy after
+        the cache let the first go, may have changed since: with `expected_row` and
+        `expected_seats` the write also raises VersionConflict unless `lobby_of` the stored
+        row and the stored seats still equal them, checked under the write's own lock.
         """
 
     @abstractmethod

@@ -41,8 +41,10 @@ from db.repository import (
     TableExists,
     TableNotFound,
     TableRow,
+    Unstorable,
     UserSettings,
     VersionConflict,
+    lobby_of,
 )
 
 T = TypeVar("T")
@@ -188,15 +190,34 @@ def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
         db.execute("SAVEPOINT move")
         try:
             outcomes.append(body(db))
-        except (StorageError, sqlite3.IntegrityError) as error:
-            # This move is refused (another press won, a constraint); the rest go on.
-            # Anything else (read-only, full, I/O) fails the whole batch, so that the
-            # repository's own recovery sees it.
+        except sqlite3.Error as error:
+            if not isinstance(error, sqlite3.IntegrityError | sqlite3.DataError):
+                # The database itself failed (read-only, full, I/O, damaged): the whole
+                # batch fails, so that the repository's own recovery sees it.
+                raise
             db.execute("ROLLBACK TO move")
-            outcomes.append(error if isinstance(error, StorageError)
-                            else StorageError(str(error)))
+            outcomes.append(_move_error(error))
+        except Exception as error:
+            # This move alone is refused (another press won, a constraint, a value the
+            # database cannot hold): it is undone and the other tables' moves go on.
+            db.execute("ROLLBACK TO move")
+            outcomes.append(_move_error(error))
         db.execute("RELEASE move")
     return outcomes
+
+
+def _move_error(error: Exception) -> StorageError:
+    if isinstance(error, StorageError):
+        return error
+    if isinstance(error, sqlite3.IntegrityError):
+        if "moves.table_id, moves.seq" in str(error):
+            return VersionConflict(str(error))  # that seq is taken (as on PostgreSQL)
+        # The version guard rules out a race: a row the schema refuses (a rank below 1, a
+        # seat twice in the results) is refused whenever it is tried.
+        return Unstorable(str(error))
+    if isinstance(error, sqlite3.DataError):  # a string or blob too big for SQLite
+        return Unstorable(str(error))
+    return Unstorable(f"{type(error).__name__}: {error}")
 
 
 def _table(row: Sequence[Any]) -> TableRow:
@@ -226,6 +247,23 @@ def _insert_seats(db: Connection, table_id: int, seats: Sequence[SeatRow]) -> No
 
 def _table_exists(db: Connection, table_id: int) -> bool:
     return db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+
+def _check_unchanged(db: Connection, table_id: int, row: TableRow | None,
+                     seats: list[SeatRow] | None) -> None:
+    if row is not None:
+        stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
+                            (table_id,)).fetchone()
+        if stored is None:
+            raise TableNotFound(table_id)
+        if lobby_of(_table(stored)) != lobby_of(row):
+            raise VersionConflict(f"table {table_id} changed since it was read")
+    if seats is not None:
+        stored_seats = db.execute(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,),
+        ).fetchall()
+        if [_seat(seat) for seat in stored_seats] != seats:
+            raise VersionConflict(f"the seats of table {table_id} changed since they were read")
 
 
 def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
@@ -311,8 +349,10 @@ class SqliteRepository(Repository):
             if code & 0xFF == sqlite3.SQLITE_READONLY and self.path != ":memory:":
                 self._reconnect = True
             raise StorageError(str(error)) from error
-        except OverflowError as error:  # an int beyond SQLite's 64 bits (seed, score)
-            raise StorageError(str(error)) from error
+        except (OverflowError, ValueError, TypeError) as error:
+            # An int beyond SQLite's 64 bits (seed, score), text it cannot encode (a lone
+            # surrogate): this write can never succeed, whenever it is tried.
+            raise Unstorable(f"{type(error).__name__}: {error}") from error
 
     async def _reopen(self) -> None:
         # Close the faulty connection first: SQLite shares per-file state (POSIX locks,
@@ -452,6 +492,7 @@ class SqliteRepository(Repository):
         options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
         host: str | None = None, seats: list[SeatRow] | None = None,
         snapshot: str | None = None, reset_moves: bool = False,
+        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
     ) -> TableRow:
         assignments: list[str] = ["updated_at = ?"]
         params: list[Any] = [self._clock()]
@@ -477,6 +518,8 @@ class SqliteRepository(Repository):
         params += [table_id, expected_version]
 
         def body(db: Connection) -> TableRow:
+            # BEGIN IMMEDIATE holds the write lock: nobody changes the table in between.
+            _check_unchanged(db, table_id, expected_row, expected_seats)
             try:
                 rows = db.execute(sql, params).fetchall()
             except sqlite3.IntegrityError:

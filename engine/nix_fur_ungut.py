@@ -52,7 +52,11 @@ DEFAULT_BOARD: dict[str, list[int]] = {
     "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [15, 10, 5],
 }
 
-CellValue = Annotated[int, Field(ge=0, strict=True)]
+# A cell worth more than 1,000 points is no longer a board; the bound keeps every total
+# (20 rounds of five chips, the super chip counting twice: at most 200,000) far inside
+# the 64-bit integers the database stores.
+MAX_CELL_VALUE = 1000
+CellValue = Annotated[int, Field(ge=0, le=MAX_CELL_VALUE, strict=True)]
 CellValues = Annotated[list[CellValue], Field(min_length=CELLS, max_length=CELLS)]
 
 

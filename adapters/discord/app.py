@@ -21,7 +21,7 @@ from bot.i18n import LANGS, t
 from bot.render import decode_payload, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
-from db.repository import PLAYING, MessageRef, Repository
+from db.repository import PLAYING, MessageRef, Repository, StorageError
 from engine import games
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,10 @@ class TapisDiscord(discord.Client):
             return
         name = interaction.command.name if interaction.command else "?"
         log.error("/%s failed", name, exc_info=error)
-        await self._oops(interaction)
+        # A storage fault the command did not word itself is still the storage's.
+        cause = getattr(error, "original", None)
+        await self._oops(interaction, "storage_unavailable"
+                         if isinstance(cause, StorageError) else "discord.oops")
 
     # --- buttons --------------------------------------------------------------------------
 
@@ -167,9 +170,10 @@ class TapisDiscord(discord.Client):
             return  # commands and autocomplete go through the tree
         try:
             await self._press(interaction)
-        except Exception:
+        except Exception as error:
             log.exception("button press %r failed", _data_of(interaction).get("custom_id"))
-            await self._oops(interaction)
+            await self._oops(interaction, "storage_unavailable"
+                             if isinstance(error, StorageError) else "discord.oops")
 
     async def _press(self, interaction: discord.Interaction) -> None:
         payload = str(_data_of(interaction).get("custom_id", ""))

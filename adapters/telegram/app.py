@@ -48,7 +48,7 @@ from bot.i18n import LANGS, t
 from bot.render import decode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
-from db.repository import Repository
+from db.repository import Repository, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -483,7 +483,9 @@ class TelegramBot:
         lang = "en"
         with contextlib.suppress(Exception):
             lang = await self.tables.lang_of(str(update.effective_user.id))
-        text = t(lang, "error_generic")
+        # A storage fault the command did not word itself is still the storage's.
+        text = t(lang, "storage_unavailable" if isinstance(context.error, StorageError)
+                 else "error_generic")
         with contextlib.suppress(TelegramError):
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)

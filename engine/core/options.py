@@ -48,7 +48,14 @@ def _problem(model: type[BaseModel], error: Any) -> dict[str, Any]:
             elif isinstance(bound, annotated_types.Le):
                 problem["high"] = bound.le
     if kind == "out_of_range" and not {"low", "high"} <= problem.keys():
-        problem["kind"] = "invalid"  # a bound the sentence cannot name
+        # A bound inside the option (a Nix board cell): pydantic names the one crossed.
+        context = error.get("ctx") or {}
+        if "le" in context:
+            problem.update(kind="too_high", high=context["le"])
+        elif "ge" in context:
+            problem.update(kind="too_low", low=context["ge"])
+        else:
+            problem["kind"] = "invalid"  # a bound the sentence cannot name
     return problem
 
 

@@ -1,7 +1,7 @@
 """A table service on a real SQLite file, a fake clock and a sink that records deliveries."""
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from bot.deliveries import (
 )
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from db.repository import MessageRef
+from db.repository import MessageRef, Repository
 from db.sqlite import SqliteRepository
 
 ALICE = Actor("u1", "Alice")
@@ -72,17 +72,20 @@ class RecordingSink:
 
 
 class Harness:
-    def __init__(self, path: Path, settings: Settings) -> None:
+    def __init__(self, path: Path, settings: Settings,
+                 make_repo: Callable[[], Repository] | None = None) -> None:
         self.path = path
+        # Another backend (PostgreSQL) in place of the SQLite file at `path`.
+        self.make_repo = make_repo or (lambda: SqliteRepository(str(self.path)))
         self.settings = settings
         self.clock = FakeClock()
         self.sink = RecordingSink()
-        self.repo: SqliteRepository | None = None
+        self.repo: Repository | None = None
         self.tables: Tables | None = None
         self._seeds = itertools.count(1000)
 
     async def open(self) -> Tables:
-        self.repo = SqliteRepository(str(self.path))
+        self.repo = self.make_repo()
         await self.repo.open()
         self.tables = Tables(self.repo, self.sink, platform="test", settings=self.settings,
                              clock=self.clock, seeds=lambda: next(self._seeds))
@@ -120,3 +123,22 @@ async def harness(tmp_path: Path, settings: Settings) -> AsyncIterator[Harness]:
     await h.open()
     yield h
     await h.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def any_harness(request: pytest.FixtureRequest, tmp_path: Path,
+                      settings: Settings) -> AsyncIterator[Harness]:
+    """The same table service on a SQLite file, then on PostgreSQL (a schema of its own)."""
+    if request.param == "sqlite":
+        h = Harness(tmp_path / "tapis.db", settings)
+        await h.open()
+        yield h
+        await h.close()
+        return
+    from tests.db.conftest import postgres_repository, postgres_schema
+
+    async with postgres_schema() as schema:
+        h = Harness(tmp_path / "unused.db", settings, lambda: postgres_repository(schema))
+        await h.open()
+        yield h
+        await h.close()

@@ -24,7 +24,12 @@ FUZZ = settings(max_examples=75, deadline=None,
 NOTATION = ["play 7 7 J", "pass", "play single 7", "play run3 4 5 6 super", "23 A1, 77 D2",
             "end", "lead H", "keep", "swap", "bid 3", "play", "play 99 A9", "7H", "JK"]
 NUMBERS = st.sampled_from([-1, 0, 1, 2, 3, 2**31, 2**62, 2**63, 2**64, 10**30, -(2**63)])
+# What once raised instead of being refused: digits int() cannot read, JSON deep enough to
+# exhaust the parser's recursion, thousands of digits, a lone surrogate, bidi controls.
+HOSTILE = st.sampled_from(["²", "¹", "③", "①", "٣", "[" * 1500 + "]" * 1500, "9" * 5000,
+                           '{"quad":[9223372036854775808,0,0]}', "Bob\udc80", "\u202e1"])
 TEXT = st.one_of(
+    HOSTILE,
     st.text(max_size=80),
     st.text(min_size=200, max_size=2000),
     st.binary(max_size=120).map(lambda b: b.decode("latin-1")),
