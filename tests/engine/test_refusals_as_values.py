@@ -1,0 +1,115 @@
+"""Refusals are values the bot words in the player's language: the code, every parameter
+its sentence names, and an option's problem as key, kind and bounds. A refusal that loses
+a parameter reads "you need at least {needed}" to a player."""
+
+from typing import Any
+
+import pytest
+
+from engine import BadOptions, IllegalMove
+from engine import michigan as mi
+from engine import nix_fur_ungut as nix
+from engine import ochs_esel as oe
+from engine import the_game as tg
+
+
+def problems(module: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
+    with pytest.raises(BadOptions) as caught:
+        module.new_game(module.SEATS.start, options, seed=1)
+    return caught.value.problems
+
+
+def test_an_illegal_move_keeps_its_code_and_parameters() -> None:
+    refusal = IllegalMove("too_low", needed=8, cards=["3"])
+    assert (refusal.code, refusal.params) == ("too_low", {"needed": 8, "cards": ["3"]})
+    assert refusal.args == ("too_low", {"needed": 8, "cards": ["3"]})
+    assert str(refusal) == "too_low (cards=['3'], needed=8)"
+    assert str(IllegalMove("game_over")) == "game_over"
+
+
+@pytest.mark.parametrize(("module", "options", "expected"), [
+    (oe, {"rounds": 0}, {"key": "rounds", "kind": "out_of_range", "low": 1, "high": 20}),
+    (oe, {"rounds": 21}, {"key": "rounds", "kind": "out_of_range", "low": 1, "high": 20}),
+    (oe, {"rounds": "many"}, {"key": "rounds", "kind": "not_a_number"}),
+    (oe, {"ox": "perhaps"}, {"key": "ox", "kind": "not_yes_no"}),
+    (oe, {"colour": 3}, {"key": "colour", "kind": "unknown_option"}),
+    (mi, {"chips": 1001}, {"key": "chips", "kind": "out_of_range", "low": 1, "high": 1000}),
+    (tg, {"min_play": 9}, {"key": "min_play", "kind": "out_of_range", "low": 1, "high": 5}),
+    (nix, {"board": {"pair": [1001, 1, 1]}}, {"key": "board", "kind": "too_high",
+                                                "high": nix.MAX_CELL_VALUE}),
+    (nix, {"board": {"pair": [-1, 1, 1]}}, {"key": "board", "kind": "too_small", "low": 0,
+                                             "item": "pair"}),
+    (nix, {"board": {"pair": [1, 1]}}, {"key": "board", "kind": "wrong_length",
+                                        "item": "pair", "length": 3}),
+])
+def test_an_option_problem_names_its_key_kind_and_bounds(module: Any, options: dict[str, Any],
+                                                         expected: dict[str, Any]) -> None:
+    assert problems(module, options) == [expected]
+
+
+def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
+    with pytest.raises(BadOptions) as caught:
+        oe.parse_options(oe.Options, ["rounds", 3])  # type: ignore[arg-type]
+    assert caught.value.problems == [{"key": "options", "kind": "invalid"}]
+
+
+@pytest.mark.parametrize(("module", "setup", "says"), [
+    (oe, {"hands": [["1"], ["2"], ["3"]], "draw": []}, "setup keys not used by this game: draw"),
+    (nix, {"hands": [["1"], ["2"]], "dealer": 0, "extra": 1},
+     "setup keys not used by this game: dealer, extra"),
+    (nix, {"hands": [["1"] * 13, ["2"]]}, "each hand in setup.hands must be a list of at most 12"),
+    (nix, {"hands": [["J"] * 6, ["J"] * 5]}, "more copies than the deck has of: J"),
+    (oe, {"hands": [["1"], ["Z"], ["3"]]}, "setup card 'Z' is not a card of this game"),
+    (tg, {"hands": [["5", "5", "6"]]}, "setup uses these cards more than once: [5]"),
+    (tg, {"hands": [["5"], ["6"]], "first": 2}, "setup.first must be a seat from 0 to 1"),
+    (tg, {"hands": [["5"]], "draw": "6"}, "setup.draw must be a list of cards, top first"),
+])
+def test_a_bad_setup_says_what_is_wrong(module: Any, setup: dict[str, Any], says: str) -> None:
+    with pytest.raises(BadOptions) as caught:
+        module.new_game(len(setup["hands"]), seed=1, setup=setup)
+    assert says in str(caught.value)
+    assert caught.value.problems == []  # a setup is no player's input: nothing to translate
+
+
+def test_a_setup_card_given_once_is_not_refused_as_twice() -> None:
+    state = tg.new_game(2, seed=1, setup={"hands": [["5", "6"], ["7"]]})
+    assert tg.view(state, 0)["hand"] == ["5", "6"]
+
+
+@pytest.mark.parametrize("module", [oe, nix, mi])
+def test_a_move_that_is_no_move_of_the_game_is_quoted_back(module: Any) -> None:
+    """A move built by hand (not by the game's parser) is refused, not played."""
+    state = module.new_game(3, seed=2)
+    seat = module.to_act(state)[0]
+    foreign = tg.End()
+    with pytest.raises(IllegalMove) as caught:
+        module.apply(state, seat, foreign)
+    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": str(foreign)})
+
+
+@pytest.mark.parametrize(("module", "seats", "text", "code", "params"), [
+    (oe, 3, "hello there", "unknown_card", {"text": "hello"}),
+    (oe, 3, "play", "bad_notation", {"text": "play"}),
+    (nix, 2, "sing 3", "unknown_row", {"text": "sing"}),
+    (nix, 2, "play", "bad_notation", {"text": "play"}),
+    (mi, 3, "frobnicate", "bad_notation", {"text": "frobnicate"}),
+])
+def test_an_unreadable_move_is_quoted_back(module: Any, seats: int, text: str, code: str,
+                                           params: dict[str, Any]) -> None:
+    state = module.new_game(seats, seed=2)
+    seat = module.to_act(state)[0]
+    with pytest.raises(IllegalMove) as caught:
+        module.apply(state, seat, module.parse_move(state, seat, text))
+    assert (caught.value.code, caught.value.params) == (code, params)
+
+
+@pytest.mark.parametrize("module", [oe, nix, mi, tg])
+def test_not_your_turn_names_who_is_to_play(module: Any) -> None:
+    state = module.new_game(max(3, module.SEATS.start), seed=2)
+    waiting = next(s for s in range(3) if s not in module.to_act(state))
+    with pytest.raises(IllegalMove) as caught:
+        move = next(iter(module.legal_moves(state, module.to_act(state)[0])))
+        module.apply(state, waiting, move)
+    assert caught.value.code == "not_your_turn"
+    assert caught.value.params["to_act"] == module.to_act(state)
+    assert caught.value.params.get("seat", waiting) == waiting

@@ -1,0 +1,185 @@
+"""Rules that mutation testing found no test holding: each test fails if the rule it is
+named for is broken (see `bench/mutation.py` and the mutation section of
+`bench/RESULTS.md`).
+
+Positions are built with `setup` and moves written in the chat notation where a rule
+concerns one position; rounds after the first are dealt from the seed, as in a game.
+"""
+
+import json
+from typing import Any
+
+import pytest
+
+from engine import BadOptions, games
+from engine import michigan as mi
+from engine import nix_fur_ungut as nix
+from engine import ochs_esel as oe
+from engine import the_game as tg
+from engine.core.state import Snapshots
+
+
+def first_legal_until(game: Any, state: Any, done: Any, limit: int = 5000) -> tuple[Any, list]:
+    """Plays each seat's first legal move until `done(state)`: a game run without choices
+    that could hide a rule behind a bot's taste."""
+    events: list[dict[str, Any]] = []
+    for _ in range(limit):
+        if done(state):
+            return state, events
+        seat = game.to_act(state)[0]
+        state, new = game.apply(state, seat, next(iter(game.legal_moves(state, seat))))
+        events.extend(new)
+    raise AssertionError("the game did not reach the point asked for")
+
+
+# --- Nix für Ungut ----------------------------------------------------------------------------
+
+def test_nix_each_round_is_dealt_new_cards_from_the_seed() -> None:
+    state = nix.new_game(3, {"rounds": 3}, seed=21)
+    deals = [[list(h) for h in state.hands]]
+    for round_ in (2, 3):
+        state, _ = first_legal_until(nix, state, lambda s, r=round_: nix.view(s)["round"] == r)
+        deals.append([list(h) for h in state.hands])
+    assert deals[0] != deals[1] != deals[2] != deals[0]
+
+
+@pytest.mark.parametrize(("row", "hand", "cards"), [
+    ("run4", ["4", "5", "6", "7"], ("4", "5", "6", "7")),
+    ("run3", ["5", "6", "7"], ("5", "6", "7")),
+    ("run2", ["6", "7"], ("6", "7")),
+    ("run4", ["4", "5", "7", "J"], ("4", "5", "7", "J")),
+])
+def test_nix_runs_ending_on_seven_are_offered(row: str, hand: list[str],
+                                              cards: tuple[str, ...]) -> None:
+    state = nix.new_game(2, seed=1, setup={"hands": [hand, ["1"]], "first": 0})
+    offered = {(m.row, tuple(m.cards)) for m in nix.legal_moves(state, 0)}
+    assert (row, tuple(nix.sort_cards(list(cards)))) in offered
+
+
+def test_nix_every_legal_run_is_offered_for_a_full_suit_in_hand() -> None:
+    hand = ["1", "2", "3", "4", "5", "6", "7"]
+    state = nix.new_game(2, seed=1, setup={"hands": [hand, ["1"]], "first": 0})
+    offered = {(m.row, tuple(m.cards)) for m in nix.legal_moves(state, 0) if not m.super_chip}
+    for size, row in ((4, "run4"), (3, "run3"), (2, "run2")):
+        windows = {tuple(hand[a:a + size]) for a in range(len(hand) - size + 1)}
+        assert {cards for r, cards in offered if r == row} == windows
+
+
+def test_nix_a_full_twelve_card_setup_hand_is_accepted_and_thirteen_refused() -> None:
+    twelve = ["1", "1", "2", "2", "3", "3", "4", "4", "5", "5", "6", "6"]
+    state = nix.new_game(2, seed=1, setup={"hands": [twelve, ["7"]], "first": 0})
+    assert nix.view(state, 0)["hand"] == twelve
+    with pytest.raises(BadOptions):
+        nix.new_game(2, seed=1, setup={"hands": [[*twelve, "7"], ["7"]], "first": 0})
+
+
+# --- Michigan ---------------------------------------------------------------------------------
+
+def test_michigan_each_deal_is_dealt_new_cards_from_the_seed() -> None:
+    """The dealer moves on each deal, so the same shuffle would only hand the same hands
+    round the table: compare the hands as a set, whoever holds them."""
+    def dealt(state: mi.State) -> list[list[str]]:
+        return sorted(sorted(hand) for hand in [*state.hands, state.extra])
+
+    state = mi.new_game(3, {"chips": 50, "hands_per_player": 2}, seed=8)
+    deals = [dealt(state)]
+    for deal in (2, 3):
+        state, _ = first_legal_until(mi, state, lambda s, d=deal: s.deal == d)
+        deals.append(dealt(state))
+    assert deals[0] != deals[1] != deals[2] != deals[0]
+
+
+@pytest.mark.parametrize("dealer", [True, False, "1", 1.0, -1, 3, None])
+def test_michigan_setup_dealer_must_be_a_seat_number(dealer: Any) -> None:
+    hands = [["2S"], ["3S"], ["4S"], ["5S"]]
+    if dealer is None:  # no dealer given: a seeded seat, not an error
+        assert 0 <= mi.new_game(3, seed=1, setup={"hands": hands}).dealer < 3
+        return
+    with pytest.raises(BadOptions):
+        mi.new_game(3, seed=1, setup={"hands": hands, "dealer": dealer})
+
+
+def test_michigan_a_bid_event_says_who_bid_how_much() -> None:
+    state = mi.new_game(3, seed=4, setup={"hands": [["2S"], ["3S"], ["4S"], ["5S"]],
+                                          "dealer": 0})
+    state, events = mi.apply(state, 0, mi.parse_move(state, 0, "auction"))
+    bidder = mi.to_act(state)[0]
+    state, events = mi.apply(state, bidder, mi.parse_move(state, bidder, "bid 3"))
+    assert [e for e in events if e["type"] == "bid"] == [
+        {"type": "bid", "seat": bidder, "amount": 3}]
+
+
+def test_michigan_game_over_carries_the_final_ranking() -> None:
+    state = mi.new_game(3, {"chips": 50, "hands_per_player": 1}, seed=8)
+    state, events = first_legal_until(mi, state, lambda s: mi.outcome(s) is not None)
+    over = [e for e in events if e["type"] == "game_over"]
+    result = mi.outcome(state)
+    left = [pile for _card, pile in mi.view(state)["pay_cards"]]
+    assert over == [{"type": "game_over", "scores": result.scores, "ranking": result.ranking,
+                     "pay_cards": left}]
+
+
+# --- Ochs & Esel ------------------------------------------------------------------------------
+
+def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
+    """The donkey holder keeps it and leads the next round; having held it since the
+    deal, they may lead it as soon as trick 2."""
+    state = oe.new_game(3, {"rounds": 2}, seed=5,
+                        setup={"hands": [["D", "5"], ["1"], ["2"]]})
+    state, _ = first_legal_until(oe, state, lambda s: s.round == 2)
+    holder = state.first
+    assert "D" in oe.view(state, holder)["hand"]
+    # Trick 1: the holder leads a number and the others pass, so the holder leads trick 2.
+    lead = next(m for m in oe.legal_moves(state, holder) if "D" not in str(m))
+    state, _ = oe.apply(state, holder, lead)
+    while oe.view(state)["trick"]["number"] == 1:
+        seat = oe.to_act(state)[0]
+        state, _ = oe.apply(state, seat, oe.parse_move(state, seat, "pass"))
+    assert oe.to_act(state) == [holder]
+    assert "play D" in {str(m) for m in oe.legal_moves(state, holder)}
+
+
+def test_ochs_the_view_shows_an_animal_leading_the_current_trick() -> None:
+    state = oe.new_game(3, seed=5, setup={"hands": [["D", "5"], ["1", "4"], ["2", "3"]]})
+    state, _ = oe.apply(state, 0, oe.parse_move(state, 0, "D"))
+    view = oe.view(state)
+    assert view["animals"]["D"] == {"place": "trick", "seat": 0}
+    assert view["trick"]["plays"] == [{"seat": 0, "cards": ["D"]}]
+    assert view["trick"]["leader"] == 0
+
+
+def test_ochs_played_and_passed_events_name_their_seat() -> None:
+    state = oe.new_game(3, seed=5, setup={"hands": [["D", "5", "6"], ["1", "9"], ["2", "3"]]})
+    state, led = oe.apply(state, 0, oe.parse_move(state, 0, "5"))
+    state, beat = oe.apply(state, 1, oe.parse_move(state, 1, "9"))
+    state, passed = oe.apply(state, 2, oe.parse_move(state, 2, "pass"))
+    assert next((e["type"], e.get("seat")) for e in led) == ("led", 0)
+    assert ("beat", 1) in [(e["type"], e.get("seat")) for e in beat]
+    assert [e for e in passed if e["type"] == "passed"] == [{"type": "passed", "seat": 2}]
+
+
+# --- snapshots --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", ["ochs-esel", "the-game", "nix-fur-ungut", "michigan"])
+def test_a_snapshot_of_another_format_version_is_refused(game_id: str) -> None:
+    game = games.get(game_id)
+    text = game.dump(game.new_game(3, seed=1))
+    body = json.loads(text)
+    body["format"] = body["format"] + 1
+    with pytest.raises(BadOptions, match="format"):
+        game.load(json.dumps(body))
+    assert game.dump(game.load(text)) == text
+
+
+def test_snapshots_check_format_game_and_shape() -> None:
+    store: Snapshots[tg.State] = Snapshots(tg.State, "the-game", version=3)
+    text = store.dump(tg.new_game(2, seed=1))
+    assert store.load(text) == tg.new_game(2, seed=1)
+    assert '"format":3' in text
+    with pytest.raises(BadOptions, match="format"):
+        Snapshots(tg.State, "the-game", version=2).load(text)
+    with pytest.raises(BadOptions, match="is for"):
+        Snapshots(tg.State, "ochs-esel", version=3).load(text)
+    with pytest.raises(BadOptions, match="not JSON"):
+        store.load("{")
+
