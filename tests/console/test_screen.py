@@ -49,6 +49,9 @@ def test_bot_moves_are_one_line_each_and_the_table_is_drawn_only_on_your_turn(tm
     assert "Final ranking" in out
 
 
+SIGNAL_MARKS = "✋⚠↩"  # The Game's signal buttons: please don't play here, no big jump, off
+
+
 def test_your_moves_are_the_last_thing_above_the_prompt_and_none_is_hidden(tmp_path):
     """The Game deals 7 cards to two players: up to 28 plays, more than a chat shows."""
     db = tmp_path / "c.db"
@@ -65,6 +68,10 @@ def test_your_moves_are_the_last_thing_above_the_prompt_and_none_is_hidden(tmp_p
     game = games.get("the-game")
     state = game.load(row[0])
     legal = list(game.legal_moves(state, 0))
+    # Under the plays, one signal button per pile (what a seat may say at any time).
+    signals = [m for m in shown if m[:1] in SIGNAL_MARKS]
+    shown = [m for m in shown if m[:1] not in SIGNAL_MARKS]
+    assert len(signals) == 4
     assert len(shown) == len(legal) > 20
     assert {m.replace("→", " ").replace(" ↺", "") for m in shown} == {
         str(m).removeprefix("play ") for m in legal}
@@ -122,7 +129,7 @@ def test_numbered_choices_never_wrap_in_the_middle_of_a_label(tmp_path):
     assert len(rows) > 3
     for line in rows:
         assert len(line.rstrip()) <= 40
-        assert re.fullmatch(r"(#\d+ \S+(?: ↺)?\s*)+", line), line
+        assert re.fullmatch(r"(#\d+ (?:[✋⚠↩] )?\S+(?: ↺)?\s*)+", line), line
 
 
 def test_a_huge_line_and_control_characters_never_reach_the_terminal_raw(tmp_path):
