@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.i18n import LANGS
 from bot.settings import Settings
 from db.repository import StorageError
 
@@ -23,7 +24,7 @@ database (DATABASE_URL, default sqlite:///tapis.db), so quitting and restarting 
 
 Console commands: type a move (e.g. `7 7 J`, `pass`, `23 A1, 77 D2`) or press a numbered
 button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newgame <game>
-[options], /lang en|fr, /help, /quit. Every setting is listed in .env.example.
+[options], /lang de|en|fr, /help, /quit. Every setting is listed in .env.example.
 """
 
 
@@ -40,7 +41,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="console: a game or table option, repeatable (rounds=3, ox=yes, "
                              "deadline=off, bot_delay=0)")
     parser.add_argument("--database", help="override DATABASE_URL")
-    parser.add_argument("--lang", choices=["en", "fr"], help="override DEFAULT_LANG")
+    parser.add_argument("--lang", choices=LANGS, help="override DEFAULT_LANG")
     parser.add_argument("--bot-delay", type=float, help="override BOT_DELAY (seconds)")
     return parser.parse_args(argv)
 

@@ -205,7 +205,7 @@ hint--nix-fur-ungut = Write the row, then the cards, e.g. pair 5 J, run3 2 3 4 s
 hint--michigan = Moves: lead H (suits S H D C), swap, keep, auction, bid 5, pass.
 # help and rules
 help =
-    Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · /pass · /hand · /table · /options · /scores · /stats · /rules [game] · /cancel · /kick <player> · /lang <en|fr> · /mentions on|off · /help
+    Commands: /newgame <game> [options] · /join · /leave · /start · /play <move> · /pass · /hand · /table · /options · /scores · /stats · /rules [game] · /cancel · /kick <player> · /lang <de|en|fr> · /mentions on|off · /help
     Games: { $games }
 rules_pick = Rules of which game? { $games }
 newgame_usage = Open a table with /newgame <game> [option=value …], e.g. /newgame ochs rounds=3 ox=yes. Games:
@@ -231,7 +231,7 @@ cmd--scores = Scores of the game
 cmd--stats = My statistics
 cmd--cancel = Cancel the table (host or admin)
 cmd--kick = Remove a player (host or admin)
-cmd--lang = Language: /lang en|fr
+cmd--lang = Language: /lang de|en|fr
 cmd--options = Table options before the start: /options key=value (host)
 cmd--mentions = Mention me when my turn starts: /mentions on|off
 cmd--help = How to play with me

@@ -205,7 +205,7 @@ hint--nix-fur-ungut = Écrivez la ligne puis les cartes, par ex. paire 5 joker, 
 hint--michigan = Coups : entamer coeur (pique, coeur, carreau, trefle), echanger, garder, enchere, encherir 5, passe.
 # help and rules
 help =
-    Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · /pass · /hand · /table · /options · /scores · /stats · /rules [jeu] · /cancel · /kick <joueur> · /lang <en|fr> · /mentions on|off · /help
+    Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · /pass · /hand · /table · /options · /scores · /stats · /rules [jeu] · /cancel · /kick <joueur> · /lang <de|en|fr> · /mentions on|off · /help
     Jeux : { $games }
 rules_pick = Les règles de quel jeu ? { $games }
 newgame_usage = Ouvrez une table avec /newgame <jeu> [option=valeur …], par ex. /newgame ochs manches=3 boeuf=oui. Jeux :
@@ -231,7 +231,7 @@ cmd--scores = Scores de la partie
 cmd--stats = Mes statistiques
 cmd--cancel = Annuler la table (hôte ou admin)
 cmd--kick = Retirer un joueur (hôte ou admin)
-cmd--lang = Langue : /lang en|fr
+cmd--lang = Langue : /lang de|en|fr
 cmd--options = Options de la table avant le début : /options clé=valeur (hôte)
 cmd--mentions = Me mentionner quand mon tour commence : /mentions on|off
 cmd--help = Comment jouer avec moi
