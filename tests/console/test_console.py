@@ -84,3 +84,19 @@ def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
     assert out.count("Options (e.g.") == 2  # not asked for a game that does not exist
     assert "Type a number from 2 to 7, or Enter." in out
     assert "Michigan has started" in out and "Traceback" not in out + result.stderr
+
+
+def test_a_whole_game_in_german_with_lang_de_shows_no_english_sentence(tmp_path):
+    from tests.english import english_sentences
+
+    db = tmp_path / "console.db"
+    presses = ["#1"] * 400 + ["quatsch", "/rules ochs", "/help", "/quit"]
+    result = run_bot(db, presses, "--lang", "de", "--game", "ochs-esel", "--bots", "2",
+                     "-o", "runden=1", "-o", "frist=aus")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Ochs & Esel hat begonnen" in out and "Endstand" in out
+    assert "Befehle:" in out and "Ochs und Esel (3–12 Spieler)" in out
+    assert "Optionen: rounds=1, ox=nein, deadline=aus" in out
+    assert english_sentences(out) == []
+    assert "Traceback" not in out + result.stderr
