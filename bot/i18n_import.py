@@ -7,8 +7,13 @@ still arrives that way. This reads such a file without running it, and appends t
 language's `.ftl` file the keys that language does not have yet, converting `{name}` to
 `{ $name }` and a `key` / `key.one` pair to one message with CLDR plural variants.
 
-    python -m bot.i18n_import SOURCE.py [--file tapis.ftl] [--replace] [--dry-run]
+    python -m bot.i18n_import SOURCE.py [--base BASE.py] [--file tapis.ftl] [--replace]
+                                        [--dry-run]
     python -m bot.i18n_import BLOCK.txt --lang en      # a bare `"key": "text",` block
+
+With `--base` (the same file as it was where the branch started), only what the branch
+added or changed is considered: a sentence the branch left alone never overwrites the
+files, even with `--replace`.
 
 Keys a language already has are left alone unless `--replace` (then a changed sentence
 overwrites the file's one). What it printed (added, changed, skipped) is what to review.
@@ -362,12 +367,21 @@ def _replace(path: Path, msg: ftl.Message) -> None:
     path.write_text(FluentSerializer(with_junk=True).serialize(resource), encoding="utf-8")
 
 
+def branch_changes(entries: dict[str, str], base: dict[str, str]) -> dict[str, str]:
+    """The entries added or changed since `base`, with their plural partners."""
+    changed = {k for k, v in entries.items() if base.get(k) != v}
+    keep = changed | {k.removesuffix(".one") for k in changed} | {f"{k}.one" for k in changed}
+    return {k: v for k, v in entries.items() if k in keep}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.i18n_import",
         description="Append the sentences of a Python file (EN = {...}, FR = {...}, "
                     "register({...})) to the Fluent catalogues, keys a language lacks only.")
     parser.add_argument("source", type=Path, help="the Python file (or a bare block)")
+    parser.add_argument("--base", type=Path,
+                        help="SOURCE as it was before the branch: port only its changes")
     parser.add_argument("--lang", help="SOURCE is a bare `\"key\": \"text\",` block in LANG")
     parser.add_argument("--file", default=DEFAULT_FILE,
                         help=f"the .ftl file new keys go to (default {DEFAULT_FILE})")
@@ -379,6 +393,11 @@ def main(argv: list[str] | None = None) -> int:
     text = args.source.read_text(encoding="utf-8")
     try:
         found = {args.lang: read_block(text)} if args.lang else read_python(text)
+        if args.base is not None:
+            base_text = args.base.read_text(encoding="utf-8")
+            base = {args.lang: read_block(base_text)} if args.lang else read_python(base_text)
+            found = {lang: branch_changes(entries, base.get(lang, {}))
+                     for lang, entries in found.items()}
     except (ImportError_, SyntaxError) as exc:
         print(f"{args.source}: {exc}", file=sys.stderr)
         return 2

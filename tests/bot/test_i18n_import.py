@@ -151,3 +151,23 @@ def test_porting_this_branchs_own_catalogue_again_adds_nothing(tmp_path, locales
         assert main([str(block), "--lang", lang, "--locales", str(locales)]) == 0
         out = capsys.readouterr().out
         assert "added" not in out and "differs" not in out, out
+
+
+def test_with_base_only_the_branchs_own_changes_are_ported(tmp_path, locales, capsys):
+    """A branch started from the old dicts: sentences it left alone never count, even when
+    the files have moved on since (here: the help names German)."""
+    base = tmp_path / "base.py"
+    base.write_text('EN = {"help": "Commands: /lang <en|fr>", "move_done": "Done.",\n'
+                    '      "n.card": "{n} cards", "n.card.one": "{n} card"}\n')
+    branch = tmp_path / "branch.py"
+    branch.write_text('EN = {"help": "Commands: /lang <en|fr>", "move_done": "Done!",\n'
+                      '      "n.card": "{n} cards", "n.card.one": "one card",\n'
+                      '      "cup_started": "The cup has started."}\n')
+    assert main([str(branch), "--base", str(base), "--locales", str(locales),
+                 "--replace"]) == 0
+    out = capsys.readouterr().out
+    assert "en: 1 added: cup_started" in out
+    assert "en: 2 changed: move_done, n.card" in out and "help" not in out
+    en = bundle(locales, "en")
+    assert say(en, "move_done") == "Done!" and say(en, "n.card", n=1) == "one card"
+    assert "/lang <de|en|fr>" in say(en, "help", games="…")
