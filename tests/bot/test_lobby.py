@@ -155,8 +155,8 @@ async def test_french_channel_gets_french_refusals_and_users_can_override(harnes
     assert "Aucune table" in reply.text
     await tables.set_lang(BOB, CHANNEL, "en", personal=True)
     assert "no open table" in (await tables.join(BOB, CHANNEL)).text
-    bad = await tables.set_lang(BOB, CHANNEL, "de", personal=True)
-    assert not bad.ok and "en, fr" in bad.text
+    bad = await tables.set_lang(BOB, CHANNEL, "es", personal=True)
+    assert not bad.ok and "en, de, fr" in bad.text
 
 
 async def test_lobby_buttons_work_like_commands(harness):
