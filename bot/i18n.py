@@ -174,9 +174,27 @@ def _template(lang: str, key: str, params: dict[str, Any]) -> str | None:
         return template
 
 
+def _game_names() -> dict[str, str]:
+    from engine import games  # the engines never import the bot: no cycle
+
+    return {games.get(game_id).NAME: game_id for game_id in games.ids()}
+
+
+def _local_game(lang: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A `game` parameter holding a game's own name reads as the language's name for it
+    (`game.ochs-esel`: "Ochs und Esel" in German), in every sentence that names a game,
+    without each caller looking it up."""
+    name = params.get("game")
+    game_id = _game_names().get(name) if isinstance(name, str) else None
+    if game_id is not None and f"game.{game_id}" in CATALOGUES.get(lang, {}):
+        return {**params, "game": t(lang, f"game.{game_id}")}
+    return params
+
+
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence `key` in `lang` (English if missing); a bad sentence never raises."""
     lang = lang if lang in CATALOGUES else "en"
+    params = _local_game(lang, params)
     for code in dict.fromkeys((lang, "en")):
         text = _fluent(code, key, params)
         if text is None:

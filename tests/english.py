@@ -11,7 +11,7 @@ from functools import cache
 
 from bot import i18n
 
-_SKIP = ("discord.cmd.", "discord.choice.")
+_SKIP = ("discord.cmd.", "discord.choice.", "game.")
 
 
 def _pattern(template: str) -> re.Pattern[str] | None:

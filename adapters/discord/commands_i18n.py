@@ -1,6 +1,6 @@
 """Slash commands in the player's Discord language: names, descriptions, options and
 choices localized from the catalogue (`discord.cmd.*`, `discord.choice.*` in
-`bot/locales/<lang>/discord.ftl`).
+`bot/locales/<lang>/discord.ftl`, a game's name from `game.<id>`).
 
 discord.py asks a `Translator` for every string of every command, once per Discord
 locale, when the commands are synced. The key is derived from where the string sits
@@ -13,6 +13,7 @@ from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot import i18n
+from engine import games
 
 
 def lang_of_locale(locale: Locale) -> str | None:
@@ -45,7 +46,9 @@ def key_for(string: app_commands.locale_str,
         return key if context.location is Where.parameter_name else f"{key}.desc"
     if context.location is Where.choice_name:
         value = getattr(data, "value", None)
-        return f"discord.choice.{value}" if isinstance(value, str) else None
+        if not isinstance(value, str):
+            return None
+        return f"game.{value}" if value in games.ids() else f"discord.choice.{value}"
     return None
 
 

@@ -95,7 +95,7 @@ def test_a_whole_game_in_german_with_lang_de_shows_no_english_sentence(tmp_path)
                      "-o", "runden=1", "-o", "frist=aus")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Ochs & Esel hat begonnen" in out and "Endstand" in out
+    assert "Ochs und Esel hat begonnen" in out and "Endstand" in out
     assert "Befehle:" in out and "Ochs und Esel (3–12 Spieler)" in out
     assert "Optionen: rounds=1, ox=nein, deadline=aus" in out
     assert english_sentences(out) == []

@@ -63,7 +63,3 @@ discord--cmd--help--desc = Was ich kann
 # Die Auswahl in der Liste eines Befehls.
 discord--choice--me = ich
 discord--choice--channel = kanal
-discord--choice--ochs-esel = Ochs und Esel
-discord--choice--the-game = The Game
-discord--choice--nix-fur-ungut = Nix für Ungut
-discord--choice--michigan = Michigan

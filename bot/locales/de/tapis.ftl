@@ -37,6 +37,11 @@ n--score--michigan =
         [one] { $n } Chip
        *[other] { $n } Chips
     }
+# Der Name jedes Spiels, wie ihn Spieler dieser Sprache kennen (in jedem Satz, der ein Spiel nennt).
+game--ochs-esel = Ochs und Esel
+game--the-game = The Game
+game--nix-fur-ungut = Nix für Ungut
+game--michigan = Michigan
 # Sprachen und Einstellungen
 lang_unknown = Ich spreche diese Sprachen: { $langs }.
 lang_set_personal = Ich spreche ab jetzt Deutsch mit dir.

@@ -63,7 +63,3 @@ discord--cmd--help--desc = What I can do
 # The choices offered in a command's list.
 discord--choice--me = me
 discord--choice--channel = channel
-discord--choice--ochs-esel = Ochs & Esel
-discord--choice--the-game = The Game
-discord--choice--nix-fur-ungut = Nix für Ungut
-discord--choice--michigan = Michigan

@@ -37,6 +37,11 @@ n--score--michigan =
         [one] { $n } chip
        *[other] { $n } chips
     }
+# Each game's name as players of the language know it (in every sentence naming a game).
+game--ochs-esel = Ochs & Esel
+game--the-game = The Game
+game--nix-fur-ungut = Nix für Ungut
+game--michigan = Michigan
 # languages and settings
 lang_unknown = I speak these languages: { $langs }.
 lang_set_personal = I will talk to you in English.

@@ -63,7 +63,3 @@ discord--cmd--help--desc = Ce que je sais faire
 # Les choix proposés dans la liste d'une commande.
 discord--choice--me = moi
 discord--choice--channel = salon
-discord--choice--ochs-esel = Ochs & Esel
-discord--choice--the-game = The Game
-discord--choice--nix-fur-ungut = Nix für Ungut
-discord--choice--michigan = Michigan

@@ -37,6 +37,11 @@ n--score--michigan =
         [one] { $n } jeton
        *[other] { $n } jetons
     }
+# Le nom de chaque jeu tel que les joueurs le connaissent (dans toute phrase qui nomme un jeu).
+game--ochs-esel = Ochs & Esel
+game--the-game = The Game
+game--nix-fur-ungut = Nix für Ungut
+game--michigan = Michigan
 # languages and settings
 lang_unknown = Je parle ces langues : { $langs }.
 lang_set_personal = Je vous parlerai en français.
