@@ -148,3 +148,10 @@ def test_the_locale_files_are_package_data():
     files = [p.relative_to(ROOT / "bot").as_posix() for p in (ROOT / "bot").rglob("*.ftl")]
     assert files and all(any(fnmatch(f, g) for g in globs) for f in files)
     assert "fluent.runtime" in " ".join(config["project"]["dependencies"])
+
+
+def test_a_game_is_named_as_its_players_know_it():
+    assert i18n.t("de", "started", game="Ochs & Esel").startswith("Ochs und Esel hat begonnen")
+    assert i18n.t("en", "started", game="Ochs & Esel").startswith("Ochs & Esel has started")
+    assert i18n.t("de", "started", game="Nix für Ungut").startswith("Nix für Ungut hat")
+    assert i18n.t("de", "joined", game="Ochs") == "Du sitzt jetzt am Tisch für Ochs."  # not a game
