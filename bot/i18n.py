@@ -9,6 +9,7 @@ variant, and `key.one` for a plural's singular) for code and tests that read tem
 """
 
 import logging
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,10 @@ def _langs() -> tuple[str, ...]:
 LANGS = _langs()
 _BUNDLES: dict[str, FluentBundle] = {}
 _MESSAGES: dict[str, dict[str, ftl.Message]] = {}
+_VARIABLES: dict[str, dict[str, frozenset[str]]] = {}
+# Messages of text and variables only, as str.format templates: formatting them is a tenth
+# of Fluent's resolver, gives the same text, and most sentences are such messages.
+_PLAIN: dict[str, dict[str, str]] = {}
 CATALOGUES: dict[str, dict[str, str]] = {}
 # Sentences added at run time by register(): str.format templates, as before the files.
 _REGISTERED: dict[str, dict[str, str]] = {}
@@ -64,9 +69,20 @@ def _load(lang: str) -> None:
         bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
     _BUNDLES[lang] = bundle
     _MESSAGES[lang] = {m.id.name: m for m in messages}
+    _VARIABLES[lang] = {m.id.name: frozenset(variables(m)) for m in messages}
     catalogue = CATALOGUES.setdefault(lang, {})
+    plain = _PLAIN.setdefault(lang, {})
     for msg in messages:
         catalogue.update(flatten(msg))
+        if _is_plain(msg):
+            plain[msg.id.name] = catalogue[key_of(msg.id.name)]
+
+
+def _is_plain(msg: ftl.Message) -> bool:
+    return msg.value is not None and all(
+        isinstance(e, ftl.TextElement) or (isinstance(e, ftl.Placeable) and isinstance(
+            e.expression, ftl.VariableReference | ftl.StringLiteral))
+        for e in msg.value.elements)
 
 
 for _lang in LANGS:
@@ -92,8 +108,7 @@ class _Counted(FluentInt):
 
 def message_variables(lang: str, key: str) -> set[str]:
     """The `$names` the language's sentence for `key` reads (tests compare languages)."""
-    msg = _MESSAGES.get(lang, {}).get(message_id(key))
-    return variables(msg) if msg is not None else set()
+    return set(_VARIABLES.get(lang, {}).get(message_id(key), ()))
 
 
 def message_keys(lang: str) -> list[str]:
@@ -107,6 +122,8 @@ class _Lenient(dict[str, Any]):
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, _Counted | _Plain):  # a count in a sentence without plural variants
+        return value.format(None)
     if isinstance(value, list | tuple):
         return " ".join(_show(v) for v in value)
     return str(value)
@@ -146,13 +163,16 @@ def _arg(value: Any) -> Any:
 def _fluent(lang: str, key: str, params: dict[str, Any]) -> str | None:
     bundle = _BUNDLES.get(lang)
     name = message_id(key)
+    plain = _PLAIN.get(lang, {}).get(name)
+    if plain is not None:
+        return plain.format_map(_Lenient({k: _show(v) for k, v in params.items()}))
     if bundle is None or not bundle.has_message(name):
         return None
     msg = bundle.get_message(name)
     if msg.value is None:  # a message with attributes only: nothing to say
         return None
     args = {k: _arg(v) for k, v in params.items()}
-    for missing in message_variables(lang, key) - set(args):
+    for missing in _VARIABLES[lang].get(name, frozenset()) - args.keys():
         args[missing] = "?"  # a forgotten parameter shows "?", never the raw $name
     text, errors = bundle.format_pattern(msg.value, args)
     if errors:
@@ -174,6 +194,7 @@ def _template(lang: str, key: str, params: dict[str, Any]) -> str | None:
         return template
 
 
+@cache
 def _game_names() -> dict[str, str]:
     from engine import games  # the engines never import the bot: no cycle
 
