@@ -158,7 +158,7 @@ btn_pass = Passen
 round_over = Runde { $round } ist vorbei. Punkte dieser Runde:
 round_line = { $name }: { $points } (gesamt { $total })
 # Nur die Abrechnung der Restkarten: Zahlkarten und Einsätze haben schon während des Gebens Chips bewegt.
-round_over--michigan = Spiel { $round } ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist:
+round_over--michigan = Runde { $round } ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist:
 round_over--ochs-esel = Runde { $round } ist vorbei. Minuspunkte (die kleinste Summe gewinnt):
 final_title = 🏁 { $game } ist vorbei. Endstand:
 final_line = { $rank }. { $name } — { $score }
