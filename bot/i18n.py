@@ -39,6 +39,9 @@ _VARIABLES: dict[str, dict[str, frozenset[str]]] = {}
 # Messages of text and variables only, as str.format templates: formatting them is a tenth
 # of Fluent's resolver, gives the same text, and most sentences are such messages.
 _PLAIN: dict[str, dict[str, str]] = {}
+# Plural messages (one select on a variable, plain variants): the variable, the variants by
+# CLDR category, the default one. Babel's plural rule picks the category, as Fluent would.
+_PLURALS: dict[str, dict[str, tuple[str, dict[str, str], str]]] = {}
 CATALOGUES: dict[str, dict[str, str]] = {}
 # Sentences added at run time by register(): str.format templates, as before the files.
 _REGISTERED: dict[str, dict[str, str]] = {}
@@ -76,6 +79,30 @@ def _load(lang: str) -> None:
         catalogue.update(flatten(msg))
         if _is_plain(msg):
             plain[msg.id.name] = catalogue[key_of(msg.id.name)]
+        plural = _plural_of(msg)
+        if plural is not None:
+            _PLURALS.setdefault(lang, {})[msg.id.name] = plural
+
+
+def _plural_of(msg: ftl.Message) -> tuple[str, dict[str, str], str] | None:
+    elements = msg.value.elements if msg.value is not None else []
+    if len(elements) != 1 or not isinstance(elements[0], ftl.Placeable):
+        return None
+    select = elements[0].expression
+    if not (isinstance(select, ftl.SelectExpression)
+            and isinstance(select.selector, ftl.VariableReference)):
+        return None
+    variants: dict[str, str] = {}
+    default = ""
+    for variant in select.variants:
+        if not isinstance(variant.key, ftl.Identifier) or not _is_plain(
+                ftl.Message(msg.id, variant.value)):
+            return None  # exact numbers ([0]), nested selects: Fluent resolves those
+        template = flatten(ftl.Message(msg.id, variant.value))[key_of(msg.id.name)]
+        variants[variant.key.name] = template
+        if variant.default:
+            default = template
+    return select.selector.id.name, variants, default
 
 
 def _is_plain(msg: ftl.Message) -> bool:
@@ -164,6 +191,8 @@ def _fluent(lang: str, key: str, params: dict[str, Any]) -> str | None:
     bundle = _BUNDLES.get(lang)
     name = message_id(key)
     plain = _PLAIN.get(lang, {}).get(name)
+    if plain is None:
+        plain = _plural_template(lang, name, params)
     if plain is not None:
         return plain.format_map(_Lenient({k: _show(v) for k, v in params.items()}))
     if bundle is None or not bundle.has_message(name):
@@ -210,6 +239,24 @@ def _local_game(lang: str, params: dict[str, Any]) -> dict[str, Any]:
     if game_id is not None and f"game.{game_id}" in CATALOGUES.get(lang, {}):
         return {**params, "game": t(lang, f"game.{game_id}")}
     return params
+
+
+def _plural_template(lang: str, name: str, params: dict[str, Any]) -> str | None:
+    plural = _PLURALS.get(lang, {}).get(name)
+    if plural is None:
+        return None
+    variable, variants, default = plural
+    value = params.get(variable)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return variants.get(_category(lang, abs(int(value))), default)
+
+
+@cache
+def _category(lang: str, n: int) -> str:
+    """The CLDR plural category of `n` in `lang` (counts repeat: a table shows the same
+    few numbers again and again)."""
+    return str(_BUNDLES[lang]._plural_form(n))
 
 
 def t(lang: str, key: str, /, **params: Any) -> str:
