@@ -346,8 +346,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 # --- notation -------------------------------------------------------------------------------
 
-_PLAY_WORDS = {"play", "jouer", "joue", "joues", "pose", "poser"}
-_END_WORDS = {"end", "fin", "finir", "termine", "terminer"}
+_PLAY_WORDS = {"play", "jouer", "joue", "joues", "pose", "poser", "lege", "legen"}
+_END_WORDS = {"end", "fin", "finir", "termine", "terminer", "ende", "fertig"}
 
 
 def _card(word: str) -> int | None:
