@@ -285,12 +285,16 @@ def _protect(elements: list[Element]) -> ftl.Pattern:
 
 def message(key: str, template: str, one: str | None = None,
             note: Iterable[str] = ()) -> ftl.Message:
-    """One Fluent message; with `one`, a select on `$n` by CLDR plural category."""
+    """One Fluent message; with `one`, a select by CLDR plural category on `$n`, or on
+    `$count` when the sentence counts with that name (`player_count`): a select on a
+    variable the caller never passes would always pick the default variant."""
     if one is None:
         value = _pattern(template)
     else:
+        names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        selector = "count" if "n" not in names and "count" in names else "n"
         select = ftl.SelectExpression(
-            ftl.VariableReference(ftl.Identifier("n")),
+            ftl.VariableReference(ftl.Identifier(selector)),
             [ftl.Variant(ftl.Identifier("one"), _pattern(one)),
              ftl.Variant(ftl.Identifier("other"), _pattern(template), default=True)])
         value = ftl.Pattern([ftl.Placeable(select)])

@@ -58,6 +58,10 @@ discord--cmd--lang--language = sprache
 discord--cmd--lang--language--desc = Sprache
 discord--cmd--lang--where = wo
 discord--cmd--lang--where--desc = Nur für dich (Standard) oder für den Kanal
+discord--cmd--mydata = meine-daten
+discord--cmd--mydata--desc = Bekomm als Datei, was ich über dich speichere
+discord--cmd--forgetme = vergiss-mich
+discord--cmd--forgetme--desc = Lösch, was ich über dich speichere
 discord--cmd--help = hilfe
 discord--cmd--help--desc = Was ich kann
 # Die Auswahl in der Liste eines Befehls.

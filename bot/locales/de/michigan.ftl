@@ -17,8 +17,8 @@ mi--header = Runde { $deal }/{ $deals } · Geber { $dealer } · { $phase }
 mi--pay = Zahlkarten (Chips): { $piles }
 mi--decided--swap = Der Geber hat die Extrahand unbesehen genommen.
 mi--decided--keep = Der Geber hat seine Hand behalten; die Extrahand ist aus dem Spiel.
-mi--auction_high = Versteigerung: Höchstgebot { $bid } von { $name } (höchstens { $max })
-mi--auction_none = Versteigerung: noch kein Gebot (höchstens { $max })
+mi--auction_high = Versteigerung: Höchstgebot { $bid } von { $name } (der nächste Bieter kann bis { $max } gehen, seine Chips)
+mi--auction_none = Versteigerung: noch kein Gebot (der nächste Bieter kann bis { $max } gehen, seine Chips)
 mi--auction_passed = Gepasst: { $names }
 mi--auction_sold = Die Extrahand ging für { $bid } an { $name }.
 mi--auction_unsold = Niemand hat die Extrahand gekauft: Sie ist aus dem Spiel.
@@ -30,7 +30,7 @@ mi--seat_played = { " " }· gelegt { $cards }
 mi--hand_pay = Zahlkarten auf deiner Hand: { $cards }
 mi--hand_chips = Du hast { $chips }.
 mi--hand_decide = Du gibst: Tausch deine Hand gegen die Extrahand (unbesehen), behalte sie oder versteigere die Extrahand.
-mi--hand_bid = Biete { $min }–{ $max } für die Extrahand, oder passe (wer passt, ist raus).
+mi--hand_bid = Biete { $min }–{ $max } für die Extrahand (höchstens deine Chips), oder passe (wer passt, ist endgültig raus).
 mi--hand_lead = Du spielst aus: Wähl eine Farbe; deine niedrigste Karte darin wird gelegt, dann folgen die erzwungenen Karten.
 mi--btn--swap = Hände tauschen
 mi--btn--keep = Behalten
@@ -57,3 +57,8 @@ event--michigan--sequence_stopped = { $suit } endet bei { $card }: { $stop }
 event--michigan--deal_over = Runde { $deal } ist vorbei: { $seat } ist ausgegangen und kassiert { $total } ({ $payments })
 event--michigan--deal_over_alone = Runde { $deal } ist vorbei: { $seat } ist ausgegangen
 event--michigan--deal_started = Runde { $deal }: { $dealer } gibt · Zahlkarten { $piles }
+
+## Imported from michigan.txt
+
+mi--stop--already_played = { $next } wurde in dieser Runde schon gelegt; { $seat } spielt als Nächstes aus
+mi--left_on_pay_cards = Das Spiel ist vorbei, und { $chips } liegen noch auf den Zahlkarten ({ $piles }): Sie zählen für niemanden.

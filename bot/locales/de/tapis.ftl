@@ -89,7 +89,11 @@ bot_added = Ein Bot hat sich an den Tisch gesetzt.
 no_bot = Es gibt keinen Bot, der gehen könnte.
 bot_removed = Ein Bot hat den Tisch verlassen.
 already_started = Das Spiel hat schon begonnen.
-player_count = Mit { $count } Spielern geht das nicht: Es braucht { $low } bis { $high }.
+player_count =
+    { $count ->
+        [one] Mit { $count } Spieler geht das nicht: Es braucht { $low } bis { $high }.
+       *[other] Mit { $count } Spielern geht das nicht: Es braucht { $low } bis { $high }.
+    }
 started = { $game } hat begonnen. Deine Hand kommt per Privatnachricht.
 cancelled_by = { $name } hat den Tisch abgebrochen.
 cancelled = Der Tisch ist abgebrochen.
@@ -158,7 +162,7 @@ btn_pass = Passen
 round_over = Runde { $round } ist vorbei. Punkte dieser Runde:
 round_line = { $name }: { $points } (gesamt { $total })
 # Nur die Abrechnung der Restkarten: Zahlkarten und Einsätze haben schon während des Gebens Chips bewegt.
-round_over--michigan = Runde { $round } ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist:
+round_over--michigan = Runde { $round } ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist; die Summen sind vor den Einsätzen der nächsten Runde:
 round_over--ochs-esel = Runde { $round } ist vorbei. Minuspunkte (die kleinste Summe gewinnt):
 final_title = 🏁 { $game } ist vorbei. Endstand:
 final_line = { $rank }. { $name } — { $score }
@@ -244,7 +248,7 @@ console_resume = Dein Spiel { $game } geht weiter.
 console_pick_game = Welches Spiel?
 console_options = Optionen (z. B. runden=3 ochs=ja), Enter für die Standardwerte:
 console_bots = Wie viele Bots als Gegner ({ $low }–{ $high }, Enter für { $default })?
-console_no_button = Einen Knopf mit dieser Nummer gibt es nicht.
+console_no_button = In der Liste oben gibt es keine Auswahl mit dieser Nummer.
 console_bad_bots = Gib eine Zahl von { $low } bis { $high } ein, oder Enter.
 console_help = In diesem Terminal: Schreib einen Zug oder #N, um Knopf N zu drücken; /quit beendet (das Spiel bleibt gespeichert).
 rules_options = Optionen (/newgame <spiel> name=wert, oder der Knopf „Optionen“ in der Lobby):
@@ -260,6 +264,64 @@ optdesc--hands_per_player = wie oft jeder Spieler gibt, 1 bis 10
 optdesc--deadline = Zeit für einen Zug (30s bis 24h, oder aus); danach spielt der Bot für dich
 optdesc--bot_delay = Sekunden, die ein Bot vor seinem Zug wartet, 0 bis 30
 rules--ochs-esel = Ochs und Esel (3–12 Spieler): Werde deine Karten los. Der Ausspieler legt eine oder mehrere Karten eines Werts; jeder andere überbietet einmal mit gleich vielen, strikt höheren Karten oder passt; wer am höchsten liegt, spielt als Nächstes aus. Ein Joker ergänzt jeden Wert; Joker allein zählen 14. Der Esel (20 Minuspunkte) darf nur allein ausgespielt werden: Dann legt jeder eine Karte (Joker = 1), und die höchste nimmt alle Karten auf die Hand. Eine Runde endet nach einem Stich, nach dem jemand keine Karten mehr hat; die Karten auf der Hand sind Minuspunkte (Kartenwert, Joker 14). Die kleinste Summe nach allen Runden gewinnt. Option ochs=ja: Der Ochs (15) geht an den Gewinner von Stich 1, der Esel an den Gewinner von Stich 2; die Karten eines Ochsenstichs liegen verdeckt als Minuspunkte aus. Züge: `7 7 J`, `passen`, `E` (Esel ausspielen).
-rules--the-game = The Game (1–5, kooperativ): Legt alle 98 Karten auf vier Stapel, A1 A2 aufsteigend ab 1 und D1 D2 absteigend ab 100. In deinem Zug legst du mindestens 2 Karten (1, sobald der Nachziehstapel leer ist) und ziehst dann nach. Genau 10 zurück ist erlaubt (35 auf 45 aufsteigend, 75 auf 65 absteigend). Welche Karten du hast, darfst du nicht verraten. Das Spiel ist verloren, wenn der Spieler am Zug sein Minimum nicht legen kann. Züge: `23 A1`, `23 A1, 77 D2`, `ende`.
-rules--nix-fur-ungut = Nix für Ungut (2–5): Spiel in jedem Zug eine Kombination aus deiner Hand und setz einen Chip auf ihre Reihe (Vierling, Viererreihe, Drilling, Dreierreihe, Paar, Zweierreihe, Einzelkarte, nichts). Ein neuer Chip schiebt die Chips der Reihe weiter; wer hinausgeschoben wird, punktet nicht. Höchstens ein Joker pro Kombination. Dein Superchip verdoppelt sein Feld. 4 Runden zu je 5 Zügen; die meisten Punkte gewinnen. Züge: `paar 5 J`, `reihe3 2 3 4 super`, `nichts`.
-rules--michigan = Michigan (3–8): Chips auf den Zahlkarten ♠B ♦D ♣K ♥A. Der Geber kann seine Hand gegen die Extrahand tauschen, behalten oder die Extrahand versteigern. Der Ausspieler legt die niedrigste Karte einer Farbe; wer die nächsthöhere Karte dieser Farbe hat, muss sie legen (erzwungene Karten lege ich für dich), bis zum Ass oder einer toten Karte; wer zuletzt gelegt hat, spielt neu aus. Wer eine Zahlkarte legt, bekommt ihre Chips; wer zuerst keine Karten mehr hat, bekommt von jedem einen Chip pro Karte. Züge: `ausspielen herz`, `tauschen`, `behalten`, `versteigern`, `bieten 5`, `passen`.
+rules--the-game = The Game (1–5, kooperativ): Legt alle 98 Karten auf vier Stapel, A1 A2 aufsteigend ab 1 und D1 D2 absteigend ab 100. In deinem Zug legst du mindestens 2 Karten (1, sobald der Nachziehstapel leer ist) und ziehst dann nach. Genau 10 zurück ist erlaubt (35 auf 45 aufsteigend, 75 auf 65 absteigend). Welche Karten du hast, darfst du nicht verraten. Das Spiel ist verloren, wenn der Spieler am Zug sein Minimum nicht legen kann. Züge: `23 A1`, `23 A1, 77 D2`, `ende`. Signale, jederzeit: `signal A1 stop` (bitte hier nicht legen), `signal D2 small` (hier kein großer Sprung), `signal A1 off`.
+rules--nix-fur-ungut = Nix für Ungut (2–5): Spiel in jedem Zug eine Kombination aus deiner Hand und setz einen Chip auf ihre Reihe: vierling (4 gleiche), reihe4 (4 aufeinanderfolgende), drilling (3 gleiche), reihe3, paar, reihe2, einzel (eine Karte), nichts (keine Karte mehr). Ein neuer Chip schiebt die Chips der Reihe weiter; wer hinausgeschoben wird, punktet nicht. Höchstens ein Joker pro Kombination. Dein Superchip verdoppelt sein Feld. 4 Runden zu je 5 Zügen; die meisten Punkte gewinnen. Mit personne=ja spielt Monsieur Personne vom Nachziehstapel mit und kommt in die Wertung, ist aber kein Spieler: Es gewinnt der Beste unter den Menschen. Züge: `paar 5 J`, `reihe3 2 3 4 super`, `nichts`.
+rules--michigan = Michigan (3–8): Chips auf den Zahlkarten ♠B ♦D ♣K ♥A. Der Geber kann seine Hand gegen die Extrahand tauschen, sie behalten oder die Extrahand versteigern (ein Gebot ist höchstens so hoch wie deine eigenen Chips; wer nicht überbieten kann, passt). Der Ausspieler legt die niedrigste Karte einer Farbe; wer die nächsthöhere Karte dieser Farbe hat, muss sie legen (erzwungene Karten lege ich für dich), bis zum Ass oder einer toten Karte; wer zuletzt gelegt hat, spielt neu aus. Wer eine Zahlkarte legt, bekommt ihre Chips; wer zuerst keine Karten mehr hat, bekommt von jedem einen Chip pro Karte. Züge: `ausspielen herz`, `tauschen`, `behalten`, `versteigern`, `bieten 5`, `passen`.
+
+## Imported from tapis.txt
+
+option--too_high = „{ $key }“ geht höchstens bis { $high }.
+option--too_low = „{ $key }“ beginnt bei { $low }.
+option_number_too_long = Die Zahl für „{ $key }“ ist zu lang: höchstens { $max } Ziffern.
+option_value_too_long = Der Wert von „{ $key }“ ist zu lang: höchstens { $max } Zeichen.
+option_value_too_deep = Der Wert von „{ $key }“ ist zu tief verschachtelt: höchstens { $max } Klammerebenen.
+too_many_options = Das sind zu viele Optionen auf einmal: höchstens { $max }.
+move_too_long = Dieser Zug ist zu lang zum Lesen: höchstens { $max } Zeichen.
+storage_unavailable = Ich erreiche meine Daten gerade nicht; nichts wurde geändert. Versuch es bitte gleich noch einmal.
+move_unstorable = Diesen Zug kann ich nicht speichern, also wurde er nicht gespielt.
+table_unstorable = Dieser Tisch hat einen Stand erreicht, den ich nicht speichern kann, und ist geschlossen; nach dem letzten gespeicherten Zug zählt nichts mehr. Öffne mit /newgame einen neuen.
+table_unrestorable = Dieser Tisch ließ sich nach einem Update nicht wiederherstellen und ist geschlossen. Öffne mit /newgame einen neuen.
+lobby_busy = Der Tisch hat sich im selben Moment geändert; nichts wurde geändert. Versuch es bitte noch einmal.
+former_player = ein ehemaliger Spieler
+cmd--forgetme = Lösch, was ich über dich speichere
+cmd--mydata = Bekomm als Datei, was ich über dich speichere
+forget_ask = Damit werden deine Einstellungen und deine Sprache gelöscht, und dein Name von jedem Tisch und Ergebnis, das ich aufbewahre (die Punkte bleiben, als „ein ehemaliger Spieler“, damit die Statistiken der anderen vollständig bleiben). Spielst du gerade, übernimmt ein Bot deinen Platz. Deine eigenen Statistiken sind endgültig weg. Bist du sicher?
+btn_forget = Ja, vergiss mich
+btn_keep = Nein, behalte meine Daten
+forget_done = Erledigt: Ich speichere deinen Namen, deine Einstellungen und deine Sprache nicht mehr. Spielst du später wieder, fängst du von vorn an.
+forget_kept = Es wurde nichts gelöscht.
+forget_expired = Diese Bestätigung ist abgelaufen; schick /forgetme noch einmal.
+private_only = Schick mir das in einem privaten Chat: Die Antwort betrifft nur dich.
+mydata_caption = Alles, was ich über dich speichere, als JSON.
+mydata_failed = Ich konnte deine Daten gerade nicht lesen; versuch es bitte noch einmal.
+help_privacy = Deine Daten: /mydata schickt dir, was ich über dich speichere, /forgetme löscht es (im privaten Chat mit mir).
+error_after_change = Bei mir ist etwas schiefgegangen, nachdem deine Aktion gespeichert war: Sie zählt, und der Tisch zeigt den aktuellen Stand.
+button_elsewhere = Dieser Knopf gehört zu einem Tisch in einem anderen Chat: Hier bewirkt er nichts.
+button_not_your_hand = Dieser Knopf gehört nicht zu deiner Hand an diesem Tisch: Nimm die Knöpfe deiner neuesten Hand-Nachricht.
+rights_unknown = Ich konnte deine Rechte gerade nicht prüfen; versuch es gleich noch einmal. Nichts wurde geändert.
+bad_link = Dieser Link führt zu keinem Tisch: Frag im Chat des Tisches nach einem neuen.
+not_a_member = Nur Mitglieder des Chats, in dem der Tisch steht, können sich dazusetzen: Tritt zuerst diesem Chat bei.
+stats_line_team = { $game }: { $played } gespielt, { $wins } gewonnen, { $lost } verloren (als Team)
+refusal--card_not_in_hand--short = Du hast nur { $held }× { $card }: Für { $played } brauchst du { $wanted }.
+refusal--too_low--short = Du hast nur { $held }× { $card }: Für { $played } brauchst du { $wanted } (und um den Tisch zu schlagen, bräuchtest du mindestens { $needed }).
+word--1 = eine
+word--2 = zwei
+word--3 = drei
+word--4 = vier
+word--5 = fünf
+word--6 = sechs
+word--7 = sieben
+word--8 = acht
+option--bad_entry = „{ $key }“: „{ $item }“ ist nicht eines von { $allowed }.
+option--wrong_length = „{ $key }“: { $item } braucht genau { $length } Werte.
+option--too_small = „{ $key }“: Die Werte für { $item } müssen mindestens { $low } sein.
+option--bad_shape = „{ $key }“ schreibt man so: { $key }={ $example }.
+option--entry_not_a_number = „{ $key }“: Die Werte für { $item } müssen ganze Zahlen sein.
+final_extra_ahead = { $extra } ist kein Spieler: Unter den Menschen hat { $names } gewonnen.
+refusal--no_signal_to_withdraw = Du hast auf { $pile } kein Signal, das du zurückziehen könntest.
+refusal--signal_already_given = Dieses Signal hast du auf { $pile } schon gegeben.
+refusal--unknown_signal = „{ $text }“ ist kein Signal: Schreib stop (bitte hier nicht legen), small (hier kein großer Sprung) oder off, z. B. signal A1 stop.
+bad_bots_level = „bots={ $value }“ ist keine Bot-Stufe; Stufen: { $levels }.
+bots--easy = leicht
+bots--strong = stark
+optdesc--bots = wie die Bots am Tisch spielen (hinzugefügte Bots und Übernahmen bei Abwesenheit): easy oder strong

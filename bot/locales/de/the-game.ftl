@@ -16,3 +16,12 @@ event--the-game--turn_ended = { $seat } beendet den Zug und zieht { $drawn } nac
 event--the-game--game_won = 🎉 Alle 98 Karten liegen auf den Stapeln: Das Team gewinnt!
 event--the-game--game_lost = { $seat } schafft das Minimum nicht (noch { $needed } zu legen): Das Spiel ist verloren, { $score }.
 event--the-game--game_lost_end = Das Spiel ist vorbei, { $score }.
+
+## Imported from the-game.txt
+
+event--the-game--signalled--stop = { $seat } bittet: Leg bitte nicht auf { $pile }.
+event--the-game--signalled--small = { $seat } bittet: kein großer Sprung auf { $pile }.
+event--the-game--signalled--off = { $seat } zieht das Signal auf { $pile } zurück.
+tg--signal--stop = ✋ { $pile }: bitte hier nicht legen ({ $names })
+tg--signal--small = ⚠ { $pile }: hier kein großer Sprung ({ $names })
+tg--signal_legend = Signale, jederzeit: ✋ bitte hier nicht legen · ⚠ hier kein großer Sprung · ↩ zurückziehen. Nenn nie eine Zahl.

@@ -58,6 +58,10 @@ discord--cmd--lang--language = language
 discord--cmd--lang--language--desc = Language
 discord--cmd--lang--where = where
 discord--cmd--lang--where--desc = Just for you (default) or the channel
+discord--cmd--mydata = mydata
+discord--cmd--mydata--desc = Get what I store about you, as a file
+discord--cmd--forgetme = forgetme
+discord--cmd--forgetme--desc = Delete what I store about you
 discord--cmd--help = help
 discord--cmd--help--desc = What I can do
 # The choices offered in a command's list.

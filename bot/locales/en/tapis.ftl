@@ -90,7 +90,7 @@ no_bot = There is no bot to remove.
 bot_removed = A bot left the table.
 already_started = The game has already started.
 player_count =
-    { $n ->
+    { $count ->
         [one] { $count } player can't play this: it needs { $low } to { $high }.
        *[other] { $count } players can't play this: it needs { $low } to { $high }.
     }

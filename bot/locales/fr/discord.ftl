@@ -58,6 +58,10 @@ discord--cmd--lang--language = langue
 discord--cmd--lang--language--desc = Langue
 discord--cmd--lang--where = où
 discord--cmd--lang--where--desc = Pour vous seul (par défaut) ou pour le salon
+discord--cmd--mydata = mes-donnees
+discord--cmd--mydata--desc = Recevoir ce que je garde sur vous, dans un fichier
+discord--cmd--forgetme = oublie-moi
+discord--cmd--forgetme--desc = Effacer ce que je garde sur vous
 discord--cmd--help = aide
 discord--cmd--help--desc = Ce que je sais faire
 # Les choix proposés dans la liste d'une commande.

@@ -90,7 +90,7 @@ no_bot = Il n'y a pas de bot à retirer.
 bot_removed = Un bot a quitté la table.
 already_started = La partie a déjà commencé.
 player_count =
-    { $n ->
+    { $count ->
         [one] On ne peut pas y jouer à { $count } : il faut de { $low } à { $high } joueurs.
        *[other] On ne peut pas y jouer à { $count } : il faut de { $low } à { $high } joueurs.
     }
