@@ -87,9 +87,9 @@ register_dialect(DIALECT, {
         "bad_button": "Es gibt keine Auswahl mit dieser Nummer.",
         "host_or_admin_only": "Das kann nur der Gastgeber.",
         "lang_set_channel": "Die Konsole spricht jetzt Deutsch.",
-        "rules_options": "Optionen (/newgame <spiel> name=wert, oder /options name=wert vor dem "
-                         "Start):",
-        "options_now": "Optionen: {options}. Ändere sie vor dem Start mit /options "
+        "rules_options": "Optionen (/newgame <spiel> name=wert, oder /options name=wert vor "
+                         "Spielbeginn):",
+        "options_now": "Optionen: {options}. Ändere sie vor Spielbeginn mit /options "
                        "schlüssel=wert.",
         "rules_pick": "Die Regeln welches Spiels? Schreib /rules <spiel>: {games}",
         "help": "Schreib einen Zug (z. B. 7 7 J, passen, 23 A1, paar 5 J, ausspielen herz) "
