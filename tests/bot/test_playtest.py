@@ -206,7 +206,7 @@ async def test_a_rematch_keeps_the_same_bot_seats_and_names(harness):
             move = live.game.choose(live.state, seat, random.Random(live.row.version))
             await harness.tables.play(ALICE, CHANNEL, str(move))
     assert live.row.status == FINISHED
-    reply = await harness.tables.press(ALICE, f"{live.id}.{live.row.version}.rematch")
+    reply = await harness.press(ALICE, live.id, live.row.version, "rematch")
     assert reply.ok, reply.text
     new = await harness.tables.live_table((await harness.tables.table_for_channel(CHANNEL)).id)
     assert new.id != live.id
