@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.i18n import LANGS
 from bot.monitor import Health
 from bot.settings import Settings, StartupError
 from db.repository import StorageError
@@ -25,7 +26,7 @@ database (DATABASE_URL, default sqlite:///tapis.db), so quitting and restarting 
 
 Console commands: type a move (e.g. `7 7 J`, `pass`, `23 A1, 77 D2`) or press a numbered
 button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newgame <game>
-[options], /lang en|fr, /mydata, /forgetme, /help, /quit. Every setting is listed in
+[options], /lang de|en|fr, /mydata, /forgetme, /help, /quit. Every setting is listed in
 .env.example; METRICS_PORT serves /healthz and /metrics in every mode (docs/monitoring.md).
 """
 
@@ -43,7 +44,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="console: a game or table option, repeatable (rounds=3, ox=yes, "
                              "deadline=off, bot_delay=0)")
     parser.add_argument("--database", help="override DATABASE_URL")
-    parser.add_argument("--lang", choices=["en", "fr"], help="override DEFAULT_LANG")
+    parser.add_argument("--lang", choices=LANGS, help="override DEFAULT_LANG")
     parser.add_argument("--bot-delay", type=float, help="override BOT_DELAY (seconds)")
     return parser.parse_args(argv)
 

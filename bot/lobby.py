@@ -318,8 +318,8 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "host_only")
             count, seats_range = len(live.seats), live.game.SEATS
             if count not in seats_range:
-                key = "player_count.one" if count == 1 else "player_count"
-                return await self._refuse(actor, channel, key, count=count,
+                # One message whose plural variant follows `count` (CLDR rules per language).
+                return await self._refuse(actor, channel, "player_count", count=count,
                                           low=seats_range.start, high=seats_range.stop - 1)
             try:
                 state = live.game.new_game(count, live.row.options, live.row.seed)

@@ -1,4 +1,4 @@
-"""Reading `/newgame <game> key=value ...` as typed in chat, in English or French."""
+"""Reading `/newgame <game> key=value ...` as typed in chat, in English, French or German."""
 
 import json
 import re
@@ -17,12 +17,14 @@ ALIASES = {
     "mi": "michigan",
 }
 # Numbers stay numbers (`rounds=1`); pydantic turns 0/1 into booleans where a flag is meant.
-_TRUE = {"yes", "true", "on", "oui", "vrai"}
-_FALSE = {"no", "false", "off", "non", "faux"}
-_NONE = {"random", "hasard", "none", "aucun"}  # an option whose default is "at random"
-# French option names that map to the engines' English ones.
+_TRUE = {"yes", "true", "on", "oui", "vrai", "ja", "an", "ein", "wahr"}
+_FALSE = {"no", "false", "off", "non", "faux", "nein", "aus", "falsch"}
+_NONE = {"random", "hasard", "none", "aucun", "zufall", "zufallig", "keiner"}  # "at random"
+# French and German option names that map to the engines' English ones.
 _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": "deadline",
-                "botdelay": "bot_delay", "robots": "bots", "niveau": "bots"}
+                "botdelay": "bot_delay", "robots": "bots", "niveau": "bots",
+                "runden": "rounds", "ochs": "ox", "ochse": "ox", "frist": "deadline",
+                "zeitlimit": "deadline", "botpause": "bot_delay"}
 
 
 MAX_WORDS = 20  # every option of a game and both table settings, each written twice

@@ -288,12 +288,12 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 # --- notation -------------------------------------------------------------------------------
 
-_SWAP_WORDS = {"swap", "echanger", "echange"}
-_KEEP_WORDS = {"keep", "garder", "garde"}
-_AUCTION_WORDS = {"auction", "enchere", "encheres", "vendre"}
-_BID_WORDS = {"bid", "encherir", "enchere", "miser", "mise"}
-_PASS_WORDS = {"pass", "passe", "passer", "p"}
-_LEAD_WORDS = {"lead", "play", "jouer", "joue", "entamer"}
+_SWAP_WORDS = {"swap", "echanger", "echange", "tauschen", "tausche"}
+_KEEP_WORDS = {"keep", "garder", "garde", "behalten", "behalte"}
+_AUCTION_WORDS = {"auction", "enchere", "encheres", "vendre", "versteigern", "auktion"}
+_BID_WORDS = {"bid", "encherir", "enchere", "miser", "mise", "bieten", "biete"}
+_PASS_WORDS = {"pass", "passe", "passer", "p", "passen"}
+_LEAD_WORDS = {"lead", "play", "jouer", "joue", "entamer", "ausspielen", "spiele"}
 # Single letters are English only (docs/games/michigan.md): `c` is clubs, never coeur.
 _SUIT_WORDS = {
     "s": "S", "spade": "S", "spades": "S", "pique": "S", "piques": "S", "♠": "S", "♤": "S",
@@ -301,6 +301,7 @@ _SUIT_WORDS = {
     "d": "D", "diamond": "D", "diamonds": "D", "carreau": "D", "carreaux": "D", "♦": "D",
     "♢": "D",
     "c": "C", "club": "C", "clubs": "C", "trefle": "C", "trefles": "C", "♣": "C", "♧": "C",
+    "pik": "S", "herz": "H", "karo": "D", "kreuz": "C",  # German
 }
 
 

@@ -354,9 +354,11 @@ _ROW_WORDS: dict[str, str] = {
     **{row: row for row in ROWS},
     "carre": "quad", "suite4": "run4", "brelan": "triple", "suite3": "run3",
     "paire": "pair", "suite2": "run2", "carte": "single", "rien": "none",
+    "vierling": "quad", "reihe4": "run4", "drilling": "triple", "reihe3": "run3",
+    "paar": "pair", "reihe2": "run2", "einzel": "single", "nichts": "none",
 }
 _CARD_WORDS = {"j": JOKER, "joker": JOKER, "jokers": JOKER}
-_PLAY_WORDS = {"play", "jouer", "joue", "joues"}
+_PLAY_WORDS = {"play", "jouer", "joue", "joues", "spielen", "spiele"}
 _SUPER_WORDS = {"super", "superjeton"}
 
 

@@ -325,8 +325,8 @@ _CARD_WORDS = {
     "d": DONKEY, "e": DONKEY, "esel": DONKEY, "ane": DONKEY, "donkey": DONKEY,
     "o": OX, "ox": OX, "ochs": OX, "boeuf": OX,
 }
-_PLAY_WORDS = {"play", "jouer", "joue", "joues"}
-_PASS_WORDS = {"pass", "passe", "passer", "p"}
+_PLAY_WORDS = {"play", "jouer", "joue", "joues", "spielen", "spiele"}
+_PASS_WORDS = {"pass", "passe", "passer", "p", "passen"}
 
 
 def _card_code(word: str) -> str | None:

@@ -377,16 +377,17 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 # --- notation -------------------------------------------------------------------------------
 
-_PLAY_WORDS = {"play", "jouer", "joue", "joues", "pose", "poser"}
-_END_WORDS = {"end", "fin", "finir", "termine", "terminer"}
-_SIGNAL_WORDS = {"signal", "signale", "signaler", "say", "dis", "demande"}
+_PLAY_WORDS = {"play", "jouer", "joue", "joues", "pose", "poser", "lege", "legen"}
+_END_WORDS = {"end", "fin", "finir", "termine", "terminer", "ende", "fertig"}
+_SIGNAL_WORDS = {"signal", "signale", "signaler", "say", "dis", "demande", "sag", "bitte"}
 # What each signal is called in chat; `off` withdraws the author's signal on that pile.
 _SIGNAL_KINDS: dict[str, str | None] = {
     "stop": STOP, "wait": STOP, "dont": STOP, "attends": STOP, "attendez": STOP,
+    "stopp": STOP, "halt": STOP, "warte": STOP,
     "small": SMALL, "nojump": SMALL, "careful": SMALL, "petit": SMALL, "petits": SMALL,
-    "doucement": SMALL, "prudence": SMALL,
+    "doucement": SMALL, "prudence": SMALL, "klein": SMALL, "vorsicht": SMALL,
     "off": None, "withdraw": None, "clear": None, "retire": None, "retirer": None,
-    "annule": None, "annuler": None,
+    "annule": None, "annuler": None, "aus": None, "zurück": None, "zurueck": None,
 }
 
 

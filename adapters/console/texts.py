@@ -33,7 +33,7 @@ register_dialect(DIALECT, {
         "help": "Type a move (e.g. 7 7 J, pass, 23 A1, pair 5 J, lead H), or #N for a "
                 "numbered choice.\nCommands: /hand · /table · /scores · /stats · "
                 "/rules [game] · /options [key=value] · /addbot · /removebot · /start · "
-                "/join · /leave · /cancel · /newgame <game> [options] · /lang en|fr · "
+                "/join · /leave · /cancel · /newgame <game> [options] · /lang de|en|fr · "
                 "/help · /quit\nGames: {games}",
     },
     "fr": {
@@ -63,8 +63,40 @@ register_dialect(DIALECT, {
         "help": "Tapez un coup (par ex. 7 7 J, passe, 23 A1, paire 5 J, jouer coeur), ou #N "
                 "pour un choix numéroté.\nCommandes : /hand · /table · /scores · /stats · "
                 "/rules [jeu] · /options [clé=valeur] · /addbot · /removebot · /start · "
-                "/join · /leave · /cancel · /newgame <jeu> [options] · /lang en|fr · "
+                "/join · /leave · /cancel · /newgame <jeu> [options] · /lang de|en|fr · "
                 "/help · /quit\nJeux : {games}",
+    },
+    "de": {
+        "lobby_opened": "Tisch für {game} eröffnet.",
+        "no_table": "Es gibt keinen offenen Tisch. Eröffne einen mit /newgame <spiel>.",
+        "no_game": "Es läuft kein Spiel. Starte eins mit /newgame <spiel>.",
+        "started": "{game} hat begonnen. Wenn du dran bist, stehen deine Hand und deine Züge "
+                   "ganz unten, direkt über der Eingabe.",
+        "lobby_hint": "Schreib #N für eine nummerierte Auswahl unten; /start startet das Spiel.",
+        "hand_your_turn": "▶ Du bist dran. Schreib die Nummer eines Zugs (#1) oder den Zug "
+                          "selbst.",
+        "hand_not_your_turn": "Du bist noch nicht dran.",
+        "hand_bot": "Ein Bot spielt deinen Platz; schreib /join, um ihn zurückzunehmen.",
+        "seat_taken_by_bot": "Ein Bot spielt jetzt deinen Platz; schreib /join, um ihn "
+                             "zurückzunehmen.",
+        "left_game": "Du hast das Spiel verlassen; ein Bot spielt deinen Platz. Schreib /join, "
+                     "um zurückzukommen.",
+        "table_exists": "Es ist schon ein Tisch offen ({game}, {status}). Beende ihn oder brich "
+                        "ihn zuerst mit /cancel ab.",
+        "table_exists_short": "Es ist schon ein anderer Tisch offen.",
+        "bad_button": "Es gibt keine Auswahl mit dieser Nummer.",
+        "host_or_admin_only": "Das kann nur der Gastgeber.",
+        "lang_set_channel": "Die Konsole spricht jetzt Deutsch.",
+        "rules_options": "Optionen (/newgame <spiel> name=wert, oder /options name=wert vor "
+                         "Spielbeginn):",
+        "options_now": "Optionen: {options}. Ändere sie vor Spielbeginn mit /options "
+                       "schlüssel=wert.",
+        "rules_pick": "Die Regeln welches Spiels? Schreib /rules <spiel>: {games}",
+        "help": "Schreib einen Zug (z. B. 7 7 J, passen, 23 A1, paar 5 J, ausspielen herz) "
+                "oder #N für eine nummerierte Auswahl.\nBefehle: /hand · /table · /scores · "
+                "/stats · /rules [spiel] · /options [schlüssel=wert] · /addbot · /removebot · "
+                "/start · /join · /leave · /cancel · /newgame <spiel> [optionen] · "
+                "/lang de|en|fr · /help · /quit\nSpiele: {games}",
     },
 })
 
@@ -87,5 +119,14 @@ register({
         "console_your_moves": "Vos coups :",
         "console_choices": "Choix :",
         "console_options_again": "Les options, à nouveau (Entrée pour celles par défaut) :",
+    },
+    "de": {
+        "console_saved": "Spiel gespeichert — starte neu, um weiterzuspielen.",
+        "console_bye": "Tschüss.",
+        "console_too_long": "Diese Zeile ist zu lang ({length} Zeichen); ein Zug oder ein "
+                            "Befehl sind ein paar Wörter.",
+        "console_your_moves": "Deine Züge:",
+        "console_choices": "Auswahl:",
+        "console_options_again": "Noch einmal die Optionen (Enter für die Standardwerte):",
     },
 })

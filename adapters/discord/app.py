@@ -21,7 +21,9 @@ from urllib.parse import urlparse
 import aiohttp
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
+from adapters.discord.commands_i18n import CatalogueTranslator
 from adapters.discord.metered import trace_config
 from adapters.discord.sink import (
     CHANNEL_GAP,
@@ -52,7 +54,7 @@ ANSWER_WITHIN = 2.0
 BUDGET_KEY = "tapis_answer_by"  # in `Interaction.extras`: the monotonic time of the deadline
 
 T = TypeVar("T")
-LANG_NAMES = {"en": "English", "fr": "Français"}
+LANG_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 
 
 def _data_of(interaction: discord.Interaction) -> Mapping[str, object]:
@@ -158,6 +160,7 @@ class TapisDiscord(discord.Client):
     # --- life cycle -----------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
         await self.tables.start()
         await self.sync_commands()
 
@@ -528,7 +531,8 @@ class TapisDiscord(discord.Client):
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=games.get(g).NAME, value=g) for g in games.ids()]
+    return [app_commands.Choice(name=locale_str(games.get(g).NAME), value=g)
+            for g in games.ids()]
 
 
 def _title(interaction: discord.Interaction) -> str:
@@ -562,8 +566,9 @@ def _add_commands(app: TapisDiscord) -> None:
     simple("scores", "The scores of the game in this channel", "scores")
 
     @tree.command(name="newgame", description="Open a table for a game in this channel")
-    @app_commands.describe(game="The game to play",
-                           options="Options, e.g. rounds=3 ox=yes deadline=off")
+    @app_commands.describe(game=locale_str("The game to play"),
+                           options=locale_str("Options, e.g. rounds=3 ox=yes deadline=off"))
+    @app_commands.rename(game=locale_str("game"), options=locale_str("options"))
     @app_commands.choices(game=game_choices)
     @app_commands.guild_only()
     async def newgame(interaction: discord.Interaction, game: app_commands.Choice[str],
@@ -573,7 +578,8 @@ def _add_commands(app: TapisDiscord) -> None:
             (options or "").split(), title=_title(interaction)))
 
     @tree.command(name="play", description="Play a move, e.g. 7 7 J")
-    @app_commands.describe(move="Your move in the game's notation")
+    @app_commands.describe(move=locale_str("Your move in the game's notation"))
+    @app_commands.rename(move=locale_str("move"))
     @app_commands.guild_only()
     async def play(interaction: discord.Interaction, move: str) -> None:
         await app.answer(interaction, tables.play(actor_of(interaction),
@@ -620,7 +626,8 @@ def _add_commands(app: TapisDiscord) -> None:
         await app.show_hand(interaction, actor, press_of(interaction, payload))
 
     @tree.command(name="kick", description="Remove a player from the table (host or admin)")
-    @app_commands.describe(member="The player to remove")
+    @app_commands.describe(member=locale_str("The player to remove"))
+    @app_commands.rename(member=locale_str("member"))
     @app_commands.guild_only()
     async def kick(interaction: discord.Interaction, member: discord.Member) -> None:
         await app.answer(interaction, tables.kick(actor_of(interaction),
@@ -628,7 +635,9 @@ def _add_commands(app: TapisDiscord) -> None:
 
     @tree.command(name="options", description="See or change the table's options before it "
                                               "starts (host or admin)")
-    @app_commands.describe(options="e.g. rounds=3 ox=yes deadline=off; empty to see them")
+    @app_commands.describe(
+        options=locale_str("e.g. rounds=3 ox=yes deadline=off; empty to see them"))
+    @app_commands.rename(options=locale_str("options"))
     @app_commands.guild_only()
     async def options(interaction: discord.Interaction, options: str | None = None) -> None:
         await app.answer(interaction, tables.set_options(
@@ -640,7 +649,8 @@ def _add_commands(app: TapisDiscord) -> None:
                                                    channel_of(interaction)))
 
     @tree.command(name="rules", description="The rules of a game")
-    @app_commands.describe(game="Which game (default: the one played here)")
+    @app_commands.describe(game=locale_str("Which game (default: the one played here)"))
+    @app_commands.rename(game=locale_str("game"))
     @app_commands.choices(game=game_choices)
     async def rules(interaction: discord.Interaction,
                     game: app_commands.Choice[str] | None = None) -> None:
@@ -654,10 +664,12 @@ def _add_commands(app: TapisDiscord) -> None:
         await app.answer(interaction, text())
 
     @tree.command(name="lang", description="The language I use with you, or in this channel")
-    @app_commands.describe(language="Language", where="Just for you (default) or the channel")
+    @app_commands.describe(language=locale_str("Language"),
+                           where=locale_str("Just for you (default) or the channel"))
+    @app_commands.rename(language=locale_str("language"), where=locale_str("where"))
     @app_commands.choices(language=lang_choices, where=[
-        app_commands.Choice(name="me", value="me"),
-        app_commands.Choice(name="channel", value="channel")])
+        app_commands.Choice(name=locale_str("me"), value="me"),
+        app_commands.Choice(name=locale_str("channel"), value="channel")])
     async def lang(interaction: discord.Interaction, language: app_commands.Choice[str],
                    where: app_commands.Choice[str] | None = None) -> None:
         personal = where is None or where.value != "channel"

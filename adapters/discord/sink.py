@@ -20,7 +20,6 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from adapters.discord import texts  # noqa: F401 - registers the adapter's sentences
 from bot.clock import Clock
 from bot.deliveries import (
     Announcement,

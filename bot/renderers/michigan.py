@@ -10,7 +10,7 @@ forced plays: the table's sequence line shows them.
 
 from typing import Any
 
-from bot.i18n import count, register, t
+from bot.i18n import count, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import player_name
@@ -20,134 +20,6 @@ from engine.michigan import PAY_CARDS, RANKS, SUITS, Auction, Bid, Keep, Lead, P
 MAX_BUTTONS = 24
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 BID_STEPS = (0, 1, 2, 5, 10)  # above the lowest allowed bid: a few useful amounts
-
-register({
-    "en": {
-        "mi.rank.J": "J", "mi.rank.Q": "Q", "mi.rank.K": "K", "mi.rank.A": "A",
-        "mi.suit.S": "spades", "mi.suit.H": "hearts", "mi.suit.D": "diamonds",
-        "mi.suit.C": "clubs",
-        "mi.phase.decision": "dealer's decision", "mi.phase.auction": "auction of the extra hand",
-        "mi.phase.play": "play", "mi.phase.over": "game over",
-        "mi.header": "Deal {deal}/{deals} · dealer {dealer} · {phase}",
-        "mi.pay": "Pay cards (chips): {piles}",
-        "mi.decided.swap": "The dealer took the extra hand unseen.",
-        "mi.decided.keep": "The dealer kept their hand; the extra hand is out.",
-        "mi.auction_high": "Auction: high bid {bid} by {name} (the next bidder may go up to "
-                           "{max}, their chips)",
-        "mi.auction_none": "Auction: no bid yet (the next bidder may go up to {max}, their "
-                           "chips)",
-        "mi.auction_passed": "Passed: {names}",
-        "mi.auction_sold": "The extra hand went to {name} for {bid}.",
-        "mi.auction_unsold": "Nobody bought the extra hand: it is out.",
-        "mi.sequence": "{suit} run: {plays}",
-        "mi.no_sequence": "Waiting for {name} to lead.",
-        "mi.seat": "{marker}{name}: {cards} · {chips}{dealer}{played}",
-        "mi.seat_dealer": " · dealer",
-        "mi.seat_played": " · played {cards}",
-        "mi.hand_pay": "Pay cards in your hand: {cards}",
-        "mi.hand_chips": "You have {chips}.",
-        "mi.hand_decide": "You deal: swap your hand for the extra hand (unseen), keep it, or "
-                          "auction the extra hand.",
-        "mi.hand_bid": "Bid {min}–{max} for the extra hand (at most your chips), or pass (a "
-                       "pass is final).",
-        "mi.hand_lead": "You lead: pick a suit; your lowest card of it is played, then the "
-                        "forced cards follow.",
-        "mi.btn.swap": "Swap hands", "mi.btn.keep": "Keep", "mi.btn.auction": "Auction",
-        "mi.btn.bid": "Bid {amount}",
-        "mi.stop.ace": "the ace ends it; {seat} leads next",
-        "mi.stop.no_next_card": "{next} is not in play; {seat} leads next",
-        "mi.stop.already_played": "{next} was played earlier this deal; {seat} leads next",
-        "mi.left_on_pay_cards": "The game is over with {chips} still on the pay cards "
-                                "({piles}): they count for nobody.",
-        "mi.run": "{seat} leads {suit}: {plays}",
-        "mi.run_forced": "{seat} must lead {suit}: {plays}",
-        "mi.run_stop": "{run} — {stop}",
-        "event.michigan.swapped": "{seat} (dealer) swaps for the extra hand unseen",
-        "event.michigan.kept": "{seat} (dealer) keeps their hand",
-        "event.michigan.auction_opened": "{seat} (dealer) auctions the extra hand",
-        "event.michigan.bid": "{seat} bids {amount}",
-        "event.michigan.passed": "{seat} passes",
-        "event.michigan.passed_many": "{names} pass",
-        "event.michigan.auction_no_bid": "Nobody bids: the extra hand stays out of play",
-        "event.michigan.auction_won": "{seat} buys the extra hand for {amount}, paid "
-                                      "to {dealer}",
-        "event.michigan.led": "{seat} leads {card}",
-        "event.michigan.led_forced": "{seat} must lead {card}",
-        "event.michigan.played": "{seat} plays {card}",
-        "event.michigan.pay_card_won": "💰 {seat} plays {card} and wins its {chips}",
-        "event.michigan.sequence_stopped": "{suit} stops at {card}: {stop}",
-        "event.michigan.deal_over": "Deal {deal} is over: {seat} went out and collects "
-                                    "{total} ({payments})",
-        "event.michigan.deal_over_alone": "Deal {deal} is over: {seat} went out",
-        "event.michigan.deal_started": "Deal {deal}: {dealer} deals · pay cards {piles}",
-    },
-    "fr": {
-        "mi.rank.J": "V", "mi.rank.Q": "D", "mi.rank.K": "R", "mi.rank.A": "A",
-        "mi.suit.S": "pique", "mi.suit.H": "cœur", "mi.suit.D": "carreau",
-        "mi.suit.C": "trèfle",
-        "mi.phase.decision": "décision du donneur",
-        "mi.phase.auction": "enchères sur la main supplémentaire",
-        "mi.phase.play": "jeu", "mi.phase.over": "partie finie",
-        "mi.header": "Donne {deal}/{deals} · donneur {dealer} · {phase}",
-        "mi.pay": "Cartes payantes (jetons) : {piles}",
-        "mi.decided.swap": "Le donneur a pris la main supplémentaire sans la voir.",
-        "mi.decided.keep": "Le donneur a gardé sa main ; la main supplémentaire est écartée.",
-        "mi.auction_high": "Enchères : {bid} par {name} (le suivant peut miser jusqu'à {max}, "
-                           "ses jetons)",
-        "mi.auction_none": "Enchères : aucune mise pour l'instant (le suivant peut miser "
-                           "jusqu'à {max}, ses jetons)",
-        "mi.auction_passed": "Ont passé : {names}",
-        "mi.auction_sold": "La main supplémentaire est allée à {name} pour {bid}.",
-        "mi.auction_unsold": "Personne n'a acheté la main supplémentaire : elle est écartée.",
-        "mi.sequence": "Suite à {suit} : {plays}",
-        "mi.no_sequence": "On attend que {name} entame.",
-        "mi.seat": "{marker}{name} : {cards} · {chips}{dealer}{played}",
-        "mi.seat_dealer": " · donneur",
-        "mi.seat_played": " · a joué {cards}",
-        "mi.hand_pay": "Cartes payantes dans votre main : {cards}",
-        "mi.hand_chips": "Vous avez {chips}.",
-        "mi.hand_decide": "Vous donnez : échangez votre main contre la main supplémentaire "
-                          "(sans la voir), gardez-la, ou mettez la main supplémentaire aux "
-                          "enchères.",
-        "mi.hand_bid": "Misez de {min} à {max} pour la main supplémentaire (au plus vos "
-                       "jetons), ou passez (c'est "
-                       "définitif).",
-        "mi.hand_lead": "À vous d'entamer : choisissez une couleur ; votre plus petite carte "
-                        "de cette couleur est jouée, puis les cartes forcées suivent.",
-        "mi.btn.swap": "Échanger", "mi.btn.keep": "Garder", "mi.btn.auction": "Enchères",
-        "mi.btn.bid": "Miser {amount}",
-        "mi.stop.ace": "l'as la termine ; {seat} entame ensuite",
-        "mi.stop.no_next_card": "{next} n'est pas en jeu ; {seat} entame ensuite",
-        "mi.stop.already_played": "{next} a déjà été joué dans cette donne ; {seat} entame "
-                                  "ensuite",
-        "mi.left_on_pay_cards": "La partie se termine avec {chips} encore sur les cartes "
-                                "payantes ({piles}) : ils ne comptent pour personne.",
-        "mi.run": "{seat} entame à {suit} : {plays}",
-        "mi.run_forced": "{seat} doit entamer à {suit} : {plays}",
-        "mi.run_stop": "{run} — {stop}",
-        "event.michigan.swapped": "{seat} (donneur) prend la main supplémentaire sans la voir",
-        "event.michigan.kept": "{seat} (donneur) garde sa main",
-        "event.michigan.auction_opened": "{seat} (donneur) met la main supplémentaire aux "
-                                         "enchères",
-        "event.michigan.bid": "{seat} mise {amount}",
-        "event.michigan.passed": "{seat} passe",
-        "event.michigan.passed_many": "{names} passent",
-        "event.michigan.auction_no_bid": "Personne ne mise : la main supplémentaire reste "
-                                         "hors jeu",
-        "event.michigan.auction_won": "{seat} achète la main supplémentaire à {dealer} pour "
-                                      "{amount}",
-        "event.michigan.led": "{seat} entame avec {card}",
-        "event.michigan.led_forced": "{seat} doit entamer avec {card}",
-        "event.michigan.played": "{seat} joue {card}",
-        "event.michigan.pay_card_won": "💰 {seat} joue {card} et gagne ses {chips}",
-        "event.michigan.sequence_stopped": "{suit} s'arrête à {card} : {stop}",
-        "event.michigan.deal_over": "La donne {deal} est finie : {seat} est sorti et reçoit "
-                                    "{total} ({payments})",
-        "event.michigan.deal_over_alone": "La donne {deal} est finie : {seat} est sorti",
-        "event.michigan.deal_started": "Donne {deal} : {dealer} donne · cartes payantes "
-                                       "{piles}",
-    },
-})
 
 
 # --- cards ----------------------------------------------------------------------------------

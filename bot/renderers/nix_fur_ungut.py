@@ -4,7 +4,7 @@ cards laid "ne sont pas remplacées" and everyone counts them."""
 
 from typing import Any
 
-from bot.i18n import count, register, t
+from bot.i18n import count, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import cards_text
@@ -14,72 +14,6 @@ from engine.nix_fur_ungut import JOKER, ROWS, SUPER_LAST_TURN, TURNS, Play
 MAX_BUTTONS = 24  # 5 rows of 5 on Discord, one place kept free
 PERSONNE = "Monsieur Personne"
 SUPER = "★"
-
-register({
-    "en": {
-        # One name per combination everywhere (board, history, narration, buttons): the
-        # word a player types (`pair 5 5`); /rules says what each one means.
-        "nix.row.quad": "quad", "nix.row.run4": "run4", "nix.row.triple": "triple",
-        "nix.row.run3": "run3", "nix.row.pair": "pair", "nix.row.run2": "run2",
-        "nix.row.single": "single", "nix.row.none": "none",
-        "nix.header": "Round {round}/{rounds} · turn {turn}/{turns}",
-        "nix.board_row": "{row}: {cells}",
-        "nix.turn_placed": "Turn {turn}: {plays}",
-        "nix.seat": "{marker}{name}: {cards} · {score} pts{board}{super}",
-        "nix.on_board": " (+{points} on the board)",
-        "nix.seat_super": " · super chip ★ ready",
-        "nix.personne": "   {name}: {score} pts{board}{revealed}",
-        "nix.personne_revealed": " · revealed {cards}",
-        "nix.hand_super_ready": "Your super chip ★ is ready (doubles its cell; turns 1–4, "
-                                "no joker).",
-        "nix.hand_super_used": "Your super chip is used for this round.",
-        "nix.hand_turn": "Round {round}/{rounds} · turn {turn}/{turns}",
-        "event.nix-fur-ungut.played": "{seat} lays {cards} → {row}, cell 1",
-        "event.nix-fur-ungut.played_super": "{seat} lays {cards} → {row}, cell 1, with the "
-                                            "super chip ★",
-        "event.nix-fur-ungut.played_none": "{seat} has no card left → {row}, cell 1",
-        "event.nix-fur-ungut.pushed_off": "{seat}'s chip is pushed off the board ({row})",
-        "event.nix-fur-ungut.pushed_off_super": "{seat}'s super chip ★ is pushed off the "
-                                                "board ({row})",
-        "event.nix-fur-ungut.personne_revealed": "{name} reveals {cards}",
-        "event.nix-fur-ungut.super_as_normal": "{seat}'s unused super chip counts as a "
-                                               "normal chip",
-        "event.nix-fur-ungut.turn_started": "Turn {turn}/{turns}",
-        "event.nix-fur-ungut.round_over": "Round {round} is scored: {points}",
-        "event.nix-fur-ungut.round_started": "Round {round}: new deal; {first} plays first",
-    },
-    "fr": {
-        "nix.row.quad": "carré", "nix.row.run4": "suite4", "nix.row.triple": "brelan",
-        "nix.row.run3": "suite3", "nix.row.pair": "paire", "nix.row.run2": "suite2",
-        "nix.row.single": "carte", "nix.row.none": "rien",
-        "nix.header": "Manche {round}/{rounds} · tour {turn}/{turns}",
-        "nix.board_row": "{row} : {cells}",
-        "nix.turn_placed": "Tour {turn} : {plays}",
-        "nix.seat": "{marker}{name} : {cards} · {score} pts{board}{super}",
-        "nix.on_board": " (+{points} sur le plateau)",
-        "nix.seat_super": " · super jeton ★ disponible",
-        "nix.personne": "   {name} : {score} pts{board}{revealed}",
-        "nix.personne_revealed": " · a retourné {cards}",
-        "nix.hand_super_ready": "Votre super jeton ★ est disponible (double sa case ; tours "
-                                "1 à 4, sans joker).",
-        "nix.hand_super_used": "Votre super jeton est déjà joué cette manche.",
-        "nix.hand_turn": "Manche {round}/{rounds} · tour {turn}/{turns}",
-        "event.nix-fur-ungut.played": "{seat} pose {cards} → {row}, case 1",
-        "event.nix-fur-ungut.played_super": "{seat} pose {cards} → {row}, case 1, avec le "
-                                            "super jeton ★",
-        "event.nix-fur-ungut.played_none": "{seat} n'a plus de cartes → {row}, case 1",
-        "event.nix-fur-ungut.pushed_off": "Le jeton de {seat} sort du plateau ({row})",
-        "event.nix-fur-ungut.pushed_off_super": "Le super jeton ★ de {seat} sort du plateau "
-                                                "({row})",
-        "event.nix-fur-ungut.personne_revealed": "{name} retourne {cards}",
-        "event.nix-fur-ungut.super_as_normal": "Le super jeton inutilisé de {seat} compte "
-                                               "comme un jeton normal",
-        "event.nix-fur-ungut.turn_started": "Tour {turn}/{turns}",
-        "event.nix-fur-ungut.round_over": "La manche {round} est comptée : {points}",
-        "event.nix-fur-ungut.round_started": "Manche {round} : nouvelle donne ; {first} "
-                                             "commence",
-    },
-})
 
 
 def _name(seat: int, names: list[str], seats: int | None = None) -> str:

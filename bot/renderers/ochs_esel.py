@@ -2,95 +2,10 @@
 
 from typing import Any
 
-from bot.i18n import count, register, t
+from bot.i18n import count, t
 from bot.render import Button
 from bot.renderers.generic import MAX_MOVE_BUTTONS, cards_text, player_name
 from engine.core.types import Move
-
-register({
-    "en": {
-        # With the article: French elides it before "âne" but not "bœuf".
-        "animal.D": "the donkey", "animal.O": "the ox",
-        "oe.trick": "Trick {number} · {kind}",
-        "oe.trick_normal": "to beat: {best} ({count})",
-        "oe.trick_lead": "waiting for the lead",
-        "oe.kind.donkey": "🫏 donkey trick — everyone plays one card, the highest takes all",
-        "oe.kind.ox": "🐂 ox trick — everyone plays one card, the highest takes the pile",
-        "oe.kind.normal": "",
-        "oe.play": "{name}: {cards}",
-        "oe.pass": "{name}: pass",
-        "oe.animal_hand": "{name} has {animal}",
-        "oe.animal_middle": "In the middle: {animal}",
-        "oe.animal_trick": "On the table: {animal}",
-        "oe.animal_pile": "In {name}'s ox pile: {animal}",
-        "oe.seat": "{marker}{name}: {cards} · {score} penalty pts{pile}",
-        "oe.pile": " · ox pile: {size}, face down",
-        "oe.holding": "You hold {animal}.",
-        "oe.holding.D": "You hold the donkey: 20 penalty points if it is still in your hand "
-                        "when the round ends.",
-        "oe.holding.O": "You hold the ox: 15 penalty points if it is still in your hand when "
-                        "the round ends (in an ox pile it counts 0).",
-        "oe.both": "{first} and {second}",
-        "oe.own_pile": "Your ox pile: {cards} — {points} at the round's end",
-        "oe.hand_lead": "You lead: one or more cards of one value (a joker may join).",
-        "oe.hand_beat": "To beat: {best} — play {count} of higher value, or pass.",
-        "oe.hand_animal": "{kind}: play any one card.",
-        "oe.hand_kind.donkey": "Donkey trick", "oe.hand_kind.ox": "Ox trick",
-        "event.ochs-esel.led": "{seat} leads {cards}",
-        "event.ochs-esel.led_animal": "{seat} leads {animal}!",
-        "event.ochs-esel.beat": "{seat} beats with {cards}",
-        "event.ochs-esel.passed": "{seat} passes",
-        "event.ochs-esel.played": "{seat} plays {cards}",
-        "event.ochs-esel.trick_won": "{seat} wins the trick",
-        "event.ochs-esel.took_donkey": "{seat} takes the donkey trick into hand: {cards}",
-        "event.ochs-esel.took_ox_trick": "{seat} takes the ox trick face down: {penalty} "
-                                         "(numbers at face value, jokers 1, the ox 0; an ox "
-                                         "still in hand at the round's end costs 15)",
-        "event.ochs-esel.took_animal": "{seat} takes {animal}",
-        "event.ochs-esel.round_started": "Round {round} starts; {first} leads",
-    },
-    "fr": {
-        "animal.D": "l'âne", "animal.O": "le bœuf",
-        "oe.trick": "Tour {number} · {kind}",
-        "oe.trick_normal": "à battre : {best} ({count})",
-        "oe.trick_lead": "en attente de l'ouverture",
-        "oe.kind.donkey": "🫏 tour d'âne — chacun joue une carte, la plus forte prend tout",
-        "oe.kind.ox": "🐂 tour de bœuf — chacun joue une carte, la plus forte prend le pli",
-        "oe.kind.normal": "",
-        "oe.play": "{name} : {cards}",
-        "oe.pass": "{name} : passe",
-        "oe.animal_hand": "{name} a {animal}",
-        "oe.animal_middle": "Au centre : {animal}",
-        "oe.animal_trick": "Sur la table : {animal}",
-        "oe.animal_pile": "Dans le pli de bœuf de {name} : {animal}",
-        "oe.seat": "{marker}{name} : {cards} · {score} pts de pénalité{pile}",
-        "oe.pile": " · pli de bœuf : {size}, face cachée",
-        "oe.holding": "Vous avez {animal}.",
-        "oe.holding.D": "Vous avez l'âne : 20 points de pénalité s'il est encore dans votre "
-                        "main à la fin de la manche.",
-        "oe.holding.O": "Vous avez le bœuf : 15 points de pénalité s'il est encore dans votre "
-                        "main à la fin de la manche (dans un pli de bœuf, il compte 0).",
-        "oe.both": "{first} et {second}",
-        "oe.own_pile": "Votre pli de bœuf : {cards} — {points} à la fin de la manche",
-        "oe.hand_lead": "À vous d'ouvrir : une ou plusieurs cartes d'une même valeur (un joker "
-                        "peut s'y joindre).",
-        "oe.hand_beat": "À battre : {best} — jouez {count} de plus haute valeur, ou passez.",
-        "oe.hand_animal": "{kind} : jouez une carte, n'importe laquelle.",
-        "oe.hand_kind.donkey": "Tour d'âne", "oe.hand_kind.ox": "Tour de bœuf",
-        "event.ochs-esel.led": "{seat} ouvre avec {cards}",
-        "event.ochs-esel.led_animal": "{seat} joue {animal} !",
-        "event.ochs-esel.beat": "{seat} surenchérit avec {cards}",
-        "event.ochs-esel.passed": "{seat} passe",
-        "event.ochs-esel.played": "{seat} joue {cards}",
-        "event.ochs-esel.trick_won": "{seat} remporte le tour",
-        "event.ochs-esel.took_donkey": "{seat} prend le tour d'âne en main : {cards}",
-        "event.ochs-esel.took_ox_trick": "{seat} prend le pli de bœuf face cachée : {penalty} "
-                                         "(chiffres à leur valeur, joker 1, bœuf 0 ; un bœuf "
-                                         "encore en main à la fin de la manche coûte 15)",
-        "event.ochs-esel.took_animal": "{seat} prend {animal}",
-        "event.ochs-esel.round_started": "La manche {round} commence ; {first} ouvre",
-    },
-})
 
 
 def _animal(code: str, lang: str) -> str:

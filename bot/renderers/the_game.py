@@ -4,7 +4,7 @@ inférieure de 10"), then the turn's minimum and the draw pile that sets it."""
 
 from typing import Any
 
-from bot.i18n import count, register, t
+from bot.i18n import count, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import player_name
@@ -16,69 +16,6 @@ MAX_BUTTONS = 20  # 4 rows of 5 on Discord; the fifth row holds the signal butto
 # then withdraw. The marks are the same on the table, with a legend under the hand.
 SIGNAL_MARKS = {STOP: "✋", SMALL: "⚠"}
 WITHDRAW_MARK = "↩"
-
-register({
-    "en": {
-        "tg.draw": "Draw pile: {size} · turn {turn}",
-        "tg.draw_empty": "Draw pile empty: 1 card a turn is enough · turn {turn}",
-        "tg.need": "This turn: at least {minimum} to play · played so far: {played}",
-        "tg.seat": "{marker}{name}: {cards}",
-        "tg.won": "🎉 Every card played: the team beat The Game!",
-        "tg.lost": "The team lost to The Game: {score} left (hands and draw pile).",
-        "tg.your_turn": "Played this turn: {played} of at least {minimum}.",
-        "tg.btn_end": "End turn",
-        "tg.final_won": "🏁 The Game is over: the team played all 98 cards and beat it! 🎉",
-        "tg.final_lost": "🏁 The Game is over: the team ends with {left} (in hands and the "
-                         "draw pile). Fewer than 10 is an excellent score; 0 beats the game.",
-        "event.the-game.played": "{seat} plays {card} on {pile} ({previous} → {card})",
-        "event.the-game.played_jump": "{seat} jumps back 10: {card} on {pile} "
-                                      "({previous} → {card})",
-        "event.the-game.turn_ended": "{seat} ends the turn and draws {drawn} (draw pile: "
-                                     "{draw_size})",
-        "event.the-game.game_won": "🎉 All 98 cards are on the piles: the team wins!",
-        "event.the-game.game_lost": "{seat} can't reach the minimum ({needed} still to play): "
-                                    "the game is lost with {score} left.",
-        "event.the-game.game_lost_end": "The game is over with {score} left.",
-        "event.the-game.signalled.stop": "{seat} asks: please don't play on {pile}.",
-        "event.the-game.signalled.small": "{seat} asks: no big jump on {pile}.",
-        "event.the-game.signalled.off": "{seat} withdraws their signal on {pile}.",
-        "tg.signal.stop": "✋ {pile}: please don't play here ({names})",
-        "tg.signal.small": "⚠ {pile}: no big jump here ({names})",
-        "tg.signal_legend": "Signals, at any time: ✋ please don't play here · ⚠ no big jump "
-                            "here · ↩ withdraw. Never say a number.",
-    },
-    "fr": {
-        "tg.draw": "Pioche : {size} · tour {turn}",
-        "tg.draw_empty": "Pioche vide : 1 carte par tour suffit · tour {turn}",
-        "tg.need": "Ce tour : au moins {minimum} à poser · déjà posées : {played}",
-        "tg.seat": "{marker}{name} : {cards}",
-        "tg.won": "🎉 Toutes les cartes sont posées : l'équipe a battu The Game !",
-        "tg.lost": "L'équipe a perdu contre The Game : il restait {score} (mains et pioche).",
-        "tg.your_turn": "Posées ce tour-ci : {played} sur {minimum} au minimum.",
-        "tg.btn_end": "Finir le tour",
-        "tg.final_won": "🏁 La partie de The Game est terminée : l'équipe a posé les 98 cartes "
-                        "et l'a battu ! 🎉",
-        "tg.final_lost": "🏁 La partie de The Game est terminée : l'équipe finit avec {left} "
-                         "(en main et dans la pioche). Moins de 10 est un excellent score ; "
-                         "0 bat le jeu.",
-        "event.the-game.played": "{seat} pose {card} sur {pile} ({previous} → {card})",
-        "event.the-game.played_jump": "{seat} recule de 10 : {card} sur {pile} "
-                                      "({previous} → {card})",
-        "event.the-game.turn_ended": "{seat} finit son tour et pioche {drawn} (pioche : "
-                                     "{draw_size})",
-        "event.the-game.game_won": "🎉 Les 98 cartes sont posées : l'équipe gagne !",
-        "event.the-game.game_lost": "{seat} ne peut pas atteindre son minimum (encore {needed} à "
-                                    "poser) : la partie est perdue, il reste {score}.",
-        "event.the-game.game_lost_end": "La partie est finie, il reste {score}.",
-        "event.the-game.signalled.stop": "{seat} demande : ne jouez pas sur {pile}.",
-        "event.the-game.signalled.small": "{seat} demande : pas de gros saut sur {pile}.",
-        "event.the-game.signalled.off": "{seat} retire son signal sur {pile}.",
-        "tg.signal.stop": "✋ {pile} : ne jouez pas ici ({names})",
-        "tg.signal.small": "⚠ {pile} : pas de gros saut ici ({names})",
-        "tg.signal_legend": "Signaux, à tout moment : ✋ ne jouez pas ici · ⚠ pas de gros "
-                            "saut ici · ↩ retirer. Jamais de nombre.",
-    },
-})
 
 
 def _ascending(pile: str) -> bool:

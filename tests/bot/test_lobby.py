@@ -156,8 +156,8 @@ async def test_french_channel_gets_french_refusals_and_users_can_override(harnes
     assert "Aucune table" in reply.text
     await tables.set_lang(BOB, CHANNEL, "en", personal=True)
     assert "no open table" in (await tables.join(BOB, CHANNEL)).text
-    bad = await tables.set_lang(BOB, CHANNEL, "de", personal=True)
-    assert not bad.ok and "en, fr" in bad.text
+    bad = await tables.set_lang(BOB, CHANNEL, "es", personal=True)
+    assert not bad.ok and "en, de, fr" in bad.text
 
 
 async def test_lobby_buttons_work_like_commands(harness):
@@ -188,7 +188,7 @@ async def test_newgame_without_a_game_lists_games_players_and_options(harness):
 async def test_private_answers_follow_the_users_app_language_until_they_choose(harness):
     tables = harness.tables
     tables.remember_locale(BOB.user_id, "fr-FR")
-    tables.remember_locale(CAROL.user_id, "de-DE")  # a language we do not speak
+    tables.remember_locale(CAROL.user_id, "es-ES")  # a language we do not speak
     assert "Aucune table" in (await tables.join(BOB, CHANNEL)).text
     await tables.new_game(ALICE, CHANNEL, "ochs")
     await tables.settle()
@@ -206,7 +206,7 @@ async def test_the_app_language_survives_a_restart_until_the_app_says_otherwise(
     tables = await harness.restart()
     assert await tables.lang_of(BOB.user_id) == "fr"  # before Bob does anything
     tables.remember_locale(BOB.user_id, "en-GB")
-    tables.remember_locale(BOB.user_id, "de-DE")  # at once: a language we lack, stored last
+    tables.remember_locale(BOB.user_id, "es-ES")  # at once: a language we lack, stored last
     tables.remember_locale(BOB.user_id, None)  # an event that does not say: no change
     await tables.settle()
     assert (await harness.repo.user_settings("test", BOB.user_id)).locale is None
@@ -215,7 +215,7 @@ async def test_the_app_language_survives_a_restart_until_the_app_says_otherwise(
     await tables.settle()
     tables = await harness.restart()
     assert await tables.lang_of(BOB.user_id) == "fr"
-    tables.remember_locale(BOB.user_id, "de-DE")
+    tables.remember_locale(BOB.user_id, "es-ES")
     await tables.settle()
     tables = await harness.restart()
     assert await tables.lang_of(BOB.user_id) == "en"

@@ -117,3 +117,19 @@ def test_mydata_prints_the_stored_data_and_forgetme_asks_then_forgets(tmp_path):
                                   " OR former_user_id = 'you'").fetchone() == (0,)
         assert connection.execute("SELECT COUNT(*) FROM user_settings").fetchone() == (0,)
     assert name.encode() not in db.read_bytes()
+
+
+def test_a_whole_game_in_german_with_lang_de_shows_no_english_sentence(tmp_path):
+    from tests.english import english_sentences
+
+    db = tmp_path / "console.db"
+    presses = ["#1"] * 400 + ["quatsch", "/rules ochs", "/help", "/quit"]
+    result = run_bot(db, presses, "--lang", "de", "--game", "ochs-esel", "--bots", "2",
+                     "-o", "runden=1", "-o", "frist=aus")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Ochs und Esel hat begonnen" in out and "Endstand" in out
+    assert "Befehle:" in out and "Ochs und Esel (3–12 Spieler)" in out
+    assert "Optionen: rounds=1, ox=nein, deadline=aus" in out
+    assert english_sentences(out) == []
+    assert "Traceback" not in out + result.stderr

@@ -378,6 +378,76 @@ def _unknown(what: str, code: int) -> DiscordError:
     return DiscordError(404, code, f"Unknown {what}")
 
 
+# The locales Discord accepts in *_localizations (its "Locales" reference table).
+DISCORD_LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk",
+    "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+})
+# Chat-input command and option names: 1-32 letters (any script), digits, - or _,
+# lowercase where the script has case (Discord's ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$).
+_COMMAND_NAME = re.compile(r"[-_\w]{1,32}")
+
+
+def _valid_name(name: object) -> bool:
+    return isinstance(name, str) and bool(_COMMAND_NAME.fullmatch(name)) and name == name.lower()
+
+
+def _check_command(cmd: Json, path: str) -> None:
+    """Names, descriptions and their localizations as Discord validates them."""
+    if not _valid_name(cmd.get("name", "")):
+        raise _form_error(f"{path}.name", "APPLICATION_COMMAND_INVALID_NAME", "Invalid name.")
+    description = cmd.get("description", "")
+    if not isinstance(description, str) or len(description) > 100 or (
+            path.count(".") and not description):
+        raise _form_error(f"{path}.description", "BASE_TYPE_BAD_LENGTH",
+                          "Must be between 1 and 100 in length.")
+    for kind, check in (("name_localizations", _valid_name),
+                         ("description_localizations",
+                          lambda d: isinstance(d, str) and 1 <= len(d) <= 100)):
+        localized = cmd.get(kind) or {}
+        for locale, text in localized.items():
+            if locale not in DISCORD_LOCALES:
+                raise _form_error(f"{path}.{kind}.{locale}", "LOCALE_INVALID",
+                                  "Invalid locale.")
+            if not check(text):
+                raise _form_error(f"{path}.{kind}.{locale}",
+                                  "APPLICATION_COMMAND_INVALID_NAME" if kind.startswith("name")
+                                  else "BASE_TYPE_BAD_LENGTH", "Invalid localization.")
+    for locale in _localized_names_clash(cmd.get("options") or []):
+        raise _form_error(f"{path}.options", "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
+                          f"Option names must be unique in {locale}.")
+    for i, option in enumerate(cmd.get("options") or []):
+        if option.get("type") in (1, 2):  # subcommand (group): checked like a command
+            _check_command(option, f"{path}.options.{i}")
+            continue
+        if not _valid_name(option.get("name", "")):
+            raise _form_error(f"{path}.options.{i}.name", "APPLICATION_COMMAND_INVALID_NAME",
+                              "Invalid name.")
+        _check_command({**option, "options": []}, f"{path}.options.{i}")
+        for j, choice in enumerate(option.get("choices") or []):
+            names = [choice.get("name", ""), *(choice.get("name_localizations") or {}).values()]
+            if not all(isinstance(n, str) and 1 <= len(n) <= 100 for n in names):
+                raise _form_error(f"{path}.options.{i}.choices.{j}.name", "BASE_TYPE_BAD_LENGTH",
+                                  "Must be between 1 and 100 in length.")
+            for locale in choice.get("name_localizations") or {}:
+                if locale not in DISCORD_LOCALES:
+                    raise _form_error(f"{path}.options.{i}.choices.{j}.name_localizations",
+                                      "LOCALE_INVALID", "Invalid locale.")
+
+
+def _localized_names_clash(items: list[Json]) -> list[str]:
+    """Locales in which two commands (or two options of one command) would read alike."""
+    clashes = []
+    locales = {loc for item in items for loc in (item.get("name_localizations") or {})}
+    for locale in sorted(locales):
+        seen = [(item.get("name_localizations") or {}).get(locale, item.get("name"))
+                for item in items]
+        if len(seen) != len(set(seen)):
+            clashes.append(locale)
+    return clashes
+
+
 def _form_error(path: str, code: str, message: str) -> DiscordError:
     errors: Json = {}
     node = errors
@@ -1706,12 +1776,11 @@ class FakeDiscord:
         old = self.guild_commands.get(int(guild_id), []) if guild_id else self.global_commands
         old_ids = {c["name"]: c["id"] for c in old}
         stored = []
-        for cmd in body:
-            if (
-                not re.fullmatch(r"[-_\w]{1,32}", cmd.get("name", ""))
-                or cmd["name"] != cmd["name"].lower()
-            ):
-                raise _form_error("name", "APPLICATION_COMMAND_INVALID_NAME", "Invalid name.")
+        for locale in _localized_names_clash(body):
+            raise _form_error("_root", "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                              f"Application command names must be unique in {locale}.")
+        for index, cmd in enumerate(body):
+            _check_command(cmd, str(index))
             stored.append(
                 {
                     "id": old_ids.get(cmd["name"]) or str(self.snowflake()),

@@ -1368,6 +1368,11 @@ class FakeTelegram:
         return json.dumps(scope, sort_keys=True), params.get("language_code") or ""
 
     def _set_my_commands(self, params: JSON) -> bool:
+        # "A two-letter ISO 639-1 language code. If empty, commands will be applied to all
+        # users from the given scope, for whose language there are no dedicated commands."
+        language = params.get("language_code")
+        if language and not re.fullmatch(r"[a-z]{2}", str(language)):
+            raise bad_request("LANG_CODE_INVALID")
         commands = params.get("commands")
         if not isinstance(commands, list) or len(commands) > MAX_COMMANDS:
             raise bad_request("BOT_COMMANDS_TOO_MUCH")

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from bot import clean
-from bot.i18n import t
+from bot.i18n import LANGS, t
 from bot.options import MAX_WORDS
 from bot.tables import MAX_MOVE_CHARS, Actor
 from tests.reliability.checks import row_state
@@ -166,7 +166,7 @@ async def test_a_full_disk_under_a_preference_answers_the_storage_sentence(servi
     await repo._job(repo._db, fill)
     stranger = Actor("stranger-with-a-long-id", "Zed")  # no settings row yet: it needs room
     await refused(service, service.tables.set_lang(stranger, "lobby", "xx", personal=True),
-                  t(lang, "lang_unknown", langs="en, fr"))
+                  t(lang, "lang_unknown", langs=", ".join(LANGS)))
     await refused(service, service.tables.set_lang(stranger, "lobby", "fr", personal=True),
                   t(lang, "storage_failed"))
     # In private, before any language is known: the bot's default one.

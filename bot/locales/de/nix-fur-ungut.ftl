@@ -1,0 +1,40 @@
+### Nix für Ungut: Erzählung und Tisch.
+
+# Die Kurznamen sind die Wörter, die man tippt (`paar 5 5`).
+nix--row--quad = vierling
+nix--row--run4 = reihe4
+nix--row--triple = drilling
+nix--row--run3 = reihe3
+nix--row--pair = paar
+nix--row--run2 = reihe2
+nix--row--single = einzel
+nix--row--none = nichts
+nix--rowname--quad = Vierling
+nix--rowname--run4 = Viererreihe
+nix--rowname--triple = Drilling
+nix--rowname--run3 = Dreierreihe
+nix--rowname--pair = Paar
+nix--rowname--run2 = Zweierreihe
+nix--rowname--single = Einzelkarte
+nix--rowname--none = Nichts
+nix--header = Runde { $round }/{ $rounds } · Zug { $turn }/{ $turns }
+nix--board_row = { $row }: { $cells }
+nix--turn_placed = Zug { $turn }: { $plays }
+nix--seat = { $marker }{ $name }: { $cards } · { $score } Pkt.{ $board }{ $super }
+nix--on_board = { " " }(+{ $points } auf dem Brett)
+nix--seat_super = { " " }· Superchip ★ bereit
+nix--personne = { "   " }{ $name }: { $score } Pkt.{ $board }{ $revealed }
+nix--personne_revealed = { " " }· aufgedeckt { $cards }
+nix--hand_super_ready = Dein Superchip ★ ist bereit (verdoppelt sein Feld; Züge 1–4, ohne Joker).
+nix--hand_super_used = Dein Superchip ist für diese Runde verbraucht.
+nix--hand_turn = Runde { $round }/{ $rounds } · Zug { $turn }/{ $turns }
+event--nix-fur-ungut--played = { $seat } legt { $cards } → { $row }, Feld 1
+event--nix-fur-ungut--played_super = { $seat } legt { $cards } → { $row }, Feld 1, mit dem Superchip ★
+event--nix-fur-ungut--played_none = { $seat } hat keine Karte mehr → { $row }, Feld 1
+event--nix-fur-ungut--pushed_off = Der Chip von { $seat } wird vom Brett geschoben ({ $row })
+event--nix-fur-ungut--pushed_off_super = Der Superchip ★ von { $seat } wird vom Brett geschoben ({ $row })
+event--nix-fur-ungut--personne_revealed = { $name } deckt { $cards } auf
+event--nix-fur-ungut--super_as_normal = Der unbenutzte Superchip von { $seat } zählt als normaler Chip
+event--nix-fur-ungut--turn_started = Zug { $turn }/{ $turns }
+event--nix-fur-ungut--round_over = Runde { $round } ist gewertet: { $points }
+event--nix-fur-ungut--round_started = Runde { $round }: neu gegeben; { $first } fängt an

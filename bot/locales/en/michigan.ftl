@@ -1,0 +1,63 @@
+### Michigan: narration, auction and table.
+
+mi--rank--J = J
+mi--rank--Q = Q
+mi--rank--K = K
+mi--rank--A = A
+mi--suit--S = spades
+mi--suit--H = hearts
+mi--suit--D = diamonds
+mi--suit--C = clubs
+mi--phase--decision = dealer's decision
+mi--phase--auction = auction of the extra hand
+mi--phase--play = play
+mi--phase--over = game over
+mi--header = Deal { $deal }/{ $deals } · dealer { $dealer } · { $phase }
+mi--pay = Pay cards (chips): { $piles }
+mi--decided--swap = The dealer took the extra hand unseen.
+mi--decided--keep = The dealer kept their hand; the extra hand is out.
+mi--auction_high = Auction: high bid { $bid } by { $name } (the next bidder may go up to { $max }, their chips)
+mi--auction_none = Auction: no bid yet (the next bidder may go up to { $max }, their chips)
+mi--auction_passed = Passed: { $names }
+mi--auction_sold = The extra hand went to { $name } for { $bid }.
+mi--auction_unsold = Nobody bought the extra hand: it is out.
+mi--sequence = { $suit } run: { $plays }
+mi--no_sequence = Waiting for { $name } to lead.
+mi--seat = { $marker }{ $name }: { $cards } · { $chips }{ $dealer }{ $played }
+mi--seat_dealer = { " " }· dealer
+mi--seat_played = { " " }· played { $cards }
+mi--hand_pay = Pay cards in your hand: { $cards }
+mi--hand_chips = You have { $chips }.
+mi--hand_decide = You deal: swap your hand for the extra hand (unseen), keep it, or auction the extra hand.
+mi--hand_bid = Bid { $min }–{ $max } for the extra hand (at most your chips), or pass (a pass is final).
+mi--hand_lead = You lead: pick a suit; your lowest card of it is played, then the forced cards follow.
+mi--btn--swap = Swap hands
+mi--btn--keep = Keep
+mi--btn--auction = Auction
+mi--btn--bid = Bid { $amount }
+mi--stop--ace = the ace ends it; { $seat } leads next
+mi--stop--no_next_card = { $next } is not in play; { $seat } leads next
+mi--run = { $seat } leads { $suit }: { $plays }
+mi--run_forced = { $seat } must lead { $suit }: { $plays }
+mi--run_stop = { $run } — { $stop }
+event--michigan--swapped = { $seat } (dealer) swaps for the extra hand unseen
+event--michigan--kept = { $seat } (dealer) keeps their hand
+event--michigan--auction_opened = { $seat } (dealer) auctions the extra hand
+event--michigan--bid = { $seat } bids { $amount }
+event--michigan--passed = { $seat } passes
+event--michigan--passed_many = { $names } pass
+event--michigan--auction_no_bid = Nobody bids: the extra hand stays out of play
+event--michigan--auction_won = { $seat } buys the extra hand for { $amount }, paid to { $dealer }
+event--michigan--led = { $seat } leads { $card }
+event--michigan--led_forced = { $seat } must lead { $card }
+event--michigan--played = { $seat } plays { $card }
+event--michigan--pay_card_won = 💰 { $seat } plays { $card } and wins its { $chips }
+event--michigan--sequence_stopped = { $suit } stops at { $card }: { $stop }
+event--michigan--deal_over = Deal { $deal } is over: { $seat } went out and collects { $total } ({ $payments })
+event--michigan--deal_over_alone = Deal { $deal } is over: { $seat } went out
+event--michigan--deal_started = Deal { $deal }: { $dealer } deals · pay cards { $piles }
+
+## Imported from head_michigan.py
+
+mi--stop--already_played = { $next } was played earlier this deal; { $seat } leads next
+mi--left_on_pay_cards = The game is over with { $chips } still on the pay cards ({ $piles }): they count for nobody.

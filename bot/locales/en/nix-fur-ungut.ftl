@@ -1,0 +1,40 @@
+### Nix für Ungut: narration and table.
+
+# The short names are the words a player types (`pair 5 5`).
+nix--row--quad = quad
+nix--row--run4 = run4
+nix--row--triple = triple
+nix--row--run3 = run3
+nix--row--pair = pair
+nix--row--run2 = run2
+nix--row--single = single
+nix--row--none = none
+nix--rowname--quad = Four of a kind
+nix--rowname--run4 = Run of 4
+nix--rowname--triple = Three of a kind
+nix--rowname--run3 = Run of 3
+nix--rowname--pair = Pair
+nix--rowname--run2 = Run of 2
+nix--rowname--single = Single card
+nix--rowname--none = Nothing
+nix--header = Round { $round }/{ $rounds } · turn { $turn }/{ $turns }
+nix--board_row = { $row }: { $cells }
+nix--turn_placed = Turn { $turn }: { $plays }
+nix--seat = { $marker }{ $name }: { $cards } · { $score } pts{ $board }{ $super }
+nix--on_board = { " " }(+{ $points } on the board)
+nix--seat_super = { " " }· super chip ★ ready
+nix--personne = { "   " }{ $name }: { $score } pts{ $board }{ $revealed }
+nix--personne_revealed = { " " }· revealed { $cards }
+nix--hand_super_ready = Your super chip ★ is ready (doubles its cell; turns 1–4, no joker).
+nix--hand_super_used = Your super chip is used for this round.
+nix--hand_turn = Round { $round }/{ $rounds } · turn { $turn }/{ $turns }
+event--nix-fur-ungut--played = { $seat } lays { $cards } → { $row }, cell 1
+event--nix-fur-ungut--played_super = { $seat } lays { $cards } → { $row }, cell 1, with the super chip ★
+event--nix-fur-ungut--played_none = { $seat } has no card left → { $row }, cell 1
+event--nix-fur-ungut--pushed_off = { $seat }'s chip is pushed off the board ({ $row })
+event--nix-fur-ungut--pushed_off_super = { $seat }'s super chip ★ is pushed off the board ({ $row })
+event--nix-fur-ungut--personne_revealed = { $name } reveals { $cards }
+event--nix-fur-ungut--super_as_normal = { $seat }'s unused super chip counts as a normal chip
+event--nix-fur-ungut--turn_started = Turn { $turn }/{ $turns }
+event--nix-fur-ungut--round_over = Round { $round } is scored: { $points }
+event--nix-fur-ungut--round_started = Round { $round }: new deal; { $first } plays first

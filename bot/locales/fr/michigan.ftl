@@ -1,0 +1,63 @@
+### Michigan: narration, auction and table.
+
+mi--rank--J = V
+mi--rank--Q = D
+mi--rank--K = R
+mi--rank--A = A
+mi--suit--S = pique
+mi--suit--H = cœur
+mi--suit--D = carreau
+mi--suit--C = trèfle
+mi--phase--decision = décision du donneur
+mi--phase--auction = enchères sur la main supplémentaire
+mi--phase--play = jeu
+mi--phase--over = partie finie
+mi--header = Donne { $deal }/{ $deals } · donneur { $dealer } · { $phase }
+mi--pay = Cartes payantes (jetons) : { $piles }
+mi--decided--swap = Le donneur a pris la main supplémentaire sans la voir.
+mi--decided--keep = Le donneur a gardé sa main ; la main supplémentaire est écartée.
+mi--auction_high = Enchères : { $bid } par { $name } (le suivant peut miser jusqu'à { $max }, ses jetons)
+mi--auction_none = Enchères : aucune mise pour l'instant (le suivant peut miser jusqu'à { $max }, ses jetons)
+mi--auction_passed = Ont passé : { $names }
+mi--auction_sold = La main supplémentaire est allée à { $name } pour { $bid }.
+mi--auction_unsold = Personne n'a acheté la main supplémentaire : elle est écartée.
+mi--sequence = Suite à { $suit } : { $plays }
+mi--no_sequence = On attend que { $name } entame.
+mi--seat = { $marker }{ $name } : { $cards } · { $chips }{ $dealer }{ $played }
+mi--seat_dealer = { " " }· donneur
+mi--seat_played = { " " }· a joué { $cards }
+mi--hand_pay = Cartes payantes dans votre main : { $cards }
+mi--hand_chips = Vous avez { $chips }.
+mi--hand_decide = Vous donnez : échangez votre main contre la main supplémentaire (sans la voir), gardez-la, ou mettez la main supplémentaire aux enchères.
+mi--hand_bid = Misez de { $min } à { $max } pour la main supplémentaire (au plus vos jetons), ou passez (c'est définitif).
+mi--hand_lead = À vous d'entamer : choisissez une couleur ; votre plus petite carte de cette couleur est jouée, puis les cartes forcées suivent.
+mi--btn--swap = Échanger
+mi--btn--keep = Garder
+mi--btn--auction = Enchères
+mi--btn--bid = Miser { $amount }
+mi--stop--ace = l'as la termine ; { $seat } entame ensuite
+mi--stop--no_next_card = { $next } n'est pas en jeu ; { $seat } entame ensuite
+mi--run = { $seat } entame à { $suit } : { $plays }
+mi--run_forced = { $seat } doit entamer à { $suit } : { $plays }
+mi--run_stop = { $run } — { $stop }
+event--michigan--swapped = { $seat } (donneur) prend la main supplémentaire sans la voir
+event--michigan--kept = { $seat } (donneur) garde sa main
+event--michigan--auction_opened = { $seat } (donneur) met la main supplémentaire aux enchères
+event--michigan--bid = { $seat } mise { $amount }
+event--michigan--passed = { $seat } passe
+event--michigan--passed_many = { $names } passent
+event--michigan--auction_no_bid = Personne ne mise : la main supplémentaire reste hors jeu
+event--michigan--auction_won = { $seat } achète la main supplémentaire à { $dealer } pour { $amount }
+event--michigan--led = { $seat } entame avec { $card }
+event--michigan--led_forced = { $seat } doit entamer avec { $card }
+event--michigan--played = { $seat } joue { $card }
+event--michigan--pay_card_won = 💰 { $seat } joue { $card } et gagne ses { $chips }
+event--michigan--sequence_stopped = { $suit } s'arrête à { $card } : { $stop }
+event--michigan--deal_over = La donne { $deal } est finie : { $seat } est sorti et reçoit { $total } ({ $payments })
+event--michigan--deal_over_alone = La donne { $deal } est finie : { $seat } est sorti
+event--michigan--deal_started = Donne { $deal } : { $dealer } donne · cartes payantes { $piles }
+
+## Imported from head_michigan.py
+
+mi--stop--already_played = { $next } a déjà été joué dans cette donne ; { $seat } entame ensuite
+mi--left_on_pay_cards = La partie se termine avec { $chips } encore sur les cartes payantes ({ $piles }) : ils ne comptent pour personne.

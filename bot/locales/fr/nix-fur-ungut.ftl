@@ -1,0 +1,40 @@
+### Nix für Ungut: narration and table.
+
+# The short names are the words a player types (`pair 5 5`).
+nix--row--quad = carré
+nix--row--run4 = suite4
+nix--row--triple = brelan
+nix--row--run3 = suite3
+nix--row--pair = paire
+nix--row--run2 = suite2
+nix--row--single = carte
+nix--row--none = rien
+nix--rowname--quad = Carré
+nix--rowname--run4 = Suite de 4
+nix--rowname--triple = Brelan
+nix--rowname--run3 = Suite de 3
+nix--rowname--pair = Paire
+nix--rowname--run2 = Suite de 2
+nix--rowname--single = Carte seule
+nix--rowname--none = Rien
+nix--header = Manche { $round }/{ $rounds } · tour { $turn }/{ $turns }
+nix--board_row = { $row } : { $cells }
+nix--turn_placed = Tour { $turn } : { $plays }
+nix--seat = { $marker }{ $name } : { $cards } · { $score } pts{ $board }{ $super }
+nix--on_board = { " " }(+{ $points } sur le plateau)
+nix--seat_super = { " " }· super jeton ★ disponible
+nix--personne = { "   " }{ $name } : { $score } pts{ $board }{ $revealed }
+nix--personne_revealed = { " " }· a retourné { $cards }
+nix--hand_super_ready = Votre super jeton ★ est disponible (double sa case ; tours 1 à 4, sans joker).
+nix--hand_super_used = Votre super jeton est déjà joué cette manche.
+nix--hand_turn = Manche { $round }/{ $rounds } · tour { $turn }/{ $turns }
+event--nix-fur-ungut--played = { $seat } pose { $cards } → { $row }, case 1
+event--nix-fur-ungut--played_super = { $seat } pose { $cards } → { $row }, case 1, avec le super jeton ★
+event--nix-fur-ungut--played_none = { $seat } n'a plus de cartes → { $row }, case 1
+event--nix-fur-ungut--pushed_off = Le jeton de { $seat } sort du plateau ({ $row })
+event--nix-fur-ungut--pushed_off_super = Le super jeton ★ de { $seat } sort du plateau ({ $row })
+event--nix-fur-ungut--personne_revealed = { $name } retourne { $cards }
+event--nix-fur-ungut--super_as_normal = Le super jeton inutilisé de { $seat } compte comme un jeton normal
+event--nix-fur-ungut--turn_started = Tour { $turn }/{ $turns }
+event--nix-fur-ungut--round_over = La manche { $round } est comptée : { $points }
+event--nix-fur-ungut--round_started = Manche { $round } : nouvelle donne ; { $first } commence
