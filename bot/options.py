@@ -107,7 +107,8 @@ _LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
 TABLE_SETTINGS = (*_LIMITS, "bots")  # options of the table itself, whatever its game
 # How strong the table's bots play (its /addbot seats and AFK takeovers), as typed.
 _LEVEL_WORDS = {"easy": "easy", "facile": "easy", "strong": "strong", "fort": "strong",
-                "forts": "strong", "difficile": "strong"}
+                "forts": "strong", "difficile": "strong", "leicht": "easy", "einfach": "easy",
+                "stark": "strong", "schwer": "strong"}
 
 
 def _bots_level(raw: str) -> str:

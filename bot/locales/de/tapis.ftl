@@ -324,4 +324,4 @@ refusal--unknown_signal = „{ $text }“ ist kein Signal: Schreib stop (bitte h
 bad_bots_level = „bots={ $value }“ ist keine Bot-Stufe; Stufen: { $levels }.
 bots--easy = leicht
 bots--strong = stark
-optdesc--bots = wie die Bots am Tisch spielen (hinzugefügte Bots und Übernahmen bei Abwesenheit): easy oder strong
+optdesc--bots = wie die Bots am Tisch spielen (hinzugefügte Bots und Übernahmen bei Abwesenheit): leicht oder stark
