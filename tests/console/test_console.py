@@ -125,7 +125,7 @@ def test_a_whole_game_in_german_with_lang_de_shows_no_english_sentence(tmp_path)
     db = tmp_path / "console.db"
     presses = ["#1"] * 400 + ["quatsch", "/rules ochs", "/help", "/quit"]
     result = run_bot(db, presses, "--lang", "de", "--game", "ochs-esel", "--bots", "2",
-                     "-o", "runden=1", "-o", "frist=aus")
+                     "-o", "runden=1", "-o", "frist=aus", "-o", "bots=leicht")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Ochs und Esel hat begonnen" in out and "Endstand" in out
