@@ -50,10 +50,22 @@ class Live:
     deadline_stored: bool = True
     last_to_act: list[int] | None = None  # as last announced, to ping only new turns
     ref: str = ""  # "<id>_<tag>": how buttons and links name this table (`Tables.ref`)
+    # Talk (The Game's signals) moved the table from `talk_base` to `talk_top` and nothing
+    # else since: a move button drawn anywhere in that range still means the same play,
+    # so a bot's signal between drawing and pressing does not make it "out of date".
+    # Anything else that changes the version (a play, a reload) leaves `talk_top` behind.
+    talk_base: int = -1
+    talk_top: int = -1
 
     @property
     def id(self) -> int:
         return self.row.id
+
+    def current(self, version: int) -> bool:
+        """Whether a move button drawn at `version` still offers what it showed."""
+        if version == self.row.version:
+            return True
+        return self.talk_top == self.row.version and self.talk_base <= version <= self.talk_top
 
     def seat_of(self, user_id: str) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.is_bot), None)

@@ -450,7 +450,7 @@ class Tables(Lobby, Turns, Privacy):
                 return await self._refuse(actor, channel, "rights_unknown")
         lang = await self.lang_of(actor.user_id, channel)
         if is_move(action):
-            if live.row.status != PLAYING or payload.version != live.row.version:
+            if live.row.status != PLAYING or not live.current(payload.version):
                 metrics.REFUSED.labels(self.platform, "out_of_date").inc()
                 return Reply(t(lang, "out_of_date"), ok=False)
             return await self._play(live, actor, action[2:], expected_version=payload.version)
@@ -527,7 +527,7 @@ class Tables(Lobby, Turns, Privacy):
         async with self._lock(live.id):
             if live.row.status != PLAYING or live.state is None:
                 return await self._refuse(actor, channel, "no_game")
-            if expected_version is not None and expected_version != live.row.version:
+            if expected_version is not None and not live.current(expected_version):
                 return await self._refuse(actor, channel, "out_of_date")
             seat = live.seat_of(actor.user_id)
             if seat is None:
@@ -593,12 +593,18 @@ class Tables(Lobby, Turns, Privacy):
                                  score=result.scores[s.seat],
                                  rank=team if cooperative else result.ranking[s.seat])
                        for s in live.seats]
+        before = live.row.version
         live.row = await self.repo.commit_move(
             live.id, seq=live.row.version + 1, seat=seat, move=str(move), actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results)
         changes.note()
         live.state = new_state
+        is_talk = getattr(game, "is_talk", None)
+        if is_talk is not None and is_talk(move):
+            if live.talk_top != before:
+                live.talk_base = before
+            live.talk_top = live.row.version
         metrics.MOVES.labels(self.platform, live.row.game, actor_kind).inc()
         return events
 

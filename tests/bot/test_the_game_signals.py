@@ -159,3 +159,22 @@ async def test_strong_bots_signal_to_each_other_and_the_log_replays(harness):
     assert any(m.startswith("signal ") for m in moves)
     await harness.restart()
     assert harness.repaired == []
+
+
+async def test_a_signal_between_drawing_and_pressing_leaves_the_move_buttons_valid(harness):
+    """A bot's (or anyone's) signal is a new table version, but the hand's plays are the
+    same: the player's press on the hand drawn before it still plays."""
+    live = await _two(harness)
+    hand = _hand(harness, live, ALICE)
+    play = next(b.action for row in hand.buttons for b in row if b.action.startswith("m:"))
+    assert (await harness.tables.play(BOB, CHANNEL, "signal D2 stop")).ok
+    assert live.row.version > hand.version
+    reply = await harness.press_on_hand(ALICE, live.id, hand.version, play)
+    assert reply.ok, reply.text
+    assert live.state.played == 1
+    # After a real play, that old hand's buttons are out of date again.
+    other = next(b.action for row in hand.buttons for b in row
+                 if b.action.startswith("m:") and b.action != play)
+    reply = await harness.press_on_hand(ALICE, live.id, hand.version, other)
+    assert not reply.ok and "out of date" in reply.text
+    assert live.state.played == 1
