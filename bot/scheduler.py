@@ -25,31 +25,84 @@ class Job:
 
 
 class Scheduler:
+    """A heap of jobs, indexed by table.
+
+    Every job names the table version it was made for, and a table that moves on makes
+    its older jobs pointless (a reminder for a turn already played). They are dropped
+    when the table moves (`moved`), not left to wake up and load the table for nothing:
+    a busy bot keeps only its table's current jobs, and asking for one table's jobs
+    looks at that table's alone.
+    """
+
     def __init__(self, clock: Clock, run: Callable[[Job], Awaitable[None]]) -> None:
         self._clock = clock
         self._run = run
         self._heap: list[Job] = []
+        self._by_table: dict[int, set[Job]] = {}
+        self._dropped = 0  # jobs still in the heap that will not run
+        self._gone: set[int] = set()  # their `order`s
         self._count = itertools.count()
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
     def at(self, due: float, kind: str, table_id: int, version: int) -> None:
-        heapq.heappush(self._heap, Job(due, next(self._count), kind, table_id, version))
+        job = Job(due, next(self._count), kind, table_id, version)
+        heapq.heappush(self._heap, job)
+        self._by_table.setdefault(table_id, set()).add(job)
         self._wake.set()
 
     def drop(self, table_id: int) -> None:
         """Forget a table's jobs: a table that closed and comes back keeps its version, so
         its old reminders and expiries would otherwise look current again."""
-        kept = [job for job in self._heap if job.table_id != table_id]
-        if len(kept) != len(self._heap):
-            heapq.heapify(kept)
-            self._heap = kept
+        self._forget(self._by_table.pop(table_id, set()))
+
+    def moved(self, table_id: int, version: int) -> None:
+        """The table is now at `version`: its jobs for any other version will not run."""
+        jobs = self._by_table.get(table_id)
+        if jobs:
+            stale = {job for job in jobs if job.version != version}
+            if stale:
+                jobs -= stale
+                self._forget(stale)
+                if not jobs:
+                    del self._by_table[table_id]
+
+    def jobs_of(self, table_id: int) -> list[Job]:
+        """The table's jobs still to run, soonest first."""
+        return sorted(self._by_table.get(table_id, ()))
+
+    def _forget(self, jobs: set[Job]) -> None:
+        if not jobs:
+            return
+        self._dropped += len(jobs)
+        self._gone.update(job.order for job in jobs)
+        if self._dropped > 1024 and self._dropped * 2 > len(self._heap):
+            # Mostly dropped jobs: rebuild rather than carry them until they come due.
+            self._heap = [job for job in self._heap if job.order not in self._gone]
+            heapq.heapify(self._heap)
+            self._gone.clear()
+            self._dropped = 0
+
+    def _pop(self) -> Job:
+        job = heapq.heappop(self._heap)
+        jobs = self._by_table.get(job.table_id)
+        if jobs is not None:
+            jobs.discard(job)
+            if not jobs:
+                del self._by_table[job.table_id]
+        return job
+
+    def _skip_dropped(self) -> None:
+        while self._heap and self._heap[0].order in self._gone:
+            self._gone.discard(heapq.heappop(self._heap).order)
+            self._dropped -= 1
 
     def pending(self) -> int:
-        return len(self._heap)
+        return len(self._heap) - self._dropped
 
     def next_due(self) -> float | None:
+        self._skip_dropped()
         return self._heap[0].due if self._heap else None
 
     async def run_due(self) -> int:
@@ -60,14 +113,15 @@ class Scheduler:
         """
         ran = 0
         async with self._lock:
-            while self._heap and self._heap[0].due <= self._clock.now():
+            while (due := self.next_due()) is not None and due <= self._clock.now():
                 batch: list[Job] = []
                 tables: set[int] = set()
                 while (self._heap and self._heap[0].due <= self._clock.now()
                        and self._heap[0].table_id not in tables and len(batch) < BATCH):
-                    job = heapq.heappop(self._heap)
+                    job = self._pop()
                     batch.append(job)
                     tables.add(job.table_id)
+                    self._skip_dropped()
                 await asyncio.gather(*(self._run_one(job) for job in batch))
                 ran += len(batch)
         return ran

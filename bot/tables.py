@@ -600,6 +600,7 @@ class Tables(Lobby, Turns, Privacy):
             results=results)
         changes.note()
         live.state = new_state
+        self.scheduler.moved(live.id, live.row.version)  # its jobs for the last turn are moot
         is_talk = getattr(game, "is_talk", None)
         if is_talk is not None and is_talk(move):
             if live.talk_top != before:

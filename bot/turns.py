@@ -318,8 +318,8 @@ class Turns(TablesBase):
             log.warning("table %s: reminder not marked", live.id)
 
     def _remaining(self, live: Live) -> float:
-        jobs = [j for j in self.scheduler._heap
-                if j.table_id == live.id and j.kind == "expire" and j.version == live.row.version]
+        jobs = [j for j in self.scheduler.jobs_of(live.id)
+                if j.kind == "expire" and j.version == live.row.version]
         return (min(j.due for j in jobs) - self.clock.now()) if jobs else 0.0
 
     async def _expire(self, live: Live, version: int) -> None:

@@ -61,7 +61,7 @@ async def test_a_poisoned_last_move_closes_its_table_only_and_is_not_retried(any
     moves = len(await harness.repo.moves(poisoned.id))
     await harness.advance(60)
     assert len(await harness.repo.moves(poisoned.id)) == moves
-    assert not [j for j in tables.scheduler._heap if j.table_id == poisoned.id]
+    assert not tables.scheduler.jobs_of(poisoned.id)
     # Its channel is free at once.
     assert (await tables.new_game(ALICE, poisoned.row.channel, "ochs-esel")).ok
 
