@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import clean
 from bot.render import Rendering
-from db.repository import SeatRow, TableRow
+from db.repository import Deadline, SeatRow, TableRow
 from engine.core.protocol import Game
 
 NARRATION_LINES = 6
@@ -48,6 +48,9 @@ class Live:
     hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
     # Whether a deadline row may exist: bot-only turns then need no write to clear it.
     deadline_stored: bool = True
+    # The turn's deadline as stored, most often by the move's own transaction; its jobs are
+    # armed after the move is shown (`Turns._set_deadline`).
+    deadline: Deadline | None = None
     last_to_act: list[int] | None = None  # as last announced, to ping only new turns
     ref: str = ""  # "<id>_<tag>": how buttons and links name this table (`Tables.ref`)
     # Talk (The Game's signals) moved the table from `talk_base` to `talk_top` and nothing

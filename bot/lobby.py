@@ -357,6 +357,7 @@ class Lobby(TablesBase):
                 return await self._refuse(actor, channel, "host_or_admin_only")
             if not await self._set_status(live.id, CANCELLED):
                 return await self._refuse(actor, channel, "storage_failed")
+            live.deadline = None
             try:
                 await self.repo.clear_deadline(live.id)
             except StorageError:

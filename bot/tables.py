@@ -594,15 +594,21 @@ class Tables(Lobby, Turns, Privacy):
                                  rank=team if cooperative else result.ranking[s.seat])
                        for s in live.seats]
         before = live.row.version
+        is_talk = getattr(game, "is_talk", None)
+        talk = is_talk is not None and is_talk(move)
+        # The next turn's deadline goes in the move's own transaction: one durable write.
+        deadline = None if result else self._next_deadline(
+            live, game.to_act(new_state), before + 1, talk=talk)
         live.row = await self.repo.commit_move(
-            live.id, seq=live.row.version + 1, seat=seat, move=str(move), actor=actor_kind,
+            live.id, seq=before + 1, seat=seat, move=str(move), actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
-            results=results)
+            results=results, deadline=deadline,
+            clear_deadline=deadline is None and live.deadline_stored)
         changes.note()
         live.state = new_state
+        live.deadline, live.deadline_stored = deadline, deadline is not None
         self.scheduler.moved(live.id, live.row.version)  # its jobs for the last turn are moot
-        is_talk = getattr(game, "is_talk", None)
-        if is_talk is not None and is_talk(move):
+        if talk:
             if live.talk_top != before:
                 live.talk_base = before
             live.talk_top = live.row.version
@@ -854,6 +860,8 @@ class Tables(Lobby, Turns, Privacy):
                 return  # a finished table keeps its rematch button for when it is back
             await self._set_status(table_id, CLOSED,
                                    settings={**row.settings, "lost": row.status})
+            if live is not None:
+                live.deadline = None  # cleared below; coming back starts a fresh one
             try:
                 await self.repo.clear_deadline(table_id)
             except StorageError:

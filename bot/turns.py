@@ -103,24 +103,43 @@ class Turns(TablesBase):
     def _deadline_seconds(self, live: Live) -> float:
         return float(live.row.settings.get("deadline", self.settings.turn_deadline) or 0)
 
-    async def _set_deadline(self, live: Live, to_act: list[int]) -> None:
+    def _next_deadline(self, live: Live, to_act: list[int], version: int, *,
+                       talk: bool = False) -> Deadline | None:
+        """The deadline of the turn that `to_act` starts at `version`; None without one.
+
+        Talk (a signal) does not start a turn: the seat keeps the time it had."""
         humans = [s for s in to_act if not live.seats[s].is_bot]
         seconds = self._deadline_seconds(live)
         if not humans or seconds <= 0:
-            if live.deadline_stored:
-                await self.repo.clear_deadline(live.id)
-                live.deadline_stored = False
-            return
+            return None
+        current = live.deadline
+        if talk and current is not None and current.seat == humans[0]:
+            return Deadline(table_id=live.id, seat=current.seat, version=version,
+                            due_at=current.due_at, remind_at=current.remind_at,
+                            reminded=current.reminded)
         now = self.clock.now()
-        remind = now + seconds - min(60.0, seconds / 4)
-        deadline = Deadline(table_id=live.id, seat=humans[0], version=live.row.version,
-                            due_at=now + seconds, remind_at=remind)
-        live.deadline_stored = True
-        try:
-            await self.repo.set_deadline(deadline)
-        except StorageError:
-            log.exception("table %s: deadline not stored; it still runs in memory", live.id)
-        self.scheduler.at(remind, "remind", live.id, live.row.version)
+        return Deadline(table_id=live.id, seat=humans[0], version=version,
+                        due_at=now + seconds, remind_at=now + seconds - min(60.0, seconds / 4))
+
+    async def _set_deadline(self, live: Live, to_act: list[int]) -> None:
+        """Store the turn's deadline, unless the move's own transaction did, and arm it."""
+        deadline = live.deadline
+        if deadline is None or deadline.version != live.row.version:
+            deadline = self._next_deadline(live, to_act, live.row.version)
+            if deadline is None:
+                if live.deadline_stored:
+                    await self.repo.clear_deadline(live.id)
+                    live.deadline_stored = False
+                live.deadline = None
+                return
+            live.deadline, live.deadline_stored = deadline, True
+            try:
+                await self.repo.set_deadline(deadline)
+            except StorageError:
+                log.exception("table %s: deadline not stored; it still runs in memory",
+                              live.id)
+        if not deadline.reminded and deadline.remind_at is not None:
+            self.scheduler.at(deadline.remind_at, "remind", live.id, live.row.version)
         self.scheduler.at(deadline.due_at, "expire", live.id, live.row.version)
 
     async def _resume_deadline(self, row: TableRow, deadline: Deadline) -> None:
@@ -312,6 +331,8 @@ class Turns(TablesBase):
             await self._announce_lines(
                 live, [t(lang, "reminder", name=seat.name, seconds=seconds)], kind="reminder",
                 mentions=[seat.user_id] if seat.user_id else [])
+        if live.deadline is not None and live.deadline.version == version:
+            live.deadline.reminded = True  # a signal keeping this turn's time keeps this too
         try:
             await self.repo.mark_reminded(live.id, version)
         except StorageError:

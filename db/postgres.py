@@ -96,6 +96,15 @@ WITH moved AS (
     SELECT moved.id, r.* FROM moved,
         unnest($9::integer[], $10::text[], $11::text[], $12::boolean[], $13::bigint[],
                $14::integer[]) AS r
+), timed AS (
+    INSERT INTO deadlines (table_id, seat, version, due_at, remind_at, reminded)
+    SELECT moved.id, $15::integer, moved.version, $16::double precision,
+           $17::double precision, false FROM moved
+    WHERE $15::integer IS NOT NULL
+    ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat, version = excluded.version,
+        due_at = excluded.due_at, remind_at = excluded.remind_at, reminded = false
+), untimed AS (
+    DELETE FROM deadlines WHERE $18::boolean AND table_id = (SELECT id FROM moved)
 )
 SELECT {_TABLE_COLUMNS} FROM moved
 """
@@ -545,9 +554,13 @@ class PostgresRepository(Repository):
     async def commit_move(
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
+        deadline: Deadline | None = None, clear_deadline: bool = False,
     ) -> TableRow:
+        timed = (None, None, None) if deadline is None else (
+            deadline.seat, deadline.due_at, deadline.remind_at)
         params = (table_id, seq, snapshot, FINISHED if results is not None else status,
-                  self._clock(), seat, move, actor, *_result_columns(results or []))
+                  self._clock(), seat, move, actor, *_result_columns(results or []), *timed,
+                  deadline is None and clear_deadline)
 
         async def body(db: Connection) -> TableRow:
             try:
@@ -615,21 +628,26 @@ class PostgresRepository(Repository):
     # ---------------------------------------------------------------- deadlines
 
     async def set_deadline(self, deadline: Deadline) -> None:
-        async def body(db: Connection) -> None:
-            try:
-                await db.execute(
-                    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS})"
-                    " VALUES ($1, $2, $3, $4, $5, $6)"
-                    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
-                    " version = excluded.version, due_at = excluded.due_at,"
-                    " remind_at = excluded.remind_at, reminded = excluded.reminded",
-                    deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
-                    deadline.remind_at, bool(deadline.reminded),
-                )
-            except asyncpg.ForeignKeyViolationError:
-                raise TableNotFound(deadline.table_id) from None
+        await self.set_deadlines([deadline])
 
-        await self._run(body)
+    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
+        async def body(db: Connection) -> None:
+            for deadline in deadlines:
+                try:
+                    await db.execute(
+                        f"INSERT INTO deadlines ({_DEADLINE_COLUMNS})"
+                        " VALUES ($1, $2, $3, $4, $5, $6)"
+                        " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
+                        " version = excluded.version, due_at = excluded.due_at,"
+                        " remind_at = excluded.remind_at, reminded = excluded.reminded",
+                        deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
+                        deadline.remind_at, bool(deadline.reminded),
+                    )
+                except asyncpg.ForeignKeyViolationError:
+                    raise TableNotFound(deadline.table_id) from None
+
+        if deadlines:
+            await self._write(body)
 
     async def clear_deadline(self, table_id: int) -> None:
         async def body(db: Connection) -> None:

@@ -225,11 +225,14 @@ class Repository(ABC):
     async def commit_move(
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
+        deadline: Deadline | None = None, clear_deadline: bool = False,
     ) -> TableRow:
         """Append move `seq` and store `snapshot` in one transaction.
 
         Raises VersionConflict unless the table's version is `seq - 1`. With `results`
         the game's final results are stored in the same transaction (status finished).
+        The next turn's `deadline` replaces the table's, or `clear_deadline` removes it,
+        in that transaction too: a person's move costs one durable write, not two.
         """
 
     @abstractmethod
@@ -249,6 +252,10 @@ class Repository(ABC):
     @abstractmethod
     async def set_deadline(self, deadline: Deadline) -> None:
         """One deadline per table: replaces the previous one."""
+
+    @abstractmethod
+    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
+        """Several tables' deadlines in one transaction (a restart moving past-due ones)."""
 
     @abstractmethod
     async def clear_deadline(self, table_id: int) -> None: ...

@@ -75,8 +75,19 @@ _COMMIT_MOVE = (
 _INSERT_MOVE = (
     "INSERT INTO moves (table_id, seq, seat, move, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)"
 )
+_UPSERT_DEADLINE = (
+    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
+    " version = excluded.version, due_at = excluded.due_at,"
+    " remind_at = excluded.remind_at, reminded = excluded.reminded"
+)
 _INSERT_SEAT = f"INSERT INTO seats (table_id, {_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_RESULT = f"INSERT INTO results (table_id, {_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+
+def _deadline_params(deadline: Deadline) -> tuple[Any, ...]:
+    return (deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
+            deadline.remind_at, deadline.reminded)
 
 
 def _dumps(value: dict[str, Any]) -> str:
@@ -616,6 +627,7 @@ class SqliteRepository(Repository):
     async def commit_move(
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
+        deadline: Deadline | None = None, clear_deadline: bool = False,
     ) -> TableRow:
         now = self._clock()
         update = (seq, snapshot, FINISHED if results is not None else status, now, table_id,
@@ -632,6 +644,10 @@ class SqliteRepository(Repository):
                     (table_id, r.seat, r.user_id, r.name, r.is_bot, r.score, r.rank)
                     for r in results
                 ])
+            if deadline is not None:
+                db.execute(_UPSERT_DEADLINE, _deadline_params(deadline))
+            elif clear_deadline:
+                db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
             return _table(rows[0])
 
         future: asyncio.Future[TableRow] = asyncio.get_running_loop().create_future()
@@ -720,22 +736,18 @@ class SqliteRepository(Repository):
     # ---------------------------------------------------------------- deadlines
 
     async def set_deadline(self, deadline: Deadline) -> None:
-        params = (deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
-                  deadline.remind_at, deadline.reminded)
+        await self.set_deadlines([deadline])
 
+    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
         def body(db: Connection) -> None:
-            try:
-                db.execute(
-                    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
-                    " version = excluded.version, due_at = excluded.due_at,"
-                    " remind_at = excluded.remind_at, reminded = excluded.reminded",
-                    params,
-                )
-            except sqlite3.IntegrityError as error:
-                raise _missing_table_or(db, deadline.table_id, error) from None
+            for deadline in deadlines:
+                try:
+                    db.execute(_UPSERT_DEADLINE, _deadline_params(deadline))
+                except sqlite3.IntegrityError as error:
+                    raise _missing_table_or(db, deadline.table_id, error) from None
 
-        await self._write(body)
+        if deadlines:
+            await self._write(body)
 
     async def clear_deadline(self, table_id: int) -> None:
         def body(db: Connection) -> None:

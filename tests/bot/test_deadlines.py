@@ -1,5 +1,7 @@
 """Turn deadlines, reminders and the AFK policy, on a clock the test moves."""
 
+import random
+
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
 from tests.botplay import bot_move
 
@@ -88,3 +90,25 @@ async def test_the_deadline_survives_a_restart(harness):
     await harness.advance(250)  # original due time passed while counting from before
     assert live.row.version >= 1
     assert (await harness.repo.moves(table_id))[0].actor == "afk"
+
+
+async def test_a_persons_move_stores_the_next_turns_deadline_with_the_move(harness,
+                                                                           monkeypatch):
+    """One durable write per move: the deadline is not a second transaction."""
+    live = await _start(harness)
+    separate = []
+    for name in ("set_deadline", "set_deadlines", "clear_deadline"):
+        real = getattr(harness.repo, name)
+        monkeypatch.setattr(harness.repo, name,
+                            lambda *a, _real=real, _name=name, **k: separate.append(_name)
+                            or _real(*a, **k))
+    seat = live.game.to_act(live.state)[0]
+    move = bot_move(live.game, live.state, seat, random.Random(1))
+    assert (await harness.tables.play(_actor(live, seat), CHANNEL, str(move))).ok
+    await harness.tables.settle()
+    assert separate == []
+    (deadline,) = await harness.repo.deadlines()
+    assert deadline.version == live.row.version
+    assert deadline.seat == live.game.to_act(live.state)[0]
+    await harness.advance(301)  # and it is armed: the next player's turn expires
+    assert (await harness.repo.moves(live.id))[-1].actor == "afk"

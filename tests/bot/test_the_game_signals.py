@@ -178,3 +178,12 @@ async def test_a_signal_between_drawing_and_pressing_leaves_the_move_buttons_val
     reply = await harness.press_on_hand(ALICE, live.id, hand.version, other)
     assert not reply.ok and "out of date" in reply.text
     assert live.state.played == 1
+
+
+async def test_a_signal_does_not_give_the_player_to_act_more_time(harness):
+    live = await _two(harness, "deadline=300")
+    assert live.game.to_act(live.state) == [0]
+    await harness.advance(200)
+    assert (await harness.tables.play(BOB, CHANNEL, "signal D2 stop")).ok
+    await harness.advance(101)  # Alice's 300 s run out, the signal notwithstanding
+    assert [m.actor for m in await harness.repo.moves(live.id)][-1] == "afk"

@@ -8,6 +8,7 @@ from db.repository import (
     CANCELLED,
     FINISHED,
     PLAYING,
+    Deadline,
     ResultRow,
     StorageError,
     TableNotFound,
@@ -236,3 +237,24 @@ async def test_just_ended_tables_are_those_finished_or_cancelled_near_the_newest
 
 async def test_no_table_no_newest_change(repo):
     assert await repo.newest_change() is None
+
+
+async def test_a_move_stores_or_clears_the_next_turns_deadline_in_its_own_transaction(repo):
+    table = await started_table(repo)
+    due = Deadline(table_id=table.id, seat=1, version=1, due_at=1_900_000_300.0,
+                   remind_at=1_900_000_240.0)
+    await repo.commit_move(table.id, seq=1, seat=0, move="7H", actor="player", snapshot="s1",
+                           deadline=due)
+    (stored,) = await repo.deadlines()
+    assert (stored.seat, stored.version, stored.due_at, stored.remind_at, stored.reminded) \
+        == (1, 1, 1_900_000_300.0, 1_900_000_240.0, False)
+    # A refused move (stale version) leaves the deadline as it was.
+    later = Deadline(table_id=table.id, seat=0, version=2, due_at=1_900_000_900.0,
+                     remind_at=None)
+    with pytest.raises(VersionConflict):
+        await repo.commit_move(table.id, seq=1, seat=1, move="9C", actor="player",
+                               snapshot="x", deadline=later)
+    assert [d.version for d in await repo.deadlines()] == [1]
+    await repo.commit_move(table.id, seq=2, seat=1, move="9C", actor="bot", snapshot="s2",
+                           clear_deadline=True)
+    assert await repo.deadlines() == []
