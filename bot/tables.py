@@ -45,6 +45,7 @@ from db.repository import (
     FINISHED,
     LOBBY,
     PLAYING,
+    Deadline,
     Repository,
     ResultRow,
     SeatRow,
@@ -102,7 +103,9 @@ class Tables(Lobby, Turns, Privacy):
         self._storing_locale: set[str] = set()  # users whose app language is being written
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
-        self._deadline_resumed: set[int] = set()  # tables whose stored deadline was re-armed
+        self._resuming_seats: dict[int, list[SeatRow]] = {}  # their seats, read with them
+        # Tables whose stored deadline start() re-armed, with that deadline.
+        self._deadline_resumed: dict[int, Deadline] = {}
         self._redraw_due: set[int] = set()  # tables start() found recently changed
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
         self._reference_key: bytes | None = None
@@ -127,6 +130,8 @@ class Tables(Lobby, Turns, Privacy):
         now = self.clock.now()
         newest = await self.repo.newest_change()
         since = (newest or 0.0) - REDRAW_WINDOW
+        seats = await self.repo.open_tables_seats()
+        moved: list[Deadline] = []  # past due: moved on by a grace, all in one write
         for row in await self.repo.unfinished_tables():
             if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
                 continue
@@ -136,12 +141,18 @@ class Tables(Lobby, Turns, Privacy):
                 continue  # an idle lobby has nothing to resume
             self.scheduler.at(now, "resume", row.id, row.version)
             self._resuming[row.id] = row
+            self._resuming_seats[row.id] = seats.get(row.id, [])
             if row.status == LOBBY:
                 continue  # a lobby has no deadline: its resume only redraws it
             deadline = deadlines.get(row.id)
             if deadline is not None and deadline.version == row.version:
-                await self._resume_deadline(row, deadline)
-                self._deadline_resumed.add(row.id)
+                if self._resume_deadline(row, deadline):
+                    moved.append(deadline)
+                self._deadline_resumed[row.id] = deadline
+        try:
+            await self.repo.set_deadlines(moved)
+        except StorageError:
+            log.exception("extended deadlines not stored; they still run in memory")
         # A game's last move (or its cancelling) may have been stored just before the process
         # stopped, not yet shown: without a redraw it would look stuck for good.
         for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
@@ -209,18 +220,27 @@ class Tables(Lobby, Turns, Privacy):
 
     async def _read(self, table_id: int) -> Live | None:
         # A table resumed at start-up was read with all the others; read it again only later.
-        row = self._resuming.pop(table_id, None) or await self.repo.get_table(table_id)
+        row = self._resuming.pop(table_id, None)
+        seats = self._resuming_seats.pop(table_id, None)
         if row is None:
-            return None
-        seats = await self.repo.get_seats(table_id)
+            row = await self.repo.get_table(table_id)
+            if row is None:
+                return None
+        if seats is None:
+            seats = await self.repo.get_seats(table_id)
         try:
             live = Live(row=row, seats=seats, game=games.get(row.game), state=None,
                         ref=await self.ref(row.id))
+            deadline = self._deadline_resumed.get(table_id)
+            if deadline is not None and deadline.version == row.version:
+                live.deadline = deadline
             if row.snapshot is not None:
-                if table_id in self._verified:
+                if table_id in self._verified or table_id not in self._redraw_due:
+                    # Checked against its log before its next move (`_commit`): a restart
+                    # with thousands of tables does not replay every log up front.
                     live.state = live.game.load(row.snapshot)
                 else:
-                    await self._verify(live)
+                    await self._verify(live)  # to be redrawn: its last moves are needed
         except StorageError:
             raise
         except Exception:
@@ -243,11 +263,19 @@ class Tables(Lobby, Turns, Privacy):
         replayed = await self._replay(row, game, len(live.seats), recent)
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
-        # The table's "last moves" as they were before the restart, for its redraw.
+        # The table's "last moves" as they were before the restart, for its redraw: told
+        # newest first until the list is full, so only the moves it shows are narrated.
         try:
             lang = await self.channel_lang(row.channel)
-            for events in recent:
-                live.narration.extend(present.narrate(live, events, lang))
+            told: list[list[str]] = []
+            for events in reversed(recent):
+                told.append(present.narrate(live, events, lang))
+                if sum(map(len, told)) >= NARRATION_LINES:
+                    break
+            shown = list(live.narration)  # lines of moves made since it was loaded
+            live.narration.clear()
+            live.narration.extend([line for lines in reversed(told) for line in lines])
+            live.narration.extend(shown)
         except Exception:  # a narration bug costs the lines, never the table
             log.exception("table %s: last moves not narrated", row.id)
         if dumped != row.snapshot:
@@ -579,6 +607,8 @@ class Tables(Lobby, Turns, Privacy):
 
     async def _commit(self, live: Live, seat: int, move: Any, actor_kind: str) -> list[Any]:
         """Apply and store one move; the state in memory changes only once it is stored."""
+        if live.id not in self._verified and live.state is not None:
+            await self._verify(live)  # resumed from its snapshot: the log has the last word
         game = live.game
         new_state, events = game.apply(live.state, seat, move)
         result = game.outcome(new_state)
@@ -713,6 +743,7 @@ class Tables(Lobby, Turns, Privacy):
             log.exception("table %s: could not be closed", table_id)
             return
         self._resuming.pop(table_id, None)
+        self._resuming_seats.pop(table_id, None)
         lang = await self.channel_lang(row.channel)
         if live is not None:
             live.row = row  # a caller still holding it sees the table closed, as players do
@@ -949,7 +980,7 @@ class Tables(Lobby, Turns, Privacy):
             # Its version did not change: the jobs it had (a reminder, an expiry) would look
             # current again, though its deadline was cleared on closing.
             self.scheduler.drop(table_id)
-            self._deadline_resumed.discard(table_id)
+            self._deadline_resumed.pop(table_id, None)
             self.outbox.revive(table_id)
             # A closed table takes no move, so a cached copy only needs its row: keeping it
             # (not loading a second copy) means a press racing with this sees the same one.

@@ -22,7 +22,7 @@ from bot.outbox import Outbox
 from bot.render import Button
 from bot.scheduler import Scheduler
 from bot.settings import Settings
-from db.repository import Repository, SeatRow, StorageError, UserSettings
+from db.repository import Deadline, Repository, SeatRow, StorageError, UserSettings
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -39,7 +39,7 @@ class TablesBase:
     _seeds: Callable[[], int]
     _live: OrderedDict[int, Live]
     _verified: set[int]
-    _deadline_resumed: set[int]
+    _deadline_resumed: dict[int, Deadline]
     _users: dict[str, UserSettings]
     _locales: dict[str, str | None]
     _redraw_due: set[int]

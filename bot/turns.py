@@ -142,20 +142,19 @@ class Turns(TablesBase):
             self.scheduler.at(deadline.remind_at, "remind", live.id, live.row.version)
         self.scheduler.at(deadline.due_at, "expire", live.id, live.row.version)
 
-    async def _resume_deadline(self, row: TableRow, deadline: Deadline) -> None:
+    def _resume_deadline(self, row: TableRow, deadline: Deadline) -> bool:
+        """Arm a stored deadline again; True when it moved (its caller stores it)."""
         now = self.clock.now()
         seconds = float(row.settings.get("deadline", self.settings.turn_deadline) or 0)
         # Time the bot was down is not the player's fault: a little grace after a restart.
         due = max(deadline.due_at, now + min(60.0, seconds or 60.0))
         if not deadline.reminded and deadline.remind_at is not None:
-            self.scheduler.at(min(deadline.remind_at, due), "remind", row.id, deadline.version)
-        if due != deadline.due_at:
-            deadline.due_at = due
-            try:
-                await self.repo.set_deadline(deadline)
-            except StorageError:
-                log.exception("table %s: extended deadline not stored", row.id)
+            deadline.remind_at = min(deadline.remind_at, due)
+            self.scheduler.at(deadline.remind_at, "remind", row.id, deadline.version)
         self.scheduler.at(due, "expire", row.id, deadline.version)
+        moved = due != deadline.due_at
+        deadline.due_at = due
+        return moved
 
     def _schedule_bot(self, live: Live) -> None:
         if live.row.status != PLAYING or live.state is None:

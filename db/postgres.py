@@ -534,6 +534,18 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
+    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
+        async def body(db: Connection) -> dict[int, list[SeatRow]]:
+            seats: dict[int, list[SeatRow]] = {}
+            for row in await db.fetch(
+                    f"SELECT s.table_id, {_SEAT_COLUMNS} FROM seats AS s"
+                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{_IS_OPEN}"
+                    " ORDER BY s.table_id, s.seat"):
+                seats.setdefault(row[0], []).append(SeatRow(*row[1:]))
+            return seats
+
+        return await self._run(body)
+
     async def update_seat(self, table_id: int, seat: SeatRow) -> None:
         async def body(db: Connection) -> None:
             changed = await db.fetchval(

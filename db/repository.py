@@ -218,6 +218,11 @@ class Repository(ABC):
     async def get_seats(self, table_id: int) -> list[SeatRow]: ...
 
     @abstractmethod
+    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
+        """The seats of every lobby and playing table, by table: read once at start-up
+        instead of once per table."""
+
+    @abstractmethod
     async def update_seat(self, table_id: int, seat: SeatRow) -> None: ...
 
     # moves

@@ -607,6 +607,18 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
+    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
+        def body(db: Connection) -> dict[int, list[SeatRow]]:
+            seats: dict[int, list[SeatRow]] = {}
+            for table_id, *row in db.execute(
+                    f"SELECT s.table_id, {_SEAT_COLUMNS} FROM seats AS s"
+                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{_IS_OPEN}"
+                    " ORDER BY s.table_id, s.seat"):
+                seats.setdefault(table_id, []).append(_seat(row))
+            return seats
+
+        return await self._run(body)
+
     async def update_seat(self, table_id: int, seat: SeatRow) -> None:
         def body(db: Connection) -> None:
             changed = db.execute(

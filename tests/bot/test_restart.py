@@ -6,7 +6,7 @@ import random
 import pytest
 
 from db.repository import FINISHED
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
 from tests.botplay import bot_move
 
 
@@ -78,6 +78,39 @@ async def test_a_snapshot_that_disagrees_with_the_move_log_is_repaired_from_the_
     live = await tables.live_table(table_id)
     assert live.row.snapshot == good
     assert live.game.dump(live.state) == good
+
+
+async def test_a_table_idle_before_the_restart_is_checked_against_its_log_before_its_next_move(
+        harness):
+    """Resuming thousands of tables does not replay every log up front: a table nobody
+    touched for a while comes back from its snapshot, and its log is replayed before the
+    next move is applied, so a snapshot that disagrees is still repaired, move intact."""
+    import sqlite3
+
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    live = await tables.live_table(table_id)
+    await _play_to(harness, live, 3)
+    good = live.row.snapshot
+    assert (await tables.new_game(DAVE, "elsewhere", "michigan")).ok  # changed later
+    await harness.close()
+    with sqlite3.connect(harness.path) as conn:
+        conn.execute("UPDATE tables SET snapshot = ?, updated_at = updated_at - 3600"
+                     " WHERE id = ?", (good.replace('"round":1', '"round":2', 1), table_id))
+    tables = await harness.open()
+    assert harness.repaired == []  # not replayed at start-up
+    live = await tables.live_table(table_id)
+    seat = live.game.to_act(live.state)[0]
+    move = bot_move(live.game, live.game.load(good), seat, random.Random(0))
+    actor = {a.user_id: a for a in (ALICE, BOB, CAROL)}[live.seats[seat].user_id]
+    assert (await tables.play(actor, CHANNEL, str(move))).ok
+    assert harness.repaired == [table_id]
+    expected, _ = live.game.apply(live.game.load(good), seat, move)
+    assert live.row.version == 4 and live.row.snapshot == live.game.dump(expected)
+    assert [m.seq for m in await harness.repo.moves(table_id)] == [1, 2, 3, 4]
 
 
 async def test_bot_turns_resume_after_a_restart(harness):
