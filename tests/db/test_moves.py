@@ -258,3 +258,29 @@ async def test_a_move_stores_or_clears_the_next_turns_deadline_in_its_own_transa
     await repo.commit_move(table.id, seq=2, seat=1, move="9C", actor="bot", snapshot="s2",
                            clear_deadline=True)
     assert await repo.deadlines() == []
+
+
+async def test_start_up_reads_every_open_tables_seats_at_once_and_no_ended_ones(repo):
+    lobby = await new_table(repo, "c1", players=("ana", "bo", "cy"))
+    playing = await started_table(repo, "c2", players=("dee", "ed"))
+    ended = await started_table(repo, "c3")
+    await repo.commit_move(ended.id, seq=1, seat=0, move="out", actor="player",
+                           snapshot="end", results=finish(("u-ana", 0, 1), ("u-bo", 5, 2)))
+    seats = await repo.open_tables_seats()
+    assert set(seats) == {lobby.id, playing.id}
+    assert [s.seat for s in seats[lobby.id]] == [0, 1, 2]
+    assert seats[playing.id] == await repo.get_seats(playing.id)
+
+
+async def test_several_tables_deadlines_are_stored_together(repo):
+    one, two = await started_table(repo, "c1"), await started_table(repo, "c2")
+    await repo.set_deadlines([
+        Deadline(table_id=one.id, seat=0, version=0, due_at=100.0, remind_at=None),
+        Deadline(table_id=two.id, seat=1, version=0, due_at=50.0, remind_at=40.0)])
+    assert [(d.table_id, d.due_at) for d in await repo.deadlines()] == [(two.id, 50.0),
+                                                                         (one.id, 100.0)]
+    with pytest.raises(TableNotFound):  # all or nothing
+        await repo.set_deadlines([
+            Deadline(table_id=one.id, seat=0, version=0, due_at=999.0, remind_at=None),
+            Deadline(table_id=404, seat=0, version=0, due_at=1.0, remind_at=None)])
+    assert [d.due_at for d in await repo.deadlines()] == [50.0, 100.0]
