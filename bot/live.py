@@ -53,6 +53,7 @@ class Live:
     deadline: Deadline | None = None
     last_to_act: list[int] | None = None  # as last announced, to ping only new turns
     ref: str = ""  # "<id>_<tag>": how buttons and links name this table (`Tables.ref`)
+    touched: float = 0.0  # when it was last loaded or used (`Tables._evict`)
     # Talk (The Game's signals) moved the table from `talk_base` to `talk_top` and nothing
     # else since: a move button drawn anywhere in that range still means the same play,
     # so a bot's signal between drawing and pressing does not make it "out of date".

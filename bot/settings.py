@@ -34,7 +34,10 @@ class Settings(BaseSettings):
     ping_delay: float = Field(20, ge=0, description="seconds before a player whose turn "
                               "started is called by a mention (0: at once)")
     afk_strikes: int = Field(2, ge=1, description="expired turns in a row before a bot takes over")
-    cached_tables: int = Field(2000, ge=10, description="tables kept in memory; others reload")
+    cached_tables: int = Field(50_000, ge=10, description="most tables kept in memory; past "
+                               "that the least recently used are reloaded when needed")
+    cache_idle_seconds: float = Field(900, ge=0, description="a table untouched this long "
+                                      "leaves memory, and is reloaded when needed")
     metrics_port: int | None = Field(None, ge=0, le=65535, description="serve /healthz and "
                                      "/metrics on this port; unset: off")
     metrics_host: str = "127.0.0.1"

@@ -195,6 +195,7 @@ class Tables(Lobby, Turns, Privacy):
         live = self._live.get(table_id)
         if live is not None:
             self._live.move_to_end(table_id)
+            live.touched = self.clock.now()
             return live
         # One load per table at a time: two copies of one table (a press and a job arriving
         # together) would each take moves the other never sees.
@@ -251,6 +252,7 @@ class Tables(Lobby, Turns, Privacy):
             if row.status in (LOBBY, PLAYING):
                 await self._close_broken(table_id, "table_unrestorable")
             return None
+        live.touched = self.clock.now()
         self._live[table_id] = live
         self._evict()
         return live
@@ -299,7 +301,16 @@ class Tables(Lobby, Turns, Privacy):
         return state
 
     def _evict(self) -> None:
-        while len(self._live) > self.settings.cached_tables:
+        """Drop tables nobody touched for `cache_idle_seconds`, and the least recently used
+        past `cached_tables`. Idleness, not a count: however many tables are in play at
+        once, none of them reloads on every move; the count only bounds memory.
+
+        `_live` is kept in order of use, so the idle ones are at its front."""
+        idle_since = self.clock.now() - self.settings.cache_idle_seconds
+        while self._live:
+            oldest = next(iter(self._live.values()))
+            if len(self._live) <= self.settings.cached_tables and oldest.touched >= idle_since:
+                break
             table_id, _ = self._live.popitem(last=False)
             lock = self._locks.get(table_id)
             if lock is not None and not lock.locked():

@@ -267,3 +267,21 @@ async def test_a_game_cancelled_just_before_a_restart_shows_as_cancelled_after_i
     shown = harness.sink.tables[table_id].rendering
     assert any("cancelled" in line for line in shown.lines), shown.lines
     assert shown.buttons == []
+
+
+async def test_tables_leave_memory_when_idle_not_because_many_are_in_play(harness):
+    """Every table in play stays in memory however many there are (no reload per move);
+    one nobody touched for `cache_idle_seconds` leaves, and comes back when needed."""
+    tables = harness.tables
+    ids = []
+    for n in range(12):
+        reply = await tables.new_game(ALICE, f"room-{n}", "the-game", ["deadline=off"])
+        ids.append(reply.table_id)
+    assert set(ids) <= set(tables._live)
+    await harness.advance(harness.settings.cache_idle_seconds - 10)
+    await tables.table_for_channel("room-0")  # still in use
+    await harness.advance(20)
+    assert (await tables.new_game(ALICE, "room-new", "the-game")).ok  # a load: a sweep
+    assert ids[0] in tables._live and not set(ids[1:]) & set(tables._live)
+    live = await tables.live_table(ids[5])  # needed again: reloaded as stored
+    assert live is not None and live.row.id == ids[5] and ids[5] in tables._live
