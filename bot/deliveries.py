@@ -1,31 +1,50 @@
 """What `bot/` asks an adapter to show, and the errors an adapter reports back."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.render import Button, Rendering
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class TableMessage:
-    """Create or edit in place the one public message of a table (lobby, then game)."""
+    """Create or edit in place the one public message of a table (lobby, then game).
+
+    `draw` makes the rendering when the adapter first asks for it, at send time: a
+    message replaced by a newer one while it waited (a burst of bot moves, the platform's
+    rate limit) is never drawn, and the one sent shows the table as it is then."""
 
     table_id: int
     channel: str
-    rendering: Rendering
+    draw: Callable[[], Rendering]
     # After moves, the lines they narrated (one per move; None for a redraw with no move):
     # a client that prints a running log (the console) shows these instead of the table.
     news: list[str] | None = None
+    _drawn: Rendering | None = field(default=None, init=False, repr=False)
+
+    @property
+    def rendering(self) -> Rendering:
+        if self._drawn is None:
+            self._drawn = self.draw()
+        return self._drawn
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class HandMessage:
-    """Create or edit in place a player's private hand message."""
+    """Create or edit in place a player's private hand message; drawn at send time too."""
 
     table_id: int
     channel: str
     seat: int
     user_id: str
-    rendering: Rendering
+    draw: Callable[[], Rendering]
+    _drawn: Rendering | None = field(default=None, init=False, repr=False)
+
+    @property
+    def rendering(self) -> Rendering:
+        if self._drawn is None:
+            self._drawn = self.draw()
+        return self._drawn
 
 
 @dataclass(slots=True)

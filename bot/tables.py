@@ -769,9 +769,8 @@ class Tables(Lobby, Turns, Privacy):
 
     async def _show_table(self, live: Live, *, news: list[str] | None = None) -> None:
         lang = await self.channel_lang(live.row.channel)
-        rendering = present.table(live, lang)
         self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
-                                     rendering=rendering,
+                                     draw=lambda: present.table(live, lang),
                                      news=None if news is None else list(news)))
 
     async def _show_hand(self, live: Live, seat_no: int) -> None:
@@ -779,10 +778,11 @@ class Tables(Lobby, Turns, Privacy):
         if seat.is_bot or seat.user_id is None or live.state is None:
             return
         lang = await self.lang_of(seat.user_id, live.row.channel)
+        every_move = self.every_move
         self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
                                     user_id=seat.user_id,
-                                    rendering=present.hand(live, seat_no, lang,
-                                                          every_move=self.every_move)))
+                                    draw=lambda: present.hand(live, seat_no, lang,
+                                                              every_move=every_move)))
 
     async def _announce(self, live: Live, key: str, /, **params: Any) -> None:
         lang = await self.channel_lang(live.row.channel)

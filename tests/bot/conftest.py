@@ -48,6 +48,7 @@ class RecordingSink:
         self.calls += 1
         if msg.channel in self.gone_channels:
             raise ChannelGone(msg.channel)
+        _ = msg.rendering  # drawn now, as a platform adapter draws it when it sends
         self.tables[msg.table_id] = msg
         return ref or MessageRef(key="table", chat=msg.channel, message_id=str(next(self._ids)))
 
@@ -55,6 +56,7 @@ class RecordingSink:
         self.calls += 1
         if msg.user_id in self.unreachable:
             raise UserUnreachable(msg.user_id)
+        _ = msg.rendering  # drawn now, as a platform adapter draws it when it sends
         self.hands[(msg.table_id, msg.user_id)] = msg
         return ref or MessageRef(key=f"hand:{msg.seat}", chat=msg.user_id,
                                  message_id=str(next(self._ids)))

@@ -1,0 +1,55 @@
+"""Messages are drawn when they are sent: one replaced while it waited is never drawn."""
+
+import asyncio
+
+from bot.deliveries import TableMessage
+from bot.outbox import Outbox
+from bot.render import Rendering
+from db.repository import MessageRef
+
+
+class SlowSink:
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.shown: list[str] = []
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        self.shown.append(msg.rendering.text)  # drawn, then the request takes its time
+        await self.release.wait()
+        return MessageRef(key="table", chat=msg.channel, message_id="1")
+
+
+class NoStore:
+    async def messages(self, table_id: int) -> dict[str, MessageRef]:
+        return {}
+
+    async def set_message(self, table_id: int, ref: MessageRef) -> None:
+        return None
+
+
+async def _nothing(*_args: object) -> None:
+    return None
+
+
+async def test_a_table_message_replaced_while_waiting_is_never_drawn():
+    sink = SlowSink()
+    outbox = Outbox(sink, NoStore(), on_channel_gone=_nothing,  # type: ignore[arg-type]
+                    on_unreachable=_nothing)
+    drawn: list[int] = []
+    state = {"version": 0}
+
+    def draw(n: int):
+        def make() -> Rendering:
+            drawn.append(n)
+            return Rendering(title=f"table at v{state['version']}", lines=[], version=n)
+        return make
+
+    outbox.put(TableMessage(table_id=1, channel="c", draw=draw(1)))
+    await asyncio.sleep(0)  # the first is in flight, waiting for the platform
+    for n in (2, 3, 4):  # three moves meanwhile: each replaces the one pending
+        state["version"] = n
+        outbox.put(TableMessage(table_id=1, channel="c", draw=draw(n)))
+    sink.release.set()
+    await outbox.flush()
+    assert drawn == [1, 4]  # the two replaced renderings cost nothing
+    assert sink.shown == ["table at v0", "table at v4"]
