@@ -100,6 +100,7 @@ class Tables(Lobby, Turns, Privacy):
         self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._loading: dict[int, asyncio.Future[Live | None]] = {}  # loads under way
+        self._checking: dict[int, asyncio.Future[bool]] = {}  # logs being replayed
         self._storing_locale: set[str] = set()  # users whose app language is being written
         self._verified: set[int] = set()
         self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
@@ -191,7 +192,39 @@ class Tables(Lobby, Turns, Privacy):
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    async def _load(self, table_id: int) -> Live | None:
+    async def _load(self, table_id: int, *, check: bool = True) -> Live | None:
+        """The table in memory, read if need be. With `check`, a table resumed from its
+        snapshot is first checked against its move log (once); a table whose log no
+        longer replays is closed with a word in its channel, and None returned."""
+        live = await self._load_unchecked(table_id)
+        if live is None or not check or table_id in self._verified or live.state is None:
+            return live
+        return live if await self._check(live) else None
+
+    async def _check(self, live: Live) -> bool:
+        pending = self._checking.get(live.id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        checking: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._checking[live.id] = checking
+        restorable = False
+        try:
+            await self._verify(live)
+            restorable = True
+        except StorageError as exc:
+            checking.set_exception(exc)
+            checking.exception()  # retrieved: those waiting get it, or nobody needs to
+            raise
+        except Exception:
+            log.exception("table %s cannot be restored; closing it", live.id)
+            await self._close_broken(live.id, "table_unrestorable")
+        finally:
+            del self._checking[live.id]
+            if not checking.done():
+                checking.set_result(restorable)
+        return restorable
+
+    async def _load_unchecked(self, table_id: int) -> Live | None:
         live = self._live.get(table_id)
         if live is not None:
             self._live.move_to_end(table_id)
@@ -236,12 +269,9 @@ class Tables(Lobby, Turns, Privacy):
             if deadline is not None and deadline.version == row.version:
                 live.deadline = deadline
             if row.snapshot is not None:
-                if table_id in self._verified or table_id not in self._redraw_due:
-                    # Checked against its log before its next move (`_commit`): a restart
-                    # with thousands of tables does not replay every log up front.
-                    live.state = live.game.load(row.snapshot)
-                else:
-                    await self._verify(live)  # to be redrawn: its last moves are needed
+                # Checked against its log before its next move (`_commit`) or its redraw
+                # after a restart: thousands of tables do not replay every log up front.
+                live.state = live.game.load(row.snapshot)
         except StorageError:
             raise
         except Exception:
@@ -263,6 +293,8 @@ class Tables(Lobby, Turns, Privacy):
         # Most moves yield a line, some none: a few times NARRATION_LINES moves fill the list.
         recent: deque[list[Any]] = deque(maxlen=4 * NARRATION_LINES)
         replayed = await self._replay(row, game, len(live.seats), recent)
+        if live.row.version != row.version or row.id in self._verified:
+            return  # checked meanwhile by a move (under its lock), which moved it on
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
         # The table's "last moves" as they were before the restart, for its redraw: told

@@ -199,7 +199,9 @@ class Turns(TablesBase):
     async def _run_job(self, job: Job) -> None:
         logs.bind(platform=self.platform, table_id=job.table_id)
         try:
-            live = await self._load(job.table_id)
+            # A resume only arms the table's timers: its log is replayed before its next
+            # move or redraw, not for every table at start-up.
+            live = await self._load(job.table_id, check=job.kind != "resume")
         except StorageError:
             # A passing storage fault: try again shortly, the game must not end over it.
             log.warning("table %s could not be loaded; trying again", job.table_id)
@@ -214,10 +216,14 @@ class Turns(TablesBase):
             return
         if live is None or live.row.version != job.version:
             return  # the table moved on: this job is stale
+        if job.kind == "redraw":
+            await self._redraw_job(live, job.version)
+            return
         if job.kind == "resume" and job.table_id in self._redraw_due:
+            # Redrawn by a job of its own, after every table's resume: a restart makes
+            # every table playable first, then brings the screens up to date.
             self._redraw_due.discard(job.table_id)
-            if live.row.status in (LOBBY, PLAYING, FINISHED, CANCELLED):
-                await self._redraw(live)
+            self.scheduler.at(self.clock.now(), "redraw", job.table_id, job.version)
         if live.row.status != PLAYING:
             return
         if job.kind == "resume":
@@ -236,6 +242,11 @@ class Turns(TablesBase):
             await self._remind(live, job.version)
         elif job.kind == "expire":
             await self._expire(live, job.version)
+
+    async def _redraw_job(self, live: Live, version: int) -> None:
+        # Loaded with its log checked: the last moves it shows come from the log.
+        if live.row.status in (LOBBY, PLAYING, FINISHED, CANCELLED):
+            await self._redraw(live)
 
     async def _redraw(self, live: Live) -> None:
         """After a restart, show the table as stored: its message and every human's hand.
