@@ -9,7 +9,10 @@ from tests.fakes.telegram_api import FakeTelegram
 @pytest.fixture
 async def fake():
     """The fake Bot API; the Discord test modules define their own `fake`, which wins there."""
-    async with FakeTelegram() as fake:
+    # Telegram's flood rules at 20 times their speed, the bot's limiter scaled alike: these
+    # tests play whole games, and at Telegram's pace (a group message every 3 s) each would
+    # take minutes. tests/adapters/test_telegram_flood.py holds the real pace.
+    async with FakeTelegram(pace=0.05) as fake:
         yield fake
 
 
