@@ -8,7 +8,7 @@ ephemeral answers only they can read.
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -175,26 +175,6 @@ async def play_until(h: Harness, table_id: int, players: list[str],
         if stop() or not await play_turn(h, table_id, players):
             return
     raise AssertionError("the game did not end within the bound")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        erin = server.add_user("erin")
-        frank = server.add_user("frank")
-        server.guild.members[erin.id] = []
-        server.guild.members[frank.id] = []
-        yield server
-    assert server.unhandled == [], "the bot called routes the fake does not know"
-    assert server.server_errors == []
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(fake, tmp_path / "tapis.db")
-    await harness.open()
-    yield harness
-    await harness.close()
 
 
 def nobody_was_told_something_went_wrong(fake: FakeDiscord) -> bool:
