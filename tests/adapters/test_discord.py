@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from adapters.discord.app import TapisDiscord
-from adapters.discord.sink import content_of
 from bot import present
 from bot.clock import FakeClock
 from bot.i18n import t
@@ -197,10 +196,11 @@ async def test_four_players_play_a_whole_game_from_newgame_to_the_final_ranking(
     live = await h.tables.live_table(table_id)
     assert live.row.status == "finished"
     assert table_messages(fake, fake.channel) == [table]  # edited in place, never reposted
-    assert table.content == content_of(present.table(live, "en"))
+    # The final ranking rides in the table's last edit: no message of its own.
+    assert table.content == h.app.sink.table_content(table_id, present.table(live, "en"))
     assert "Game over." in table.content and button(table, "rematch")
     ranking = [m for m in fake.channel_messages(fake.channel) if "Final ranking" in m.content]
-    assert len(ranking) == 1 and all(p.capitalize() in ranking[0].content for p in players)
+    assert ranking == [table] and all(p.capitalize() in table.content for p in players)
     for player in players:
         [hand] = fake.dms(player)
         assert hand.edits > 1 and not any(
@@ -276,8 +276,7 @@ async def test_a_rate_limit_mid_game_is_waited_out_and_nothing_is_lost(h, fake):
     table_id = await open_table(h, players)
     for _ in range(3):
         await play_turn(h, table_id, players)
-    fake.fail_next("PATCH /channels/*/messages/*", retry_after=0.05, times=3)
-    fake.fail_next("POST /channels/*/messages", retry_after=0.05)
+    fake.fail_next("PATCH /channels/*/messages/*", retry_after=0.05, times=4)
 
     await play_until(h, table_id, players)
 
@@ -285,7 +284,7 @@ async def test_a_rate_limit_mid_game_is_waited_out_and_nothing_is_lost(h, fake):
     live = await h.tables.live_table(table_id)
     assert live.row.status == "finished"
     [table] = table_messages(fake, fake.channel)
-    assert table.content == content_of(present.table(live, "en"))
+    assert table.content == h.app.sink.table_content(table_id, present.table(live, "en"))
     assert sum("Final ranking" in m.content for m in fake.channel_messages(fake.channel)) == 1
     assert len(await h.tables.repo.moves(table_id)) == live.row.version
 

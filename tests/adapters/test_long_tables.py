@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from adapters.discord.sink import content_of
+from bot import present
 from bot.i18n import t
 from tests.adapters.telegram_rig import GROUP, Rig, open_table, play_moves, table_messages
 from tests.adapters.test_discord import Harness, play_turn
@@ -111,6 +113,9 @@ async def test_a_full_discord_table_of_markdown_names_shows_its_newest_move_unst
             assert live is not None and live.row.status == "playing"
             content = discord_table_messages(fake, fake.channel)[-1].content
             assert len(content) <= 2000
+            # The table carries the last deal's result, fitted with it.
+            drawn = present.table(live, "en")
+            assert content == h.app.sink.table_content(table_id, drawn)
             _title, _, body = content.partition("\n")
             # Every Markdown character of the names is escaped: nothing restyles the table.
             assert re.search(r"(?<!\\)[*_~|`]", body) is None, body
@@ -118,6 +123,6 @@ async def test_a_full_discord_table_of_markdown_names_shows_its_newest_move_unst
             # /table answers with the same drawing, fitted the same way.
             await h.slash("table", players[0])
             answer = h.said_to(players[0])[-1]
-            assert answer.partition("\n")[2] == body
+            assert answer == content_of(drawn)
         finally:
             await h.close()
