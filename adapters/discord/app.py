@@ -479,6 +479,9 @@ class TapisDiscord(discord.Client):
             reply = await self.in_time(interaction, self.tables.press(actor, press),
                                        update=True)
             live = await self.tables.live_table(table_id) if reply.ok else None
+            table = self.tables.outbox.ref(table_id, "table")
+            if table is None or table.message_id != str(message.id):
+                live = None  # a press forged onto another message: that one stays as it is
             if live is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():
