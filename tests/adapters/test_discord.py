@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from adapters.discord.app import TapisDiscord
+from adapters.discord.sink import content_of, with_result
 from bot import present
 from bot.clock import FakeClock
 from bot.i18n import t
-from bot.render import decode_payload
+from bot.render import Rendering, decode_payload
 from bot.settings import Settings
 from db.sqlite import SqliteRepository
 from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeInteraction, FakeMessage
@@ -587,3 +588,21 @@ async def test_a_signal_button_on_a_hand_out_of_turn_shows_on_the_table(h, fake)
     assert "✋ A1" in table.content and "(Bob)" in table.content
     assert live.state.signals[0][1] == "stop"
     assert live.game.to_act(live.state) == [0], "a signal does not take the turn"
+
+
+def test_a_carried_result_outlives_old_narration_when_the_table_must_be_fitted():
+    """Round results ride in the table message: fitting to 2,000 characters drops the
+    oldest moves first, never the result, the newest move or whose turn it is."""
+    old = [f"· Move {n}: {'x' * 60}" for n in range(40)]
+    drawn = Rendering("🃏 Michigan — in play", ["Deal 2/4", "Turn: Bob", "Last moves:", *old,
+                                                "· Bob played 7♠"],
+                      narration=(3, 3 + len(old)))
+    result = ["Deal 1 is over. A chip per card left:", "Alice −3 (total −3)"]
+
+    content = content_of(with_result(drawn, result))
+
+    assert len(content) <= 2000
+    assert "Deal 1 is over" in content and "Alice −3 (total −3)" in content
+    assert "Turn: Bob" in content and content.endswith("Bob played 7♠")
+    assert "Move 0:" not in content and "Move 39:" in content
+    assert content.index("Turn: Bob") < content.index("Deal 1 is over") < content.index("Last")
