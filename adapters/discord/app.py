@@ -357,6 +357,10 @@ class TapisDiscord(discord.Client):
             await self.show_hand(interaction, actor, press)
         elif is_move(action) or is_signal(action):
             await self._move(interaction, actor, press)
+        elif action == "start" and interaction.message is not None \
+                and not interaction.message.flags.ephemeral and decoded is not None:
+            await self._start_on_table(interaction, interaction.message, actor, press,
+                                       decoded.table_id)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
             await self.answer(interaction, self.tables.press(actor, press))
@@ -462,6 +466,38 @@ class TapisDiscord(discord.Client):
                 # The move is stored: never "nothing changed". The outbox edits the hand.
                 log.warning("a hand press's own edit failed; the outbox redraws it",
                             exc_info=True)
+                return
+            self.sink.showing(str(message.channel.id), str(message.id), content, view)
+
+    async def _start_on_table(self, interaction: discord.Interaction,
+                              message: discord.Message, actor: Actor, press: Press,
+                              table_id: int) -> None:
+        """Start pressed on the lobby: the answer turns the lobby into the table itself
+        (UPDATE_MESSAGE), so the channel sees no edit of its own for the start. A refusal
+        is said to the presser alone, as any answer."""
+        with self.sink.answering(str(message.channel.id), str(message.id)):
+            reply = await self.in_time(interaction, self.tables.press(actor, press),
+                                       update=True)
+            live = await self.tables.live_table(table_id) if reply.ok else None
+            table = self.tables.outbox.ref(table_id, "table")
+            if table is None or table.message_id != str(message.id):
+                live = None  # a press forged onto another message: that one stays as it is
+            if live is None or interaction.response.is_done():
+                text = plain(reply.text) or "…"
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+                return
+            rendering = present.table(live, await self.tables.channel_lang(live.row.channel))
+            content = self.sink.table_content(table_id, rendering)
+            view = view_of(rendering.ref, rendering.version, rendering.buttons)
+            try:
+                await interaction.response.edit_message(
+                    content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                # The game started: never "nothing changed". The outbox edits the table.
+                log.warning("the start's own edit of the table failed", exc_info=True)
                 return
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 

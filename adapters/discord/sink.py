@@ -5,6 +5,12 @@ this"). Discord lets the bot edit it only through an interaction token, for 15 m
 the token and its expiry ride in `MessageRef.extra`, every press on that message brings
 a fresh token, and once the last one has expired the player is asked, once, to press
 "My hand" again instead of being left with a silently stale view.
+
+Results (a round's summary, the final ranking) ride in the table message's own edit for
+the move that produced them, and stay there until the next result replaces them: one
+request to the channel for that move instead of two. The core puts the table before the
+result, so the sink sees the result while the table waits for its turn; a result that
+comes too late for that edit, or that pings someone, is a message of its own as before.
 """
 
 import asyncio
@@ -15,6 +21,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -51,6 +58,12 @@ TOKEN_MARGIN = 30.0
 # 5 s there; one a second stays clear of it, and moves made faster than that coalesce into
 # one table edit (the outbox takes the newest drawing when the channel's turn comes).
 CHANNEL_GAP = 1.0
+# Loop turns a table edit waits, before it goes, for the result of the same move: the core
+# puts both in the outbox within one step, so their workers start one right after the other.
+RESULT_GRACE = 3
+# Seconds a result waits for its table's edit, beyond the channel's pacing, before it is
+# sent on its own (the edit was delayed, or failed).
+FOLD_WAIT = 5.0
 
 # Discord's JSON error codes that mean "this channel is no more, for this bot".
 UNKNOWN_CHANNEL = 10003
@@ -90,6 +103,19 @@ def content_of(rendering: Rendering) -> str:
     return fit(_content(render_fit(rendering, lambda r: len(_content(r)), CONTENT_LIMIT)))
 
 
+def with_result(rendering: Rendering, result: list[str]) -> Rendering:
+    """The table with a result's lines after whose turn it is and before the narration of
+    older moves, so that fitting drops old narration before any of them."""
+    if not result:
+        return rendering
+    start, stop = rendering.narration
+    at = max(0, start - 1) if stop > start else len(rendering.lines)  # before "Last moves"
+    lines = [*rendering.lines[:at], "", *result, "", *rendering.lines[at:]]
+    shift = len(result) + 2
+    narration = (start + shift, stop + shift) if stop > start else rendering.narration
+    return replace(rendering, lines=lines, narration=narration)
+
+
 def view_of(ref: str, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
     """Buttons whose custom ids name the table (by its reference) and the version they
     were drawn for.
@@ -121,6 +147,11 @@ def fingerprint(content: str, view: discord.ui.View | None) -> str:
     return hashlib.sha1(raw.encode()).hexdigest()
 
 
+def _foldable(msg: Announcement) -> bool:
+    """A result that pings nobody may ride in the table's edit; a ping needs a new message."""
+    return msg.kind == "result" and not msg.mentions
+
+
 def _channel_error(exc: discord.HTTPException) -> bool:
     if isinstance(exc, discord.Forbidden):
         return True
@@ -144,6 +175,12 @@ class DiscordSink:
         # What each message shows now, to skip edits that would change nothing.
         self._shown: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._answering: dict[tuple[str, str], asyncio.Future[None]] = {}
+        # Results on their way, each with whether its table's edit took it (table id ->
+        # [(result, taken)]); what each table's message carries now; the version each
+        # table's message was last drawn for.
+        self._coming: dict[int, list[tuple[Announcement, asyncio.Future[bool]]]] = {}
+        self._carried: OrderedDict[int, list[str]] = OrderedDict()
+        self._drawn: OrderedDict[int, int] = OrderedDict()
 
     # --- what the app tells the sink --------------------------------------------------------
 
@@ -172,6 +209,14 @@ class DiscordSink:
 
     async def turn(self, delivery: Delivery) -> None:
         """Wait for the channel's next slot before the outbox picks what to send there."""
+        if isinstance(delivery, Announcement) and _foldable(delivery) \
+                and self._drawn.get(delivery.table_id, -1) < delivery.version:
+            taken = asyncio.get_running_loop().create_future()
+            self._coming.setdefault(delivery.table_id, []).append((delivery, taken))
+            return  # no slot of its own unless the table's edit leaves it behind
+        if isinstance(delivery, TableMessage):
+            for _ in range(RESULT_GRACE):
+                await asyncio.sleep(0)  # the result of the same move registers meanwhile
         if self.channel_gap <= 0 or isinstance(delivery, HandMessage | Notice):
             return
         now = time.monotonic()
@@ -185,7 +230,19 @@ class DiscordSink:
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         rendering = msg.rendering
-        content = content_of(rendering)
+        actions = {b.action for row in rendering.buttons for b in row}
+        for result, taken in self._coming.pop(msg.table_id, []):
+            if result.version <= rendering.version and not taken.done() and all(
+                    b.action in actions for row in result.buttons for b in row):
+                self._carry(msg.table_id, result.text.split("\n"))
+                taken.set_result(True)
+            else:
+                self._coming.setdefault(msg.table_id, []).append((result, taken))
+        self._drawn[msg.table_id] = rendering.version
+        self._drawn.move_to_end(msg.table_id)
+        while len(self._drawn) > SHOWN_KEPT:
+            self._drawn.popitem(last=False)
+        content = self.table_content(msg.table_id, rendering)
         view = view_of(rendering.ref, rendering.version, rendering.buttons)
         if ref is not None:
             await self._edit_channel_message(ref, content, view, gone=ChannelGone)
@@ -201,6 +258,14 @@ class DiscordSink:
         self._remember((msg.channel, str(sent.id)), fingerprint(content, view))
         return MessageRef(key="table", chat=msg.channel, message_id=str(sent.id))
 
+    def table_content(self, table_id: int, rendering: Rendering) -> str:
+        """The table message's content: the table and the last result it carries."""
+        return content_of(with_result(rendering, self.carried(table_id)))
+
+    def carried(self, table_id: int) -> list[str]:
+        """The lines of the last result the table's message shows."""
+        return self._carried.get(table_id, [])
+
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         fresh = self._fresh.pop((msg.table_id, msg.user_id), None)
         if fresh is not None:
@@ -212,6 +277,8 @@ class DiscordSink:
         return await self._show_dm_hand(msg, ref)
 
     async def announce(self, msg: Announcement) -> None:
+        if await self._taken_by_table(msg):
+            return  # shown in the table's edit for the same move
         mentions = [f"<@{user}>" for user in msg.mentions if user.isdigit()]
         content = fit(" ".join([*mentions, discord.utils.escape_markdown(msg.text)]))
         view = view_of(msg.ref, msg.version, msg.buttons)
@@ -315,6 +382,31 @@ class DiscordSink:
             if self._answering.get(key) is done:
                 del self._answering[key]
             done.set_result(None)
+
+    async def _taken_by_table(self, msg: Announcement) -> bool:
+        """Wait for the table's edit of the same move to take this result; False when it
+        went without it, or did not come in time (the result is then a message of its own)."""
+        coming = self._coming.get(msg.table_id, [])
+        taken = next((f for result, f in coming if result is msg), None)
+        if taken is None:
+            return False
+        try:
+            return await asyncio.wait_for(asyncio.shield(taken),
+                                          max(0.0, self.channel_gap) + FOLD_WAIT)
+        except TimeoutError:
+            return False
+        finally:
+            left = [(r, f) for r, f in self._coming.get(msg.table_id, []) if r is not msg]
+            if left:
+                self._coming[msg.table_id] = left
+            else:
+                self._coming.pop(msg.table_id, None)
+
+    def _carry(self, table_id: int, lines: list[str]) -> None:
+        self._carried[table_id] = lines
+        self._carried.move_to_end(table_id)
+        while len(self._carried) > SHOWN_KEPT:
+            self._carried.popitem(last=False)
 
     def _remember(self, key: tuple[str, str], shown: str) -> None:
         self._shown[key] = shown

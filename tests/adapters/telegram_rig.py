@@ -7,9 +7,10 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from telegram.ext import AIORateLimiter
+from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 from adapters.telegram.app import TelegramBot
+from adapters.telegram.limits import CHAT_GAP, GROUP_GAP, OVERALL_PER_SECOND, ChatPacer
 from bot.render import decode_payload
 from bot.settings import Settings
 from bot.tables import Tables
@@ -28,8 +29,10 @@ class Rig:
 
     def __init__(self, fake: FakeTelegram, db: Path, *, production_limiter: bool = False,
                  **settings: object) -> None:
-        """`production_limiter`: the rate limiter exactly as `python -m bot` builds it;
-        else none that throttles (the fake decides when to answer 429)."""
+        """`production_limiter`: the rate limiter exactly as `python -m bot` builds it.
+        Else, on a strict fake, the same limiter with its gaps scaled by the fake's `pace`
+        (Telegram's rules, sooner over); on a lenient fake, one that never throttles and
+        retries a 429 as in play."""
         self.fake = fake
         self.db = db
         self.production_limiter = production_limiter
@@ -50,9 +53,15 @@ class Rig:
     async def start(self) -> TelegramBot:
         self.repo = SqliteRepository(str(self.db))
         await self.repo.open()
-        # No throttling in tests (the fake decides when to answer 429), retries as in play.
-        limiter = None if self.production_limiter else AIORateLimiter(
-            overall_max_rate=0, group_max_rate=0, max_retries=3)
+        limiter: BaseRateLimiter[int] | None = None
+        if self.production_limiter:
+            pass  # as `python -m bot` builds it
+        elif self.fake.strict:
+            pace = self.fake.pace
+            limiter = ChatPacer(chat_gap=CHAT_GAP * pace, group_gap=GROUP_GAP * pace,
+                                overall_per_second=OVERALL_PER_SECOND / pace)
+        else:
+            limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
         self.bot = TelegramBot(self.repo, self.settings, seeds=lambda: next(self._seeds),
                                rate_limiter=limiter, listen="127.0.0.1", poll_timeout=2)
         await self.bot.start()

@@ -8,18 +8,18 @@ ephemeral answers only they can read.
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adapters.discord.app import TapisDiscord
-from adapters.discord.sink import content_of
+from adapters.discord.sink import content_of, with_result
 from bot import present
 from bot.clock import FakeClock
 from bot.i18n import t
-from bot.render import decode_payload
+from bot.render import Rendering, decode_payload
 from bot.settings import Settings
 from db.sqlite import SqliteRepository
 from tests.fakes.discord_api import FakeChannel, FakeDiscord, FakeInteraction, FakeMessage
@@ -177,26 +177,6 @@ async def play_until(h: Harness, table_id: int, players: list[str],
     raise AssertionError("the game did not end within the bound")
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        erin = server.add_user("erin")
-        frank = server.add_user("frank")
-        server.guild.members[erin.id] = []
-        server.guild.members[frank.id] = []
-        yield server
-    assert server.unhandled == [], "the bot called routes the fake does not know"
-    assert server.server_errors == []
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(fake, tmp_path / "tapis.db")
-    await harness.open()
-    yield harness
-    await harness.close()
-
-
 def nobody_was_told_something_went_wrong(fake: FakeDiscord) -> bool:
     return not any("went wrong" in m.content for m in fake.messages.values())
 
@@ -217,10 +197,11 @@ async def test_four_players_play_a_whole_game_from_newgame_to_the_final_ranking(
     live = await h.tables.live_table(table_id)
     assert live.row.status == "finished"
     assert table_messages(fake, fake.channel) == [table]  # edited in place, never reposted
-    assert table.content == content_of(present.table(live, "en"))
+    # The final ranking rides in the table's last edit: no message of its own.
+    assert table.content == h.app.sink.table_content(table_id, present.table(live, "en"))
     assert "Game over." in table.content and button(table, "rematch")
     ranking = [m for m in fake.channel_messages(fake.channel) if "Final ranking" in m.content]
-    assert len(ranking) == 1 and all(p.capitalize() in ranking[0].content for p in players)
+    assert ranking == [table] and all(p.capitalize() in table.content for p in players)
     for player in players:
         [hand] = fake.dms(player)
         assert hand.edits > 1 and not any(
@@ -296,8 +277,7 @@ async def test_a_rate_limit_mid_game_is_waited_out_and_nothing_is_lost(h, fake):
     table_id = await open_table(h, players)
     for _ in range(3):
         await play_turn(h, table_id, players)
-    fake.fail_next("PATCH /channels/*/messages/*", retry_after=0.05, times=3)
-    fake.fail_next("POST /channels/*/messages", retry_after=0.05)
+    fake.fail_next("PATCH /channels/*/messages/*", retry_after=0.05, times=4)
 
     await play_until(h, table_id, players)
 
@@ -305,7 +285,7 @@ async def test_a_rate_limit_mid_game_is_waited_out_and_nothing_is_lost(h, fake):
     live = await h.tables.live_table(table_id)
     assert live.row.status == "finished"
     [table] = table_messages(fake, fake.channel)
-    assert table.content == content_of(present.table(live, "en"))
+    assert table.content == h.app.sink.table_content(table_id, present.table(live, "en"))
     assert sum("Final ranking" in m.content for m in fake.channel_messages(fake.channel)) == 1
     assert len(await h.tables.repo.moves(table_id)) == live.row.version
 
@@ -608,3 +588,21 @@ async def test_a_signal_button_on_a_hand_out_of_turn_shows_on_the_table(h, fake)
     assert "✋ A1" in table.content and "(Bob)" in table.content
     assert live.state.signals[0][1] == "stop"
     assert live.game.to_act(live.state) == [0], "a signal does not take the turn"
+
+
+def test_a_carried_result_outlives_old_narration_when_the_table_must_be_fitted():
+    """Round results ride in the table message: fitting to 2,000 characters drops the
+    oldest moves first, never the result, the newest move or whose turn it is."""
+    old = [f"· Move {n}: {'x' * 60}" for n in range(40)]
+    drawn = Rendering("🃏 Michigan — in play", ["Deal 2/4", "Turn: Bob", "Last moves:", *old,
+                                                "· Bob played 7♠"],
+                      narration=(3, 3 + len(old)))
+    result = ["Deal 1 is over. A chip per card left:", "Alice −3 (total −3)"]
+
+    content = content_of(with_result(drawn, result))
+
+    assert len(content) <= 2000
+    assert "Deal 1 is over" in content and "Alice −3 (total −3)" in content
+    assert "Turn: Bob" in content and content.endswith("Bob played 7♠")
+    assert "Move 0:" not in content and "Move 39:" in content
+    assert content.index("Turn: Bob") < content.index("Deal 1 is over") < content.index("Last")

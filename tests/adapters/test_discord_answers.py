@@ -7,8 +7,6 @@ And once a change is stored, no answer says that nothing changed."""
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,29 +15,12 @@ from bot import changes
 from bot.i18n import t
 from bot.tables import Tables
 from db.repository import StorageError
-from tests.adapters.test_discord import Harness, button, hand_of, open_table, table_messages
-from tests.fakes.discord_api import FakeDiscord
+from tests.adapters.test_discord import button, hand_of, open_table, table_messages
 
 pytestmark = pytest.mark.timeout(60)
 
 FIRST_STEP, SECOND_STEP = 1.8, 1.4  # each under the 2 s wait, together over Discord's 3 s
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        erin = server.add_user("erin")
-        server.guild.members[erin.id] = []
-        yield server
-    assert server.unhandled == [] and server.server_errors == []
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(fake, tmp_path / "tapis.db")
-    await harness.open()
-    yield harness
-    await harness.close()
+GUILD_MEMBERS = {"erin": "en-US"}  # the `fake` of tests/adapters/conftest.py
 
 
 def slowed(monkeypatch: pytest.MonkeyPatch, tables: Any, name: str, seconds: float) -> None:

@@ -9,11 +9,9 @@ import discord
 import pytest
 
 from bot.render import decode_payload
-from tests.adapters.test_discord import (  # noqa: F401 (the `fake` and `h` fixtures)
+from tests.adapters.test_discord import (
     Harness,
     button,
-    fake,
-    h,
     hand_of,
     open_table,
     play_until,
@@ -50,7 +48,7 @@ class World:
 
 
 @pytest.fixture
-async def world(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:  # noqa: F811
+async def world(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[World]:
     erin = fake.user("erin")
     other = fake.add_guild("Erin's place", [erin, fake.user("alice"), fake.user("bob")])
     moderator = FakeRole(fake.snowflake(), "mod", discord.Permissions(manage_messages=True), 1)
@@ -144,7 +142,7 @@ async def test_the_refusal_is_in_the_pressers_language(world):
     assert await w.forge("erin", table_id, "start") == ELSEWHERE_FR
 
 
-async def test_a_rematch_leaves_out_whoever_left_the_server(h, fake):  # noqa: F811
+async def test_a_rematch_leaves_out_whoever_left_the_server(h, fake):
     players = ["alice", "bob", "carol"]
     table_id = await open_table(h, players)
     await play_until(h, table_id, players)
@@ -168,7 +166,7 @@ async def test_a_rematch_leaves_out_whoever_left_the_server(h, fake):  # noqa: F
 
 
 async def test_an_ephemeral_hand_in_one_channel_cannot_play_at_another_channels_table(
-        h, fake):  # noqa: F811
+        h, fake):
     # Dave's DMs are closed: his hands are ephemeral messages in each table's channel.
     here = await open_table(h, ["alice", "dave"], game="nix-fur-ungut")
     there = await open_table(h, ["bob", "dave"], channel=fake.cards, game="nix-fur-ungut")

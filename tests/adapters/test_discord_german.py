@@ -2,8 +2,6 @@
 whole game read by German players, and the locale picking German hands."""
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import aiohttp
 import pytest
@@ -19,27 +17,10 @@ from tests.adapters.test_discord import (
     table_messages,
 )
 from tests.english import english_sentences
-from tests.fakes.discord_api import FakeDiscord
 
 NAME = re.compile(r"[-_\w]{1,32}")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        for name in ("anna", "ben", "clara", "dora"):
-            user = server.add_user(name, locale="de")
-            server.guild.members[user.id] = []
-        yield server
-    assert server.unhandled == [] and server.server_errors == []
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(fake, tmp_path / "tapis.db")
-    await harness.open()
-    yield harness
-    await harness.close()
+# German players in the guild, for the `fake` of tests/adapters/conftest.py.
+GUILD_MEMBERS = dict.fromkeys(("anna", "ben", "clara", "dora"), "de")
 
 
 def localized(item: dict, field: str) -> dict[str, str]:

@@ -10,8 +10,7 @@ from bot import metrics
 from tests.adapters import test_discord_privacy as with_zephyrine
 from tests.adapters.test_discord import open_table
 
-fake = with_zephyrine.fake  # the same fixtures: the fake Discord and one bot process
-h = with_zephyrine.h
+GUILD_MEMBERS = with_zephyrine.GUILD_MEMBERS  # the same guild as the privacy tests
 
 
 def scrape() -> dict[tuple[str, frozenset], float]:

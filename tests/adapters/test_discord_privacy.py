@@ -2,8 +2,6 @@
 file read back afterwards."""
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,24 +16,7 @@ pytestmark = pytest.mark.timeout(60)
 
 NAME = "zephyrine"
 SHOWN = b"ephyrine"  # her display name is "Zephyrine"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        for name in (NAME, "erin"):
-            server.guild.members[server.add_user(name).id] = []
-        yield server
-    assert server.unhandled == [], "the bot called routes the fake does not know"
-    assert server.server_errors == []
-
-
-@pytest.fixture
-async def h(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
-    harness = Harness(fake, tmp_path / "tapis.db")
-    await harness.open()
-    yield harness
-    await harness.close()
+GUILD_MEMBERS = {NAME: "en-US", "erin": "en-US"}  # the `fake` of tests/adapters/conftest.py
 
 
 def file_bytes(h: Harness) -> bytes:

@@ -117,7 +117,9 @@ def build_bot(fake: FakeDiscord) -> Bot:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
+    # Without the default Discord-like limits: these tests check the fake's protocol, and
+    # those about rate limits declare the very limit they check.
+    async with FakeDiscord(discord_like_limits=False) as server:
         yield server
 
 

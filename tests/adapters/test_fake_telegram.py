@@ -30,7 +30,10 @@ FORUM = -1009876543210
 
 @pytest.fixture
 async def fake():
-    async with FakeTelegram() as fake:
+    # Without flood control: these tests check the fake's protocol (commands, buttons,
+    # bodies) through a bare Application, which has no limiter and sends back to back.
+    # Flood control, on by default, has tests of its own below.
+    async with FakeTelegram(strict=False) as fake:
         yield fake
 
 
@@ -187,7 +190,7 @@ async def test_retry_after_is_retried_by_the_rate_limiter_and_the_message_arrive
 
 
 async def test_group_limiter_refuses_the_21st_message_in_a_minute():
-    async with FakeTelegram(group_limit=20) as fake:
+    async with FakeTelegram(strict=False, group_limit=20) as fake:  # new messages only
         fake.add_chat(GROUP)
         async with fake.application_builder().build() as app:
             for n in range(20):
@@ -282,8 +285,8 @@ async def test_telegram_limits_on_text_and_button_data_are_enforced(fake):
     assert [len(m.text) for m in fake.chat(GROUP).bot_messages] == [4096]
 
 
-async def test_strict_flood_control_counts_edits_one_a_second_per_chat():
-    async with FakeTelegram(strict=True) as fake:
+async def test_flood_control_is_on_by_default_and_counts_edits_one_a_second_per_chat():
+    async with FakeTelegram() as fake:
         alice = fake.user(11, "Alice")
         fake.start_bot(alice)
         async with fake.application_builder().build() as app:
@@ -327,3 +330,31 @@ async def test_a_button_answer_after_the_time_limit_is_too_old():
             with pytest.raises(BadRequest, match=r"(?i)query is too old"):
                 await app.bot.answer_callback_query(late.id, "Played")
         assert on_time.answer is not None and late.answer is None
+
+
+async def test_flood_control_refuses_the_31st_message_in_a_second_over_all_chats():
+    async with FakeTelegram() as fake:
+        groups = [GROUP - n for n in range(31)]
+        for group in groups:
+            fake.add_chat(group)
+        async with fake.application_builder().build() as app:
+            for group in groups[:30]:
+                await app.bot.send_message(group, "Table")
+            with pytest.raises(RetryAfter):
+                await app.bot.send_message(groups[30], "Table")
+        assert [e.reason for e in fake.flood_events] == ["overall_limit"]
+        assert len(fake.chat(groups[30]).bot_messages) == 0
+
+
+async def test_a_paced_fake_keeps_the_rules_with_shorter_windows():
+    async with FakeTelegram(pace=0.05) as fake:
+        fake.add_chat(GROUP)
+        async with fake.application_builder().build() as app:
+            table = await app.bot.send_message(GROUP, "Move 0")
+            with pytest.raises(RetryAfter):
+                await app.bot.edit_message_text("Move 1", chat_id=GROUP,
+                                                message_id=table.message_id)
+            await asyncio.sleep(0.06)  # a twentieth of Telegram's second
+            await app.bot.edit_message_text("Move 1", chat_id=GROUP, message_id=table.message_id)
+        assert [e.reason for e in fake.flood_events] == ["chat_limit"]
+        assert fake.chat(GROUP).message(table.message_id).text == "Move 1"

@@ -37,10 +37,11 @@ async def test_three_players_play_a_whole_game_by_pressing_their_hand_buttons(ri
     assert 0 < moves < 300
     assert all(p.first_name in ranking[0].text for p in players)
     assert (await rig.tables.live_table(table_id)).row.status == FINISHED
-    # One table message, edited in place from the lobby to the end; one hand each.
+    # One table message, edited in place from the lobby to the end (moves made while the
+    # group waits for its turn under the flood limits share an edit); one hand each.
     tables = table_messages(fake, GROUP)
     assert len(tables) == 1 and "Game over" in tables[0].text
-    assert len(tables[0].history) > moves / 2
+    assert len(tables[0].history) > 2
     for player in players:
         hands = hand_messages(fake, player)
         assert len(hands) == 1 and "Game over" in hands[0].text and not hands[0].buttons
@@ -114,6 +115,7 @@ async def test_a_forged_press_from_a_stranger_and_garbage_data_change_nothing(ri
     version = (await rig.tables.live_table(table_id)).row.version
     dave = fake.user(14, "Dave")
     table = table_messages(fake, GROUP)[0]
+    await rig.tables.settle()  # the joins' confirmations may still wait for their chat's turn
     sends = len(fake.calls_to("sendMessage"))
 
     forged = [fake.press(GROUP, table.message_id, dave, data, forged=True)]

@@ -74,6 +74,7 @@ async def test_the_bot_removed_from_the_group_closes_its_table(rig, fake, player
 async def test_a_group_that_refuses_the_bot_closes_the_table_on_the_next_delivery(
         rig, fake, players):
     table_id = await start_game(rig, players)
+    await rig.tables.settle()  # the start's own table edit, paced, has gone
     fake.kick_bot(GROUP)  # no my_chat_member update arrives: the 403 alone tells
     await play_moves(rig, table_id, players, limit=1)
     await rig.tables.outbox.flush()

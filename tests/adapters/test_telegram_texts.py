@@ -59,7 +59,8 @@ async def test_a_finished_ochs_esel_table_shows_no_trick_waiting_for_a_lead(rig,
     table_id = await open_table(rig, GROUP, alice, [bob, carol])
     fake.send_command(GROUP, alice, "/start")
     await fake.wait_for(lambda: all(hand_messages(fake, p) for p in players))
-    assert "Trick 1 · waiting for the lead" in table_messages(fake, GROUP)[0].text
+    await fake.wait_for(
+        lambda: "Trick 1 · waiting for the lead" in table_messages(fake, GROUP)[0].text)
     await play_moves(rig, table_id, players, limit=300)
     await fake.wait_for(lambda: fake.find(GROUP, contains="Final ranking"))
     await rig.tables.outbox.flush()

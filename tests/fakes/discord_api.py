@@ -27,8 +27,10 @@ Reading the outcome: `channel_messages`, `dms`, `ephemerals` (what users see, ev
 version kept in `FakeMessage.history`), `interactions`, `events` (creations, edits,
 deletions, syncs...) and `requests` (method, route template, time, status) for counts
 and benchmarks. Making things go wrong: a user with `dms_open=False` (dave by default),
-`fail_next(...)`, `rate_limit(...)` or `FakeDiscord(discord_like_limits=True)`, and
-`clock.advance(...)` to age interaction tokens. One FakeDiscord at a time per process:
+`fail_next(...)`, `rate_limit(...)`, and `clock.advance(...)` to age interaction tokens.
+As strict as Discord by default: an interaction must be answered within 3 s, its token
+lives 15 minutes, and Discord-like rate limits hold (`discord_like_limits=False` or a
+shorter `pace` to relax them, each with a reason). One FakeDiscord at a time per process:
 discord.py's addresses are class attributes.
 """
 
@@ -493,8 +495,14 @@ class FakeDiscord:
         ack_deadline: float | None = 3.0,
         token_ttl: float = 15 * 60,
         default_world: bool = True,
-        discord_like_limits: bool = False,
+        discord_like_limits: bool = True,
+        pace: float = 1.0,
     ) -> None:
+        """`discord_like_limits` (the default): Discord's per-route buckets and its global
+        limit (DISCORD_LIKE_LIMITS), announced in X-RateLimit headers, 429 beyond them.
+        `pace`: every such window multiplied by it (1.0 is Discord's); less than 1 is an
+        explicit leniency for tests that cannot spend Discord's real time, with the same
+        rules. `discord_like_limits=False`: no limit but those a test declares."""
         self.token = token
         self.heartbeat_interval = heartbeat_interval
         self.ack_deadline = ack_deadline
@@ -524,8 +532,9 @@ class FakeDiscord:
         self._global_limit: _Limit | None = None
         if discord_like_limits:
             for pattern, limit, per in DISCORD_LIKE_LIMITS:
-                self.rate_limit(pattern, limit, per)
-            self.global_rate_limit(*DISCORD_GLOBAL_LIMIT)
+                self.rate_limit(pattern, limit, per * pace)
+            global_limit, per = DISCORD_GLOBAL_LIMIT
+            self.global_rate_limit(global_limit, per * pace)
         self._sessions: dict[str, _Session] = {}
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Event()

@@ -25,9 +25,13 @@ What tests read:
   `fake.unknown_calls` for methods the fake does not speak, `fake.flood_events` for
   every 429 it answered.
 
-Only `sendMessage` counts as a "message" for the group flood limit, unless `strict` (edits
-count too, and every chat allows one a second); only HTML `parse_mode` is rendered (other
-modes are stored verbatim). Callback queries expire `callback_ttl` seconds after the press.
+As strict as Telegram by default: flood control counts new messages and edits alike, one a
+second in any chat, 20 a minute in a group, 30 a second over all chats, and answers 429
+with `retry_after` beyond that; callback queries expire `callback_ttl` seconds after the
+press. A test that cannot spend Telegram's real time says so: `pace=0.05` keeps every rule
+with its windows 20 times shorter (the bot's limiter is scaled alike by the test), and
+`strict=False` turns flood control off (then only `group_limit`, if given, counts, and
+only new messages). Only HTML `parse_mode` is rendered (other modes are stored verbatim).
 """
 
 from __future__ import annotations
@@ -78,7 +82,12 @@ STRING_FIELDS = frozenset({
 # Methods whose success puts a new message in a chat: these count for the flood limit.
 SEND_METHODS = frozenset({"sendMessage", "sendDocument"})
 # What Telegram's flood control counts in `strict` mode: new messages and edits alike.
-PACED_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+PACED_METHODS = frozenset({"sendMessage", "sendDocument", "editMessageText",
+                           "editMessageReplyMarkup"})
+# Telegram's flood limits as observed (docs/platforms.md): per chat, per group, overall.
+CHAT_LIMIT, CHAT_WINDOW = 1, 1.0
+GROUP_LIMIT, GROUP_WINDOW = 20, 60.0
+OVERALL_LIMIT, OVERALL_WINDOW = 30, 1.0
 # Telegram answers a late answerCallbackQuery with a 400 (the limit is undocumented; a
 # query is commonly seen to expire after about 15 seconds).
 CALLBACK_TTL = 15.0
@@ -262,7 +271,7 @@ class FloodEvent:
     chat_id: int | str | None
     time: float
     retry_after: int
-    reason: str  # "injected", "group_limit" or "chat_limit"
+    reason: str  # "injected", "group_limit", "chat_limit" or "overall_limit"
 
 
 @dataclass
@@ -423,24 +432,34 @@ class FakeTelegram:
         token: str = "123456:TEST-TOKEN",
         bot_username: str = "tapis_test_bot",
         group_limit: int | None = None,
-        group_window: float = 60.0,
-        strict: bool = False,
+        group_window: float = GROUP_WINDOW,
+        strict: bool = True,
+        pace: float = 1.0,
         callback_ttl: float = CALLBACK_TTL,
     ) -> None:
-        """`group_limit`: answer 429 to the sendMessage that would be the limit+1st in a group
-        within `group_window` seconds (Telegram: 20 messages per minute per group).
+        """`strict` (the default): Telegram's flood control as observed, counting edits too:
+        at most one message or edit per second in any chat, 20 a minute in a group (unless
+        `group_limit` says otherwise), 30 a second over all chats; over it, 429 with
+        `retry_after`.
 
-        `strict`: Telegram's flood control as observed, counting edits too: at most one
-        message or edit per second in any chat, and 20 a minute in a group (unless
-        `group_limit` says otherwise); over it, 429 with `retry_after`.
+        `pace`: every flood window multiplied by it (1.0 is Telegram's). Less than 1 is
+        an explicit leniency for tests that play whole games and cannot wait Telegram's
+        real time: the same rules, sooner over.
+
+        `strict=False`: no flood control, except `group_limit` if given: 429 to the
+        sendMessage that would be the limit+1st in a group within `group_window` seconds.
 
         `callback_ttl`: seconds after a press when its answer is refused as too old."""
         self.token = token
         self.bot_username = bot_username
         self.strict = strict
-        self.group_limit = group_limit if group_limit is not None or not strict else 20
-        self.group_window = group_window
-        self.chat_limit, self.chat_window = (1, 1.0) if strict else (None, 1.0)
+        self.pace = pace
+        self.group_limit = group_limit if group_limit is not None or not strict else GROUP_LIMIT
+        self.group_window = group_window * pace
+        self.chat_limit = CHAT_LIMIT if strict else None
+        self.chat_window = CHAT_WINDOW * pace
+        self.overall_limit = OVERALL_LIMIT if strict else None
+        self.overall_window = OVERALL_WINDOW * pace
         self.callback_ttl = callback_ttl
 
         self.calls: list[Call] = []
@@ -474,6 +493,7 @@ class FakeTelegram:
         self.held_calls: list[Call] = []  # calls that waited and were never carried out
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._chat_sends: dict[int, deque[float]] = defaultdict(deque)
+        self._all_sends: deque[float] = deque()
         self._poll_generation = 0
         self._closing = False
         self._updates_changed = asyncio.Event()
@@ -961,7 +981,7 @@ class FakeTelegram:
     def _check_group_limit(self, method: str, chat_id: int) -> None:
         """Telegram's flood control: 20 messages per minute per group when `group_limit` is
         set (sendMessage only, unless `strict`, where edits count too), and in `strict`
-        mode one message or edit per second in any chat."""
+        mode one message or edit per second in any chat and 30 a second over all."""
         if method not in (PACED_METHODS if self.strict else SEND_METHODS):
             return
         now = time.monotonic()
@@ -972,6 +992,9 @@ class FakeTelegram:
         if self.chat_limit is not None:
             windows.append((self._chat_sends[chat_id], self.chat_limit, self.chat_window,
                             "chat_limit"))
+        if self.overall_limit is not None:
+            windows.append((self._all_sends, self.overall_limit, self.overall_window,
+                            "overall_limit"))
         for sent, limit, window, reason in windows:
             while sent and now - sent[0] >= window:
                 sent.popleft()
