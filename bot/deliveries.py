@@ -6,8 +6,21 @@ from dataclasses import dataclass, field
 from bot.render import Button, Rendering
 
 
+class _DrawnWhenSent:
+    """`rendering` is drawn by `draw` on first use, which is when the adapter sends it."""
+
+    draw: Callable[[], Rendering]
+    _drawn: Rendering | None
+
+    @property
+    def rendering(self) -> Rendering:
+        if self._drawn is None:
+            self._drawn = self.draw()
+        return self._drawn
+
+
 @dataclass(slots=True, eq=False)
-class TableMessage:
+class TableMessage(_DrawnWhenSent):
     """Create or edit in place the one public message of a table (lobby, then game).
 
     `draw` makes the rendering when the adapter first asks for it, at send time: a
@@ -22,15 +35,9 @@ class TableMessage:
     news: list[str] | None = None
     _drawn: Rendering | None = field(default=None, init=False, repr=False)
 
-    @property
-    def rendering(self) -> Rendering:
-        if self._drawn is None:
-            self._drawn = self.draw()
-        return self._drawn
-
 
 @dataclass(slots=True, eq=False)
-class HandMessage:
+class HandMessage(_DrawnWhenSent):
     """Create or edit in place a player's private hand message; drawn at send time too."""
 
     table_id: int
@@ -39,12 +46,6 @@ class HandMessage:
     user_id: str
     draw: Callable[[], Rendering]
     _drawn: Rendering | None = field(default=None, init=False, repr=False)
-
-    @property
-    def rendering(self) -> Rendering:
-        if self._drawn is None:
-            self._drawn = self.draw()
-        return self._drawn
 
 
 @dataclass(slots=True)

@@ -56,7 +56,8 @@ async def test_restart_mid_game_ends_like_an_uninterrupted_game(harness, tmp_pat
     assert resumed.game.outcome(resumed.state) == straight.game.outcome(straight.state)
 
 
-async def test_a_snapshot_that_disagrees_with_the_move_log_is_repaired_from_the_log(harness):
+async def _three_moves_in(harness):
+    """Alice, Bob and Carol three moves into a game of Ochs & Esel: (table id, snapshot)."""
     tables = harness.tables
     await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["deadline=off"])
     await tables.join(BOB, CHANNEL)
@@ -64,7 +65,11 @@ async def test_a_snapshot_that_disagrees_with_the_move_log_is_repaired_from_the_
     table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
     live = await tables.live_table(table_id)
     await _play_to(harness, live, 3)
-    good = live.row.snapshot
+    return table_id, live.row.snapshot
+
+
+async def test_a_snapshot_that_disagrees_with_the_move_log_is_repaired_from_the_log(harness):
+    table_id, good = await _three_moves_in(harness)
     await harness.close()
     import sqlite3
 
@@ -87,15 +92,8 @@ async def test_a_table_idle_before_the_restart_is_checked_against_its_log_before
     next move is applied, so a snapshot that disagrees is still repaired, move intact."""
     import sqlite3
 
-    tables = harness.tables
-    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["deadline=off"])
-    await tables.join(BOB, CHANNEL)
-    await tables.join(CAROL, CHANNEL)
-    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
-    live = await tables.live_table(table_id)
-    await _play_to(harness, live, 3)
-    good = live.row.snapshot
-    assert (await tables.new_game(DAVE, "elsewhere", "michigan")).ok  # changed later
+    table_id, good = await _three_moves_in(harness)
+    assert (await harness.tables.new_game(DAVE, "elsewhere", "michigan")).ok  # changed later
     await harness.close()
     with sqlite3.connect(harness.path) as conn:
         conn.execute("UPDATE tables SET snapshot = ?, updated_at = updated_at - 3600"
