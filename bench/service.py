@@ -428,7 +428,8 @@ async def resume_child(path: Path) -> dict[str, Any]:
     jobs = tables.scheduler.pending()
     await tables.close()
     await repo.close()
-    return {"tables": count, "resume_s": ready_s, "cpu_s": cpu_s, "redrawn_s": redrawn_s,
+    return {"tables": count, "cached": count, "resume_s": ready_s, "cpu_s": cpu_s,
+            "redrawn_s": redrawn_s,
             "redraw_requests": sink.requests, "kb_per_table": (after - before) / count,
             "playable": playable, "mismatched": snapshots_against_logs(path), "jobs": jobs}
 

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_AFK_MOVES = 200  # an expired turn is finished by the bot; a turn is never longer
 RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
+CHECKED_JOBS = frozenset({"bot", "expire", "redraw"})  # jobs that move or draw the table
 
 
 class Turns(TablesBase):
@@ -199,9 +200,9 @@ class Turns(TablesBase):
     async def _run_job(self, job: Job) -> None:
         logs.bind(platform=self.platform, table_id=job.table_id)
         try:
-            # A resume only arms the table's timers: its log is replayed before its next
-            # move or redraw, not for every table at start-up.
-            live = await self._load(job.table_id, check=job.kind != "resume")
+            # Its log is replayed before its next move or redraw (jobs that change or
+            # draw it), not for every table resumed at start-up, nor for a turn call.
+            live = await self._load(job.table_id, check=job.kind in CHECKED_JOBS)
         except StorageError:
             # A passing storage fault: try again shortly, the game must not end over it.
             log.warning("table %s could not be loaded; trying again", job.table_id)
