@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
 from typing import Any
 
@@ -154,6 +154,11 @@ class Tables(Lobby, Turns, Privacy):
             await self.repo.set_deadlines(moved)
         except StorageError:
             log.exception("extended deadlines not stored; they still run in memory")
+        # Their channels' languages at once, for the turn calls and redraws to come.
+        channels = sorted({row.channel for row in self._resuming.values()}
+                          - set(self._channel_langs))
+        langs = await self.repo.channel_langs(self.platform, channels)
+        self._channel_langs.update({channel: langs.get(channel) for channel in channels})
         # A game's last move (or its cancelling) may have been stored just before the process
         # stopped, not yet shown: without a redraw it would look stuck for good.
         for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
@@ -412,9 +417,13 @@ class Tables(Lobby, Turns, Privacy):
         self._locales[user_id] = known
         if user_id not in self._storing_locale:  # that write takes the latest value
             self._storing_locale.add(user_id)
-            task = asyncio.get_running_loop().create_task(self._store_locale(user_id))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._in_background(self._store_locale(user_id))
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` without waiting for it; `settle` and `close` do wait for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _store_locale(self, user_id: str) -> None:
         try:

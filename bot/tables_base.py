@@ -11,7 +11,7 @@ import contextlib
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 from bot import changes
@@ -53,6 +53,8 @@ class TablesBase:
         async def _reload(self, live: Live) -> None: ...
 
         async def _verify(self, live: Live) -> None: ...
+
+        def _in_background(self, work: Coroutine[Any, Any, None]) -> None: ...
 
         async def _with_table(self, actor: Actor, channel: str,
                               handler: Callable[[Live, Actor], Awaitable[Reply]]) -> Reply: ...

@@ -344,10 +344,15 @@ class Turns(TablesBase):
                 mentions=[seat.user_id] if seat.user_id else [])
         if live.deadline is not None and live.deadline.version == version:
             live.deadline.reminded = True  # a signal keeping this turn's time keeps this too
+        # Marked in the background: the reminder is out, and after a restart hundreds go
+        # out at once; their marks then share a commit instead of holding the timers.
+        self._in_background(self._mark_reminded(live.id, version))
+
+    async def _mark_reminded(self, table_id: int, version: int) -> None:
         try:
-            await self.repo.mark_reminded(live.id, version)
+            await self.repo.mark_reminded(table_id, version)
         except StorageError:
-            log.warning("table %s: reminder not marked", live.id)
+            log.warning("table %s: reminder not marked", table_id)
 
     def _remaining(self, live: Live) -> float:
         jobs = [j for j in self.scheduler.jobs_of(live.id)

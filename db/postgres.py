@@ -736,6 +736,15 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
+    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
+        async def body(db: Connection) -> dict[str, str]:
+            rows = await db.fetch(
+                "SELECT channel, lang FROM channel_settings WHERE platform = $1 AND lang IS NOT"
+                " NULL AND channel = ANY($2::text[])", platform, channels)
+            return {row[0]: row[1] for row in rows}
+
+        return await self._run(body)
+
     async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
         async def body(db: Connection) -> None:
             await db.execute(

@@ -289,6 +289,10 @@ class Repository(ABC):
     async def channel_lang(self, platform: str, channel: str) -> str | None: ...
 
     @abstractmethod
+    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
+        """The languages set for any of `channels`, at once (a restart's thousands)."""
+
+    @abstractmethod
     async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None: ...
 
     # secrets

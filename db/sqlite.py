@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -313,7 +313,7 @@ class SqliteRepository(Repository):
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._reconnect = False
-        self._moves: list[tuple[Callable[[Connection], TableRow], asyncio.Future[TableRow]]] = []
+        self._moves: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ plumbing
@@ -662,11 +662,15 @@ class SqliteRepository(Repository):
                 db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
             return _table(rows[0])
 
-        future: asyncio.Future[TableRow] = asyncio.get_running_loop().create_future()
+        return await self._grouped(body)
+
+    async def _grouped(self, body: Callable[[Connection], T]) -> T:
+        """Run `body` in the next group commit (see `_flush_moves`)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._moves.append((body, future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_moves())
-        return await future
+        return cast(T, await future)
 
     async def _flush_moves(self) -> None:
         """Group commit: the moves waiting when the connection frees up share one transaction.
@@ -790,7 +794,8 @@ class SqliteRepository(Repository):
                 (table_id, version),
             )
 
-        await self._write(body)
+        # In the group commit: after a restart hundreds of reminders go out at once.
+        await self._grouped(body)
 
     # ------------------------------------------------------- people and places
 
@@ -835,6 +840,15 @@ class SqliteRepository(Repository):
                 (platform, channel),
             ).fetchone()
             return None if row is None else row[0]
+
+        return await self._run(body)
+
+    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
+        def body(db: Connection) -> dict[str, str]:
+            return dict(db.execute(
+                "SELECT channel, lang FROM channel_settings WHERE platform = ? AND lang IS NOT"
+                " NULL AND channel IN (SELECT value FROM json_each(?))",
+                (platform, json.dumps(channels))).fetchall())
 
         return await self._run(body)
 

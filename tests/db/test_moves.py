@@ -284,3 +284,12 @@ async def test_several_tables_deadlines_are_stored_together(repo):
             Deadline(table_id=one.id, seat=0, version=0, due_at=999.0, remind_at=None),
             Deadline(table_id=404, seat=0, version=0, due_at=1.0, remind_at=None)])
     assert [d.due_at for d in await repo.deadlines()] == [50.0, 100.0]
+
+
+async def test_the_languages_of_many_channels_are_read_at_once(repo):
+    await repo.set_channel_lang("telegram", "c1", "fr")
+    await repo.set_channel_lang("telegram", "c3", "de")
+    await repo.set_channel_lang("discord", "c2", "fr")  # another platform's channel
+    assert await repo.channel_langs("telegram", ["c1", "c2", "c3", "c4"]) == {
+        "c1": "fr", "c3": "de"}
+    assert await repo.channel_langs("telegram", []) == {}
