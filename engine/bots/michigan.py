@@ -27,11 +27,18 @@ _PREVIOUS: dict[str, str | None] = {
 _EXTRA = -1  # holders in a deal: seats, the extra hand, the dead hand
 _DEAD = -2
 _WIN = 100.0  # a win in the last deal outweighs any margin of chips
-ROLLOUTS = 48  # per decision, spread over the candidates; keeps p99 under 50 ms
+# Rollouts per decision, spread over the candidates. A lead's rollout is the play alone
+# on card numbers; the dealer's decision and a bid also play the auction in the engine
+# and build an engine state per world, so they get fewer. Both keep p99 under 50 ms.
+ROLLOUTS = 200
+DECISION_ROLLOUTS = 96
 
 
-def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
-    """An engine state matching the view; hidden cards dealt by `rng`, or in deck order."""
+def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[str, set[int]],
+                                              set[str]]:
+    """What the view tells of the hidden cards: the cards that may be anywhere hidden,
+    how many each holder (other seats, then the extra or the dead hand) has, which seats
+    cannot hold which card, and the cards surely dead."""
     seat: int = view["seat"]
     sizes: list[int] = view["hand_sizes"]
     seats = len(sizes)
@@ -59,6 +66,14 @@ def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
                 if below not in played:
                     barred.setdefault(below, set()).add(s)
                 below = _PREVIOUS[below]
+    return pool, wanted, barred, dead_known
+
+
+def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
+    """An engine state matching the view; hidden cards dealt by `rng`, or in deck order."""
+    seat: int = view["seat"]
+    seats = len(view["hand_sizes"])
+    pool, wanted, barred, dead_known = _knowledge(view)
     if rng is None:
         dealt: dict[int, list[str]] = {}
         for holder, n in wanted.items():
@@ -215,16 +230,20 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
         leader = seat
 
 
-def _value(state: mi.State, seat: int, gains: list[int]) -> float:
+def _value_at(chips: list[int], more_deals: int, seat: int, gains: list[int]) -> float:
     """The seat's chips won this deal minus what the others won on average; in the
     last deal, which decides the game, finishing first counts above any margin."""
     margin = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
-    if state.deal < state.deals:
+    if more_deals:
         return margin
-    chips = [c + g for c, g in zip(state.chips, gains, strict=True)]
-    best_other = max(c for s, c in enumerate(chips) if s != seat)
-    mine = chips[seat]
+    after = [c + g for c, g in zip(chips, gains, strict=True)]
+    best_other = max(c for s, c in enumerate(after) if s != seat)
+    mine = after[seat]
     return _WIN * ((mine > best_other) + 0.5 * (mine == best_other)) + margin
+
+
+def _value(state: mi.State, seat: int, gains: list[int]) -> float:
+    return _value_at(state.chips, state.deals - state.deal, seat, gains)
 
 
 def _holders(hands: list[list[str]]) -> tuple[list[int], list[int]]:
@@ -251,12 +270,63 @@ def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
     return _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
 
 
-def _lead_rollout(state: mi.State, seat: int, move: Move, rng: random.Random) -> float:
+class _Hidden:
+    """The cards a seat cannot see during the play, read from the view once and then
+    dealt again and again as `holder` lists for `play_out`: no engine state per world,
+    which is what lets a lead be searched over a few hundred worlds in the budget."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        pool, wanted, barred, _dead = _knowledge(view)
+        self.holder = [-1] * 52
+        for card in view["hand"]:
+            self.holder[_INDEX[card]] = view["seat"]
+        self.room = {(-1 if h == _DEAD else h): n for h, n in wanted.items()}
+        self.free = [_INDEX[c] for c in pool if c not in barred]
+        # Cards some seats cannot hold go out first, the most constrained first.
+        self.tied = sorted(((_INDEX[c], [h for h in self.room if h not in barred[c]])
+                            for c in pool if c in barred), key=lambda t: len(t[1]))
+
+    def deal(self, rng: random.Random) -> list[int]:
+        for _ in range(20):
+            holder = self.holder[:]
+            room = dict(self.room)
+            for card, options in self.tied:
+                open_ = [h for h in options if room[h] > 0]
+                if not open_:
+                    break
+                # Weighted by the room left, as `search.deal` does.
+                pick = rng.choices(open_, weights=[room[h] for h in open_])[0]
+                holder[card] = pick
+                room[pick] -= 1
+            else:
+                break
+        else:  # the constraints painted themselves into a corner: dropped
+            holder, room = self.holder[:], dict(self.room)
+            free = self.free + [card for card, _ in self.tied]
+            return self._fill(holder, room, free, rng)
+        return self._fill(holder, room, self.free, rng)
+
+    @staticmethod
+    def _fill(holder: list[int], room: dict[int, int], free: list[int],
+              rng: random.Random) -> list[int]:
+        cards = free[:]
+        rng.shuffle(cards)
+        at = 0
+        for h, n in room.items():
+            for card in cards[at:at + n]:
+                holder[card] = h
+            at += n
+        return holder
+
+
+def _lead_rollout(view: dict[str, Any], holder: list[int], move: Move,
+                  rng: random.Random, pay: list[int]) -> float:
     assert isinstance(move, mi.Lead)
-    holder, counts = _holders(state.hands)
-    gains = play_out(holder, counts, seat, _SUIT_AT.get(state.last_suit, -1),
-                     list(state.pay), rng, lead=_SUIT_AT[move.suit])
-    return _value(state, seat, gains)
+    seat: int = view["seat"]
+    counts = list(view["hand_sizes"])
+    gains = play_out(holder[:], counts, seat, _SUIT_AT.get(view["suit"] or "", -1),
+                     pay[:], rng, lead=_SUIT_AT[move.suit])
+    return _value_at(view["chips"], view["deals"] - view["deal"], seat, gains)
 
 
 def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:
@@ -274,8 +344,10 @@ def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:
 class Strong:
     """Determinized search: every candidate played out in worlds dealt from the view."""
 
-    def __init__(self, rollouts: int = ROLLOUTS) -> None:
+    def __init__(self, rollouts: int = ROLLOUTS,
+                 decision_rollouts: int = DECISION_ROLLOUTS) -> None:
         self.rollouts = rollouts
+        self.decision_rollouts = min(rollouts, decision_rollouts)
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
@@ -284,9 +356,12 @@ class Strong:
         if len(moves) == 1:
             return moves[0]
         if known.phase == mi.PLAY:
-            return pimc(moves, lambda r: world(view, r),
-                        lambda w, m, r: _lead_rollout(w, seat, m, r), rng, self.rollouts)
+            hidden, piles = _Hidden(view), list(known.pay)
+            return pimc(moves, hidden.deal,
+                        lambda h, m, r: _lead_rollout(view, h, m, r, piles), rng,
+                        self.rollouts)
         pay = dict(zip(mi.PAY_CARDS, known.pay, strict=True))
         extra = _extra_hand_value(known, seat, rng, pay)
         return pimc(moves, lambda r: world(view, r),
-                    lambda w, m, r: _rollout(w, seat, m, r, extra), rng, self.rollouts)
+                    lambda w, m, r: _rollout(w, seat, m, r, extra), rng,
+                    self.decision_rollouts)
