@@ -27,11 +27,18 @@ _PREVIOUS: dict[str, str | None] = {
 _EXTRA = -1  # holders in a deal: seats, the extra hand, the dead hand
 _DEAD = -2
 _WIN = 100.0  # a win in the last deal outweighs any margin of chips
-ROLLOUTS = 48  # per decision, spread over the candidates; keeps p99 under 50 ms
+# Rollouts per decision, spread over the candidates. A lead's rollout is the play alone
+# on card numbers; the dealer's decision and a bid also play the auction in the engine
+# and build an engine state per world, so they get fewer. Both keep p99 under 50 ms.
+ROLLOUTS = 200
+DECISION_ROLLOUTS = 96
 
 
-def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
-    """An engine state matching the view; hidden cards dealt by `rng`, or in deck order."""
+def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[str, set[int]],
+                                              set[str]]:
+    """What the view tells of the hidden cards: the cards that may be anywhere hidden,
+    how many each holder (other seats, then the extra or the dead hand) has, which seats
+    cannot hold which card, and the cards surely dead."""
     seat: int = view["seat"]
     sizes: list[int] = view["hand_sizes"]
     seats = len(sizes)
@@ -59,6 +66,14 @@ def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
                 if below not in played:
                     barred.setdefault(below, set()).add(s)
                 below = _PREVIOUS[below]
+    return pool, wanted, barred, dead_known
+
+
+def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
+    """An engine state matching the view; hidden cards dealt by `rng`, or in deck order."""
+    seat: int = view["seat"]
+    seats = len(view["hand_sizes"])
+    pool, wanted, barred, dead_known = _knowledge(view)
     if rng is None:
         dealt: dict[int, list[str]] = {}
         for holder, n in wanted.items():
@@ -151,24 +166,167 @@ class Easy:
 
 # --- the search ------------------------------------------------------------------------------
 
+_INDEX = {card: i for i, card in enumerate(mi.DECK)}
+_PAY_AT = {_INDEX[card]: k for k, card in enumerate(mi.PAY_CARDS)}
+_ACES = frozenset(i for i, card in enumerate(mi.DECK) if card[:-1] == mi.RANKS[-1])
+_SUIT_AT = {suit: k for k, suit in enumerate(mi.SUITS)}
+_RANKS = len(mi.RANKS)
+
+
+def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
+             pay: list[int], rng: random.Random, lead: int = -1) -> list[int]:
+    """The rest of a deal's play, every lead chosen as `policy` chooses, on card numbers
+    instead of engine states (several times quicker, the same play: the same leads from
+    the same `rng`); `lead` forces the first lead's suit. `holder[card]` is the seat
+    holding it or -1; `holder`, `counts` and `pay` are used up. Returns each seat's
+    chips won (pay cards, going out)."""
+    seats = len(counts)
+    gains = [0] * seats
+    while True:
+        suits: dict[int, list[int]] = {}
+        for card in range(52):
+            if holder[card] == leader:
+                suits.setdefault(card // _RANKS, []).append(card)
+        if lead >= 0:
+            best, lead = lead, -1
+        else:
+            options = list(suits)
+            if len(options) > 1 and last_suit in suits:
+                options.remove(last_suit)
+            best, best_key = options[0], (-1.0, 0.0)
+            for suit in options:
+                cards = suits[suit]
+                run = 1
+                while run < len(cards) and cards[run] == cards[run - 1] + 1:
+                    run += 1
+                score = len(cards) + 0.5 * run
+                for i, card in enumerate(cards):
+                    at = _PAY_AT.get(card)
+                    if at is not None:
+                        score += pay[at] * (1.0 if i < run else 0.4)
+                # The engine plays a lone choice itself: the policy draws nothing then.
+                key = (score, rng.random() if len(options) > 1 else 0.0)
+                if key > best_key:
+                    best, best_key = suit, key
+        last_suit = best
+        card, seat = suits[best][0], leader
+        while True:
+            holder[card] = -1
+            counts[seat] -= 1
+            at = _PAY_AT.get(card)
+            if at is not None:
+                gains[seat] += pay[at]
+                pay[at] = 0
+            if counts[seat] == 0:
+                for other in range(seats):
+                    if other != seat:
+                        gains[other] -= counts[other]
+                        gains[seat] += counts[other]
+                return gains
+            if card in _ACES or holder[card + 1] < 0:
+                break
+            card += 1
+            seat = holder[card]
+        leader = seat
+
+
+def _value_at(chips: list[int], more_deals: int, seat: int, gains: list[int]) -> float:
+    """The seat's chips won this deal minus what the others won on average; in the
+    last deal, which decides the game, finishing first counts above any margin."""
+    margin = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
+    if more_deals:
+        return margin
+    after = [c + g for c, g in zip(chips, gains, strict=True)]
+    best_other = max(c for s, c in enumerate(after) if s != seat)
+    mine = after[seat]
+    return _WIN * ((mine > best_other) + 0.5 * (mine == best_other)) + margin
+
+
+def _value(state: mi.State, seat: int, gains: list[int]) -> float:
+    return _value_at(state.chips, state.deals - state.deal, seat, gains)
+
+
+def _holders(hands: list[list[str]]) -> tuple[list[int], list[int]]:
+    holder = [-1] * 52
+    for s, hand in enumerate(hands):
+        for card in hand:
+            holder[_INDEX[card]] = s
+    return holder, [len(h) for h in hands]
+
+
 def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
              extra_value: float) -> float:
-    """Plays the deal out with the baseline for every seat; the value is the seat's
-    chips won this deal minus what the others won on average."""
+    """The dealer's decision and the auction played by the baseline in the engine, then
+    the play by `play_out`; the value is `_value` of the chips won this deal."""
     before = state.chips
-    deal_number = state.deal
     state, _ = mi.apply(state, seat, move)
-    while state.deal == deal_number and state.phase != mi.OVER:
+    while state.phase in (mi.DECISION, mi.AUCTION):
         [actor] = mi.to_act(state)
         state, _ = mi.apply(state, actor, policy(state, actor, rng, extra_value))
-    gains = [after - b for after, b in zip(state.chips, before, strict=True)]
-    margin = gains[seat] - (sum(gains) - gains[seat]) / (len(gains) - 1)
-    if deal_number < state.deals:
-        return margin
-    # The last deal decides the game: what counts is finishing ahead, not by how much.
-    best_other = max(c for s, c in enumerate(state.chips) if s != seat)
-    mine = state.chips[seat]
-    return _WIN * ((mine > best_other) + 0.5 * (mine == best_other)) + margin
+    holder, counts = _holders(state.hands)
+    gains = play_out(holder, counts, state.leader, _SUIT_AT.get(state.last_suit, -1),
+                     list(state.pay), rng)
+    spent = [after - b for after, b in zip(state.chips, before, strict=True)]
+    return _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
+
+
+class _Hidden:
+    """The cards a seat cannot see during the play, read from the view once and then
+    dealt again and again as `holder` lists for `play_out`: no engine state per world,
+    which is what lets a lead be searched over a few hundred worlds in the budget."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        pool, wanted, barred, _dead = _knowledge(view)
+        self.holder = [-1] * 52
+        for card in view["hand"]:
+            self.holder[_INDEX[card]] = view["seat"]
+        self.room = {(-1 if h == _DEAD else h): n for h, n in wanted.items()}
+        self.free = [_INDEX[c] for c in pool if c not in barred]
+        # Cards some seats cannot hold go out first, the most constrained first.
+        self.tied = sorted(((_INDEX[c], [h for h in self.room if h not in barred[c]])
+                            for c in pool if c in barred), key=lambda t: len(t[1]))
+
+    def deal(self, rng: random.Random) -> list[int]:
+        for _ in range(20):
+            holder = self.holder[:]
+            room = dict(self.room)
+            for card, options in self.tied:
+                open_ = [h for h in options if room[h] > 0]
+                if not open_:
+                    break
+                # Weighted by the room left, as `search.deal` does.
+                pick = rng.choices(open_, weights=[room[h] for h in open_])[0]
+                holder[card] = pick
+                room[pick] -= 1
+            else:
+                break
+        else:  # the constraints painted themselves into a corner: dropped
+            holder, room = self.holder[:], dict(self.room)
+            free = self.free + [card for card, _ in self.tied]
+            return self._fill(holder, room, free, rng)
+        return self._fill(holder, room, self.free, rng)
+
+    @staticmethod
+    def _fill(holder: list[int], room: dict[int, int], free: list[int],
+              rng: random.Random) -> list[int]:
+        cards = free[:]
+        rng.shuffle(cards)
+        at = 0
+        for h, n in room.items():
+            for card in cards[at:at + n]:
+                holder[card] = h
+            at += n
+        return holder
+
+
+def _lead_rollout(view: dict[str, Any], holder: list[int], move: Move,
+                  rng: random.Random, pay: list[int]) -> float:
+    assert isinstance(move, mi.Lead)
+    seat: int = view["seat"]
+    counts = list(view["hand_sizes"])
+    gains = play_out(holder[:], counts, seat, _SUIT_AT.get(view["suit"] or "", -1),
+                     pay[:], rng, lead=_SUIT_AT[move.suit])
+    return _value_at(view["chips"], view["deals"] - view["deal"], seat, gains)
 
 
 def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:
@@ -186,8 +344,10 @@ def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:
 class Strong:
     """Determinized search: every candidate played out in worlds dealt from the view."""
 
-    def __init__(self, rollouts: int = ROLLOUTS) -> None:
+    def __init__(self, rollouts: int = ROLLOUTS,
+                 decision_rollouts: int = DECISION_ROLLOUTS) -> None:
         self.rollouts = rollouts
+        self.decision_rollouts = min(rollouts, decision_rollouts)
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
@@ -195,8 +355,13 @@ class Strong:
         moves = candidates(known, seat, rng)
         if len(moves) == 1:
             return moves[0]
+        if known.phase == mi.PLAY:
+            hidden, piles = _Hidden(view), list(known.pay)
+            return pimc(moves, hidden.deal,
+                        lambda h, m, r: _lead_rollout(view, h, m, r, piles), rng,
+                        self.rollouts)
         pay = dict(zip(mi.PAY_CARDS, known.pay, strict=True))
-        extra = (_extra_hand_value(known, seat, rng, pay)
-                 if known.phase in (mi.DECISION, mi.AUCTION) else 0.0)
+        extra = _extra_hand_value(known, seat, rng, pay)
         return pimc(moves, lambda r: world(view, r),
-                    lambda w, m, r: _rollout(w, seat, m, r, extra), rng, self.rollouts)
+                    lambda w, m, r: _rollout(w, seat, m, r, extra), rng,
+                    self.decision_rollouts)

@@ -91,6 +91,10 @@ BRANCH = 6  # plays tried at each step of the minimum, cheapest first
 CANDIDATES = 5  # plans for the minimum extended and compared in full
 LOOKAHEAD = 0.3  # weight of the next player's expected turn (0: no lookahead)
 SAMPLES = 6  # hands dealt to the next player from the unseen cards, per plan
+# At 2-3 players 16 hands played better (under 10 left: 84.8 to 85.8 % and 75.8 to
+# 77.8 %, 2,000 games each); at 4-5 players no better or worse (90.0 to 89.8 %, 92.8 to
+# 91.4 %), so they keep 6.
+SAMPLES_FEW_SEATS = 16
 
 
 @dataclass(slots=True)
@@ -332,10 +336,11 @@ def _next_turn(table: _Table, tops: list[int], rng: random.Random) -> float:
     # The cheapest pile of every unseen card, once; a dealt hand then only sorts.
     best = {card: _cheapest(table, card, tops) for card in table.unseen}
     total = 0.0
-    for _ in range(SAMPLES):
+    samples = SAMPLES_FEW_SEATS if seats <= 3 else SAMPLES
+    for _ in range(samples):
         dealt = sorted(best[c] for c in rng.sample(table.unseen, size))
         total += sum(dealt[:need])
-    return total / SAMPLES
+    return total / samples
 
 
 class Strong:
