@@ -2,15 +2,20 @@
 its sentence names, and an option's problem as key, kind and bounds. A refusal that loses
 a parameter reads "you need at least {needed}" to a player."""
 
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
+from pydantic import Field
 
 from engine import BadOptions, IllegalMove
 from engine import michigan as mi
 from engine import nix_fur_ungut as nix
 from engine import ochs_esel as oe
 from engine import the_game as tg
+from engine.core.options import GameOptions, parse_options
+
+
+NIX_ROWS = "'quad', 'run4', 'triple', 'run3', 'pair', 'run2', 'single' or 'none'"
 
 
 def problems(module: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -41,10 +46,54 @@ def test_an_illegal_move_keeps_its_code_and_parameters() -> None:
                                              "item": "pair"}),
     (nix, {"board": {"pair": [1, 1]}}, {"key": "board", "kind": "wrong_length",
                                         "item": "pair", "length": 3}),
+    (nix, {"board": {"pair": [1, 1, 1, 1]}}, {"key": "board", "kind": "wrong_length",
+                                              "item": "pair", "length": 3}),
+    (nix, {"board": {"pair": ["a", 1, 1]}}, {"key": "board", "kind": "entry_not_a_number",
+                                             "item": "pair"}),
+    (nix, {"board": "pair"}, {"key": "board", "kind": "bad_shape",
+                              "example": '{"pair": [5, 3, 1]}'}),
+    (nix, {"board": {"pair": "5 3 1"}}, {"key": "board", "kind": "bad_shape", "item": "pair",
+                                         "example": '{"pair": [5, 3, 1]}'}),
+    (nix, {"board": {"pears": [1, 1, 1]}}, {"key": "board", "kind": "bad_entry",
+                                            "item": "pears", "allowed": NIX_ROWS}),
+    # A row name typed by a player is said back clipped to 20 characters.
+    (nix, {"board": {"x" * 30: [1, 1, 1]}}, {"key": "board", "kind": "bad_entry",
+                                             "item": "x" * 20, "allowed": NIX_ROWS}),
 ])
 def test_an_option_problem_names_its_key_kind_and_bounds(module: Any, options: dict[str, Any],
                                                          expected: dict[str, Any]) -> None:
     assert problems(module, options) == [expected]
+
+
+class _Cells(GameOptions):
+    """An option made of a list, as a game might have (no game has one yet)."""
+
+    cells: list[int] = Field(default_factory=list, examples=[[4, 2]])
+
+
+def test_an_option_that_should_be_a_list_says_so_with_an_example() -> None:
+    with pytest.raises(BadOptions) as caught:
+        parse_options(_Cells, {"cells": "4 2"})
+    assert caught.value.problems == [{"key": "cells", "kind": "bad_shape", "example": "[4, 2]"}]
+
+
+class _Optional(GameOptions):
+    """Bounds inside an optional option: pydantic keeps them off the field itself."""
+
+    least: Annotated[int, Field(ge=1)] | None = None
+    most: Annotated[int, Field(le=5)] | None = None
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"least": 0}, {"key": "least", "kind": "too_low", "low": 1}),
+    ({"most": 6}, {"key": "most", "kind": "too_high", "high": 5}),
+])
+def test_a_bound_crossed_inside_an_optional_option_is_named(
+    options: dict[str, Any], expected: dict[str, Any],
+) -> None:
+    with pytest.raises(BadOptions) as caught:
+        parse_options(_Optional, options)
+    assert caught.value.problems == [expected]
 
 
 def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
