@@ -7,6 +7,7 @@ concerns one position; rounds after the first are dealt from the seed, as in a g
 """
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -119,6 +120,17 @@ def test_michigan_game_over_carries_the_final_ranking() -> None:
                      "pay_cards": left}]
 
 
+@pytest.mark.parametrize(("hands", "says"), [
+    ([["2S"], ["3S"], ["4S"]], "one hand per seat (3), then the extra hand"),
+    ("2S 3S 4S 5S", "one hand per seat (3), then the extra hand"),
+    ([["2S"], [], ["4S"], ["5S"]], "must be a non-empty list of cards"),
+    ([["2S"], "3S", ["4S"], ["5S"]], "must be a non-empty list of cards"),
+])
+def test_michigan_setup_wants_a_hand_per_seat_and_the_extra_hand(hands: Any, says: str) -> None:
+    with pytest.raises(BadOptions, match=re.escape(says)):
+        mi.new_game(3, seed=1, setup={"hands": hands})
+
+
 # --- Ochs & Esel ------------------------------------------------------------------------------
 
 def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
@@ -156,6 +168,30 @@ def test_ochs_played_and_passed_events_name_their_seat() -> None:
     assert next((e["type"], e.get("seat")) for e in led) == ("led", 0)
     assert ("beat", 1) in [(e["type"], e.get("seat")) for e in beat]
     assert [e for e in passed if e["type"] == "passed"] == [{"type": "passed", "seat": 2}]
+
+
+def test_ochs_setup_hands_must_be_a_list_of_hands() -> None:
+    with pytest.raises(BadOptions, match=re.escape("one hand per seat (3)")):
+        oe.new_game(3, seed=1, setup={"hands": "123"})
+
+
+@pytest.mark.parametrize("ox", [False, True])
+def test_ochs_setup_without_first_draws_the_first_player_from_the_seed(ox: bool) -> None:
+    """No donkey dealt (or the Ochs variant): the seat that starts is a seeded draw."""
+    firsts = {oe.new_game(3, {"ox": ox}, seed=seed,
+                          setup={"hands": [["1"], ["2"], ["3"]]}).first for seed in range(8)}
+    assert firsts == {0, 1, 2}
+
+
+# --- The Game ---------------------------------------------------------------------------------
+
+def test_the_game_is_won_only_when_every_card_is_placed() -> None:
+    state = tg.new_game(1, seed=1, setup={"hands": [["5", "6"]], "draw": []})
+    assert not tg.won(state)
+    won, _ = tg.apply(state, 0, tg.parse_move(state, 0, "5 A1, 6 A1"))
+    assert tg.won(won) and tg.view(won)["won"]
+    lost, _ = first_legal_until(tg, tg.new_game(2, seed=1), lambda s: s.over)
+    assert tg.score(lost) > 0 and not tg.won(lost) and not tg.view(lost)["won"]
 
 
 # --- snapshots --------------------------------------------------------------------------------
