@@ -112,12 +112,53 @@ def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
     (tg, {"hands": [["5", "5", "6"]]}, "setup uses these cards more than once: [5]"),
     (tg, {"hands": [["5"], ["6"]], "first": 2}, "setup.first must be a seat from 0 to 1"),
     (tg, {"hands": [["5"]], "draw": "6"}, "setup.draw must be a list of cards, top first"),
+    (tg, {"hands": "56"}, "setup.hands must list one hand per seat (2)"),
+    (tg, {"hands": [["5"], "6"]}, "each hand in setup.hands must be a list of cards"),
+    (tg, {"hands": [["5"], ["100"]]}, "setup card '100' is not a card of this game (2 to 99)"),
+    (oe, {"hands": "123"}, "setup.hands must list one hand per seat (3)"),
+    (oe, {"hands": [["1"], "2", ["3"]]}, "each hand in setup.hands must be a list of cards"),
+    (oe, {"hands": [["1"] * 9, ["2"], ["3"]]}, "more copies than the deck has of: 1"),
+    (oe, {"hands": [["1"], ["2"], ["3"]], "first": 3}, "setup.first must be a seat from 0 to 2"),
+    (oe, {"hands": [["D"], ["2"], ["3"]], "first": 1}, "first must be the seat holding the donkey"),
+    (oe, {"hands": [["1"], ["O"], ["3"]]}, "setup card 'O' is not a card of this game"),
+    (nix, {"hands": "12"}, "setup.hands must list one hand per seat (2)"),
+    (nix, {"hands": [["1"], ["2"]], "draw": "3"}, "setup.draw must be a list of cards, top first"),
+    (nix, {"hands": [["1"], ["2"]], "first": 2}, "setup.first must be a seat from 0 to 1"),
+    (nix, {"hands": [["1"], ["8"]]}, "setup card '8' is not a card of this game"),
 ])
 def test_a_bad_setup_says_what_is_wrong(module: Any, setup: dict[str, Any], says: str) -> None:
     with pytest.raises(BadOptions) as caught:
         module.new_game(len(setup["hands"]), seed=1, setup=setup)
     assert says in str(caught.value)
     assert caught.value.problems == []  # a setup is no player's input: nothing to translate
+
+
+@pytest.mark.parametrize(("hands", "says"), [
+    ([["2S"], ["3S"], ["4S"], ["1S"]], "setup card '1S' is not a card of this game"),
+    ([["2S"], ["3S"], ["4S"], ["2s"]], "setup deals 2S twice; the deck has one"),
+])
+def test_a_bad_michigan_setup_says_what_is_wrong(hands: list[list[str]], says: str) -> None:
+    with pytest.raises(BadOptions) as caught:
+        mi.new_game(3, seed=1, setup={"hands": hands})
+    assert says in str(caught.value)
+
+
+def test_an_ochs_setup_must_give_the_first_player_a_card_to_lead() -> None:
+    with pytest.raises(BadOptions) as caught:
+        oe.new_game(3, {"ox": True}, seed=1, setup={"hands": [[], ["2"], ["3"]], "first": 0})
+    assert "setup must give the first player at least one card to lead" in str(caught.value)
+
+
+@pytest.mark.parametrize(("module", "seats", "says"), [
+    (oe, 2, "this game takes 3 to 12 players, not 2"),
+    (tg, 6, "this game takes 1 to 5 players, not 6"),
+    (mi, 9, "this game takes 3 to 8 players, not 9"),
+])
+def test_a_player_count_the_game_does_not_take_is_refused(module: Any, seats: int,
+                                                          says: str) -> None:
+    with pytest.raises(BadOptions) as caught:
+        module.new_game(seats, seed=1)
+    assert str(caught.value) == says
 
 
 def test_a_setup_card_given_once_is_not_refused_as_twice() -> None:

@@ -131,6 +131,14 @@ def test_michigan_setup_wants_a_hand_per_seat_and_the_extra_hand(hands: Any, say
         mi.new_game(3, seed=1, setup={"hands": hands})
 
 
+@pytest.mark.parametrize(("text", "suit"), [("lead \u2665\ufe0f", "H"), ("\u2663\ufe0f", "C"),
+                                          ("play \u2660\ufe0f", "S")])
+def test_michigan_reads_suit_emoji_sent_with_their_colour_selector(text: str, suit: str) -> None:
+    """Phones send ♥ as ♥ + U+FE0F (the emoji form): the suit reads the same."""
+    state = mi.new_game(3, seed=1)
+    assert mi.parse_move(state, 0, text) == mi.Lead(suit)
+
+
 # --- Ochs & Esel ------------------------------------------------------------------------------
 
 def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
