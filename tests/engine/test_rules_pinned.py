@@ -226,6 +226,10 @@ def test_snapshots_check_format_game_and_shape() -> None:
         Snapshots(tg.State, "ochs-esel", version=3).load(text)
     with pytest.raises(BadOptions, match="not JSON"):
         store.load("{")
+    with pytest.raises(BadOptions, match="snapshot does not fit the-game"):
+        store.load('{"game": "the-game", "format": 3}')
+    with pytest.raises(BadOptions, match="snapshot does not fit the-game"):
+        store.load('{"game": "the-game", "format": 3, "state": {"seats": "many"}}')
 
 
 
