@@ -29,6 +29,8 @@ TABLES: list[tuple[str, int, dict[str, Any], int, int]] = [
     ("the-game", 2, {"min_play": 3}, 12, 400),
     ("nix-fur-ungut", 3, {"rounds": 2}, 11, 80),
     ("nix-fur-ungut", 2, {"rounds": 1, "personne": True}, 12, 80),
+    ("nix-fur-ungut", 4, {"rounds": 4}, 13, 100),
+    ("nix-fur-ungut", 3, {"rounds": 3, "personne": True}, 14, 100),
     ("michigan", 3, {"chips": 20, "hands_per_player": 1}, 11, 60),
 ]
 
@@ -71,6 +73,8 @@ EXPECTED: dict[str, tuple[str, int]] = {
     "the-game-2-12": ("e126ec3f5d8b6560", 68),
     "nix-fur-ungut-3-11": ("923071ccf415476d", 30),
     "nix-fur-ungut-2-12": ("ddbdec50f12dc115", 10),
+    "nix-fur-ungut-4-13": ("4d7165159b257849", 80),
+    "nix-fur-ungut-3-14": ("10a2e931ac2685a0", 45),
     "michigan-3-11": ("23379ac4b2602bf3", 38),
 }
 
