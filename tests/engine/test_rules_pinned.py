@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine import BadOptions, games
+from engine import BadOptions, IllegalMove, games
 from engine import michigan as mi
 from engine import nix_fur_ungut as nix
 from engine import ochs_esel as oe
@@ -72,6 +72,23 @@ def test_nix_a_full_twelve_card_setup_hand_is_accepted_and_thirteen_refused() ->
     assert nix.view(state, 0)["hand"] == twelve
     with pytest.raises(BadOptions):
         nix.new_game(2, seed=1, setup={"hands": [[*twelve, "7"], ["7"]], "first": 0})
+
+
+def test_nix_a_tie_for_the_lead_is_drawn_from_the_seed_as_before() -> None:
+    """"En cas d'égalité on tire au sort": from the seed, so a stored game replays to the
+    same leader. On a board worth nothing every round ends in a three-way tie."""
+    zero = {row: [0, 0, 0] for row in nix.ROWS}
+    leaders = []
+    for seed in range(8):
+        state = nix.new_game(3, {"rounds": 2, "board": zero}, seed=seed)
+        state, _ = first_legal_until(nix, state, lambda s: s.round == 2)
+        leaders.append(state.first)
+    assert leaders == [1, 2, 0, 1, 0, 0, 1, 0]
+
+
+def test_nix_monsieur_personne_makes_his_run_from_the_highest_numbers() -> None:
+    assert nix.strongest(["1", "2", "5", "6"]) == ("run2", ["5", "6"])
+    assert nix.strongest(["1", "2", "3", "5", "6", "7"]) == ("run3", ["5", "6", "7"])
 
 
 # --- Michigan ---------------------------------------------------------------------------------
@@ -200,6 +217,13 @@ def test_the_game_is_won_only_when_every_card_is_placed() -> None:
     assert tg.won(won) and tg.view(won)["won"]
     lost, _ = first_legal_until(tg, tg.new_game(2, seed=1), lambda s: s.over)
     assert tg.score(lost) > 0 and not tg.won(lost) and not tg.view(lost)["won"]
+
+
+def test_the_game_end_with_more_words_is_quoted_back() -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.parse_move(state, state.turn, "end now")
+    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": "end now"})
 
 
 # --- snapshots --------------------------------------------------------------------------------
