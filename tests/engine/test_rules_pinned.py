@@ -219,11 +219,12 @@ def test_the_game_is_won_only_when_every_card_is_placed() -> None:
     assert tg.score(lost) > 0 and not tg.won(lost) and not tg.view(lost)["won"]
 
 
-def test_the_game_end_with_more_words_is_quoted_back() -> None:
+@pytest.mark.parametrize("text", ["end now", "play", "23", "23 A1 24", "A1 23"])
+def test_the_game_unreadable_plays_are_quoted_back_whole(text: str) -> None:
     state = tg.new_game(2, seed=1)
     with pytest.raises(IllegalMove) as caught:
-        tg.parse_move(state, state.turn, "end now")
-    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": "end now"})
+        tg.parse_move(state, state.turn, text)
+    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": text})
 
 
 # --- snapshots --------------------------------------------------------------------------------
