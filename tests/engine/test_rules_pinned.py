@@ -227,6 +227,17 @@ def test_the_game_unreadable_plays_are_quoted_back_whole(text: str) -> None:
     assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": text})
 
 
+@pytest.mark.parametrize(("text", "code", "word"), [
+    ("foo 23", "unknown_card", "foo"), ("23 Z1", "unknown_pile", "z1"),
+    ("23 A1, 1 A2", "unknown_card", "1"),
+])
+def test_the_game_names_the_word_it_cannot_read(text: str, code: str, word: str) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.parse_move(state, state.turn, text)
+    assert (caught.value.code, caught.value.params) == (code, {"text": word})
+
+
 # --- snapshots --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game_id", ["ochs-esel", "the-game", "nix-fur-ungut", "michigan"])
