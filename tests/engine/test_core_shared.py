@@ -44,6 +44,7 @@ def test_a_number_typed_in_chat_reads_with_leading_zeros_and_caps() -> None:
     assert read_number("007", 100) == 7
     assert read_number("000", 100) == 0
     assert read_number("99", 100) == 99
+    assert read_number("42", 99) == 42  # as many digits as the cap, and below it
     assert read_number("101", 100) == 100
     assert read_number("12345", 100) == 100
     assert read_number("9" * 5000, 100) == 100  # too long for int(): still the cap
