@@ -202,4 +202,4 @@ def test_not_your_turn_names_who_is_to_play(module: Any) -> None:
         module.apply(state, waiting, move)
     assert caught.value.code == "not_your_turn"
     assert caught.value.params["to_act"] == module.to_act(state)
-    assert caught.value.params.get("seat", waiting) == waiting
+    assert caught.value.params["seat"] == waiting

@@ -156,6 +156,21 @@ def test_michigan_reads_suit_emoji_sent_with_their_colour_selector(text: str, su
     assert mi.parse_move(state, 0, text) == mi.Lead(suit)
 
 
+def test_michigan_a_closed_auction_shows_no_bid_left_to_make() -> None:
+    state = mi.new_game(3, seed=4, setup={
+        "hands": [["2S", "3H"], ["3S", "4H"], ["4S", "5H"], ["5S"]], "dealer": 0})
+    with pytest.raises(IllegalMove) as caught:
+        mi.apply(state, 0, mi.Bid(1))
+    assert (caught.value.code, caught.value.params) == ("not_bidding_phase",
+                                                        {"phase": "decision"})
+    state, _ = mi.apply(state, 0, mi.Auction())
+    assert mi.view(state)["auction"]["max"] == 46  # seat 1's chips after the ante
+    while state.phase == mi.AUCTION:
+        state, _ = mi.apply(state, mi.to_act(state)[0], mi.Pass())
+    assert mi.view(state)["auction"] == {"open": False, "high_bid": 0, "high_bidder": None,
+                                         "bidders": [], "passed": [1, 2], "max": 0}
+
+
 # --- Ochs & Esel ------------------------------------------------------------------------------
 
 def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
