@@ -14,7 +14,6 @@ from engine import ochs_esel as oe
 from engine import the_game as tg
 from engine.core.options import GameOptions, parse_options
 
-
 NIX_ROWS = "'quad', 'run4', 'triple', 'run3', 'pair', 'run2', 'single' or 'none'"
 
 

@@ -156,7 +156,7 @@ def test_michigan_reads_suit_emoji_sent_with_their_colour_selector(text: str, su
     assert mi.parse_move(state, 0, text) == mi.Lead(suit)
 
 
-def test_michigan_a_closed_auction_shows_no_bid_left_to_make() -> None:
+def test_michigan_bids_outside_the_auction_or_its_bounds_are_refused_and_a_closed_one_shows_none() -> None:
     state = mi.new_game(3, seed=4, setup={
         "hands": [["2S", "3H"], ["3S", "4H"], ["4S", "5H"], ["5S"]], "dealer": 0})
     with pytest.raises(IllegalMove) as caught:
@@ -165,6 +165,11 @@ def test_michigan_a_closed_auction_shows_no_bid_left_to_make() -> None:
                                                         {"phase": "decision"})
     state, _ = mi.apply(state, 0, mi.Auction())
     assert mi.view(state)["auction"]["max"] == 46  # seat 1's chips after the ante
+    for bid, code, params in ((0, "bid_too_low", {"min": 1, "bid": 0}),
+                              (47, "bid_too_high", {"max": 46, "bid": 47})):
+        with pytest.raises(IllegalMove) as caught:
+            mi.apply(state, 1, mi.Bid(bid))
+        assert (caught.value.code, caught.value.params) == (code, params)
     while state.phase == mi.AUCTION:
         state, _ = mi.apply(state, mi.to_act(state)[0], mi.Pass())
     assert mi.view(state)["auction"] == {"open": False, "high_bid": 0, "high_bidder": None,
