@@ -156,7 +156,7 @@ def test_michigan_reads_suit_emoji_sent_with_their_colour_selector(text: str, su
     assert mi.parse_move(state, 0, text) == mi.Lead(suit)
 
 
-def test_michigan_bids_outside_the_auction_or_its_bounds_are_refused_and_a_closed_one_shows_none() -> None:
+def test_michigan_bids_out_of_phase_or_bounds_are_refused_and_a_closed_auction_shows_none() -> None:
     state = mi.new_game(3, seed=4, setup={
         "hands": [["2S", "3H"], ["3S", "4H"], ["4S", "5H"], ["5S"]], "dealer": 0})
     with pytest.raises(IllegalMove) as caught:
