@@ -68,12 +68,21 @@ class _Cells(GameOptions):
     """An option made of a list, as a game might have (no game has one yet)."""
 
     cells: list[int] = Field(default_factory=list, examples=[[4, 2]])
+    groups: dict[str, dict[str, int]] = Field(default_factory=dict,
+                                              examples=[{"a": {"b": 1}}])
 
 
 def test_an_option_that_should_be_a_list_says_so_with_an_example() -> None:
     with pytest.raises(BadOptions) as caught:
         parse_options(_Cells, {"cells": "4 2"})
     assert caught.value.problems == [{"key": "cells", "kind": "bad_shape", "example": "[4, 2]"}]
+
+
+def test_an_entry_that_should_be_a_mapping_says_which_with_an_example() -> None:
+    with pytest.raises(BadOptions) as caught:
+        parse_options(_Cells, {"groups": {"a": 5}})
+    assert caught.value.problems == [{"key": "groups", "kind": "bad_shape", "item": "a",
+                                      "example": '{"a": {"b": 1}}'}]
 
 
 class _Optional(GameOptions):
