@@ -176,6 +176,15 @@ def test_michigan_bids_out_of_phase_or_bounds_are_refused_and_a_closed_auction_s
                                          "bidders": [], "passed": [1, 2], "max": 0}
 
 
+def test_michigan_a_lead_of_no_suit_is_quoted_back() -> None:
+    state = mi.new_game(3, seed=4, setup={
+        "hands": [["2S", "3H"], ["3S", "4H"], ["4S", "5H"], ["5S"]], "dealer": 0})
+    state, _ = mi.apply(state, 0, mi.Keep())
+    with pytest.raises(IllegalMove) as caught:
+        mi.apply(state, mi.to_act(state)[0], mi.Lead("X"))
+    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": "lead X"})
+
+
 # --- Ochs & Esel ------------------------------------------------------------------------------
 
 def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
