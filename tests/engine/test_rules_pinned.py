@@ -287,7 +287,7 @@ def test_snapshots_check_format_game_and_shape() -> None:
     assert '"format":3' in text
     with pytest.raises(BadOptions, match="format"):
         Snapshots(tg.State, "the-game", version=2).load(text)
-    with pytest.raises(BadOptions, match="is for"):
+    with pytest.raises(BadOptions, match="snapshot is for 'the-game', not 'ochs-esel'"):
         Snapshots(tg.State, "ochs-esel", version=3).load(text)
     with pytest.raises(BadOptions, match="not JSON"):
         store.load("{")
