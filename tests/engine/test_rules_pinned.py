@@ -256,6 +256,15 @@ def test_the_game_unreadable_plays_are_quoted_back_whole(text: str) -> None:
     assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": text})
 
 
+@pytest.mark.parametrize("seat", [-1, 2])
+def test_the_game_a_signal_from_no_seat_at_the_table_is_refused(seat: int) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.apply(state, seat, tg.Signal("A1", tg.STOP))
+    assert caught.value.code == "not_your_turn"
+    assert tg.view(state)["signals"]["A1"] == [None, None]
+
+
 @pytest.mark.parametrize(("text", "code", "word"), [
     ("foo 23", "unknown_card", "foo"), ("23 Z1", "unknown_pile", "z1"),
     ("23 A1, 1 A2", "unknown_card", "1"),
