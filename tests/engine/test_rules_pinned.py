@@ -265,6 +265,19 @@ def test_the_game_a_signal_from_no_seat_at_the_table_is_refused(seat: int) -> No
     assert tg.view(state)["signals"]["A1"] == [None, None]
 
 
+@pytest.mark.parametrize(("signal", "code", "word"), [
+    (tg.Signal("Z9", tg.STOP), "unknown_pile", "Z9"),
+    (tg.Signal("A1", "loud"), "unknown_signal", "loud"),
+])
+def test_the_game_a_signal_built_by_hand_names_what_is_not_a_pile_or_a_request(
+    signal: tg.Signal, code: str, word: str,
+) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.apply(state, 1, signal)
+    assert (caught.value.code, caught.value.params) == (code, {"text": word})
+
+
 @pytest.mark.parametrize(("text", "code", "word"), [
     ("foo 23", "unknown_card", "foo"), ("23 Z1", "unknown_pile", "z1"),
     ("23 A1, 1 A2", "unknown_card", "1"),
