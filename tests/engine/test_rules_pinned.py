@@ -278,6 +278,21 @@ def test_the_game_a_signal_built_by_hand_names_what_is_not_a_pile_or_a_request(
     assert (caught.value.code, caught.value.params) == (code, {"text": word})
 
 
+@pytest.mark.parametrize(("seat", "move", "code", "params"), [
+    (0, tg.Plays(((1, "A1"),)), "unknown_card", {"text": "1"}),
+    (0, tg.Plays(((5, "Z1"),)), "unknown_pile", {"text": "Z1"}),
+    (0, tg.Plays(()), "bad_notation", {"text": "play "}),
+    (1, tg.End(), "not_your_turn", {"seat": 1, "to_act": [0]}),
+])
+def test_the_game_a_move_built_by_hand_is_refused_with_what_is_wrong(
+    seat: int, move: Any, code: str, params: dict[str, Any],
+) -> None:
+    state = tg.new_game(2, seed=1, setup={"hands": [["5", "6"], ["7", "8"]], "first": 0})
+    with pytest.raises(IllegalMove) as caught:
+        tg.apply(state, seat, move)
+    assert (caught.value.code, caught.value.params) == (code, params)
+
+
 @pytest.mark.parametrize(("text", "code", "word"), [
     ("foo 23", "unknown_card", "foo"), ("23 Z1", "unknown_pile", "z1"),
     ("23 A1, 1 A2", "unknown_card", "1"),
