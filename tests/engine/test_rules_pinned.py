@@ -214,6 +214,13 @@ def test_ochs_the_view_shows_an_animal_leading_the_current_trick() -> None:
     assert view["trick"]["leader"] == 0
 
 
+def test_ochs_answers_to_a_donkey_are_offered_numbers_by_value_then_the_joker() -> None:
+    """The order the buttons show: as the hand is sorted."""
+    state = oe.new_game(3, seed=5, setup={"hands": [["D", "5"], ["J", "4", "12"], ["2", "3"]]})
+    state, _ = oe.apply(state, 0, oe.parse_move(state, 0, "D"))
+    assert [str(m) for m in oe.legal_moves(state, 1)] == ["play 4", "play 12", "play J"]
+
+
 def test_ochs_played_and_passed_events_name_their_seat() -> None:
     state = oe.new_game(3, seed=5, setup={"hands": [["D", "5", "6"], ["1", "9"], ["2", "3"]]})
     state, led = oe.apply(state, 0, oe.parse_move(state, 0, "5"))
