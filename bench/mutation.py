@@ -8,6 +8,14 @@ so two runs on one commit compare like for like.
     .venv/bin/python bench/mutation.py                    # 200 per module, seed 1
     .venv/bin/python bench/mutation.py --per-module 50 --module engine.michigan
     .venv/bin/python bench/mutation.py --survivors         # print each survivor's diff
+    .venv/bin/python bench/mutation.py --open              # re-run only the sample's
+                                                           # survivors and unrun mutants
+    .venv/bin/python bench/mutation.py --report            # figures from stored results
+
+`--open` is the loop for writing tests: a mutant a test killed stays killed while tests
+are only added, so only the survivors (and mutants a stopped run never reached) need
+running again. mutmut traces which tests reach which function once per test name: a test
+whose name is new is traced, but an existing test given new assertions is not.
 
 mutmut works in `mutants/` (a copy of the tree, git-ignored); its settings are in
 `pyproject.toml` under `[tool.mutmut]`. Not part of the test run.
@@ -66,11 +74,16 @@ def main() -> None:
     parser.add_argument("--module", action="append", help="only these modules")
     parser.add_argument("--children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--survivors", action="store_true", help="show each survivor")
+    parser.add_argument("--open", action="store_true",
+                        help="run only sampled mutants not yet killed")
+    parser.add_argument("--report", action="store_true",
+                        help="run nothing: figures from the results stored in mutants/")
     args = parser.parse_args()
 
     # The registry's few mutants are cheap: running them makes mutmut generate every
     # mutant and collect which tests reach which function.
-    mutmut("engine.games.*", children=args.children)
+    if not args.report:
+        mutmut("engine.games.*", children=args.children)
     codes = exit_codes()
     by_module: dict[str, list[str]] = {}
     for name in sorted(codes):
@@ -82,22 +95,26 @@ def main() -> None:
     rng = random.Random(args.seed)
     sample = {m: sorted(rng.sample(by_module[m], min(args.per_module, len(by_module[m]))))
               for m in modules}
-    mutmut(*(name for names in sample.values() for name in names), children=args.children)
+    chosen = [name for names in sample.values() for name in names
+              if not (args.open and codes[name] in KILLED)]
+    if chosen and not args.report:
+        mutmut(*chosen, children=args.children)
     codes = exit_codes()
 
     print(f"{'module':<24} {'mutants':>8} {'sampled':>8} {'killed':>7} {'survived':>9}"
-          f" {'other':>6} {'score':>7}")
+          f" {'other':>6} {'not run':>8} {'score':>7}")
     survivors: list[str] = []
     for module in modules:
         outcome = Counter(
-            "killed" if codes[n] in KILLED else "survived" if codes[n] in SURVIVED else "other"
+            "killed" if codes[n] in KILLED else "survived" if codes[n] in SURVIVED
+            else "not run" if codes[n] is None else "other"
             for n in sample[module])
         survivors += [n for n in sample[module] if codes[n] in SURVIVED]
         judged = outcome["killed"] + outcome["survived"]
         score = outcome["killed"] / judged if judged else 0.0
         print(f"{module:<24} {len(by_module[module]):>8} {len(sample[module]):>8}"
               f" {outcome['killed']:>7} {outcome['survived']:>9} {outcome['other']:>6}"
-              f" {score:>7.1%}")
+              f" {outcome['not run']:>8} {score:>7.1%}")
     print(f"seed {args.seed}; {len(survivors)} survivors"
           + ("" if args.survivors else " (--survivors shows them)"))
     if args.survivors:

@@ -2,15 +2,19 @@
 its sentence names, and an option's problem as key, kind and bounds. A refusal that loses
 a parameter reads "you need at least {needed}" to a player."""
 
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
+from pydantic import Field
 
 from engine import BadOptions, IllegalMove
 from engine import michigan as mi
 from engine import nix_fur_ungut as nix
 from engine import ochs_esel as oe
 from engine import the_game as tg
+from engine.core.options import GameOptions, parse_options
+
+NIX_ROWS = "'quad', 'run4', 'triple', 'run3', 'pair', 'run2', 'single' or 'none'"
 
 
 def problems(module: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -41,10 +45,63 @@ def test_an_illegal_move_keeps_its_code_and_parameters() -> None:
                                              "item": "pair"}),
     (nix, {"board": {"pair": [1, 1]}}, {"key": "board", "kind": "wrong_length",
                                         "item": "pair", "length": 3}),
+    (nix, {"board": {"pair": [1, 1, 1, 1]}}, {"key": "board", "kind": "wrong_length",
+                                              "item": "pair", "length": 3}),
+    (nix, {"board": {"pair": ["a", 1, 1]}}, {"key": "board", "kind": "entry_not_a_number",
+                                             "item": "pair"}),
+    (nix, {"board": "pair"}, {"key": "board", "kind": "bad_shape",
+                              "example": '{"pair": [5, 3, 1]}'}),
+    (nix, {"board": {"pair": "5 3 1"}}, {"key": "board", "kind": "bad_shape", "item": "pair",
+                                         "example": '{"pair": [5, 3, 1]}'}),
+    (nix, {"board": {"pears": [1, 1, 1]}}, {"key": "board", "kind": "bad_entry",
+                                            "item": "pears", "allowed": NIX_ROWS}),
+    # A row name typed by a player is said back clipped to 20 characters.
+    (nix, {"board": {"x" * 30: [1, 1, 1]}}, {"key": "board", "kind": "bad_entry",
+                                             "item": "x" * 20, "allowed": NIX_ROWS}),
 ])
 def test_an_option_problem_names_its_key_kind_and_bounds(module: Any, options: dict[str, Any],
                                                          expected: dict[str, Any]) -> None:
     assert problems(module, options) == [expected]
+
+
+class _Cells(GameOptions):
+    """An option made of a list, as a game might have (no game has one yet)."""
+
+    cells: list[int] = Field(default_factory=list, examples=[[4, 2]])
+    groups: dict[str, dict[str, int]] = Field(default_factory=dict,
+                                              examples=[{"a": {"b": 1}}])
+
+
+def test_an_option_that_should_be_a_list_says_so_with_an_example() -> None:
+    with pytest.raises(BadOptions) as caught:
+        parse_options(_Cells, {"cells": "4 2"})
+    assert caught.value.problems == [{"key": "cells", "kind": "bad_shape", "example": "[4, 2]"}]
+
+
+def test_an_entry_that_should_be_a_mapping_says_which_with_an_example() -> None:
+    with pytest.raises(BadOptions) as caught:
+        parse_options(_Cells, {"groups": {"a": 5}})
+    assert caught.value.problems == [{"key": "groups", "kind": "bad_shape", "item": "a",
+                                      "example": '{"a": {"b": 1}}'}]
+
+
+class _Optional(GameOptions):
+    """Bounds inside an optional option: pydantic keeps them off the field itself."""
+
+    least: Annotated[int, Field(ge=1)] | None = None
+    most: Annotated[int, Field(le=5)] | None = None
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"least": 0}, {"key": "least", "kind": "too_low", "low": 1}),
+    ({"most": 6}, {"key": "most", "kind": "too_high", "high": 5}),
+])
+def test_a_bound_crossed_inside_an_optional_option_is_named(
+    options: dict[str, Any], expected: dict[str, Any],
+) -> None:
+    with pytest.raises(BadOptions) as caught:
+        parse_options(_Optional, options)
+    assert caught.value.problems == [expected]
 
 
 def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
@@ -63,12 +120,53 @@ def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
     (tg, {"hands": [["5", "5", "6"]]}, "setup uses these cards more than once: [5]"),
     (tg, {"hands": [["5"], ["6"]], "first": 2}, "setup.first must be a seat from 0 to 1"),
     (tg, {"hands": [["5"]], "draw": "6"}, "setup.draw must be a list of cards, top first"),
+    (tg, {"hands": "56"}, "setup.hands must list one hand per seat (2)"),
+    (tg, {"hands": [["5"], "6"]}, "each hand in setup.hands must be a list of cards"),
+    (tg, {"hands": [["5"], ["100"]]}, "setup card '100' is not a card of this game (2 to 99)"),
+    (oe, {"hands": "123"}, "setup.hands must list one hand per seat (3)"),
+    (oe, {"hands": [["1"], "2", ["3"]]}, "each hand in setup.hands must be a list of cards"),
+    (oe, {"hands": [["1"] * 9, ["2"], ["3"]]}, "more copies than the deck has of: 1"),
+    (oe, {"hands": [["1"], ["2"], ["3"]], "first": 3}, "setup.first must be a seat from 0 to 2"),
+    (oe, {"hands": [["D"], ["2"], ["3"]], "first": 1}, "first must be the seat holding the donkey"),
+    (oe, {"hands": [["1"], ["O"], ["3"]]}, "setup card 'O' is not a card of this game"),
+    (nix, {"hands": "12"}, "setup.hands must list one hand per seat (2)"),
+    (nix, {"hands": [["1"], ["2"]], "draw": "3"}, "setup.draw must be a list of cards, top first"),
+    (nix, {"hands": [["1"], ["2"]], "first": 2}, "setup.first must be a seat from 0 to 1"),
+    (nix, {"hands": [["1"], ["8"]]}, "setup card '8' is not a card of this game"),
 ])
 def test_a_bad_setup_says_what_is_wrong(module: Any, setup: dict[str, Any], says: str) -> None:
     with pytest.raises(BadOptions) as caught:
         module.new_game(len(setup["hands"]), seed=1, setup=setup)
     assert says in str(caught.value)
     assert caught.value.problems == []  # a setup is no player's input: nothing to translate
+
+
+@pytest.mark.parametrize(("hands", "says"), [
+    ([["2S"], ["3S"], ["4S"], ["1S"]], "setup card '1S' is not a card of this game"),
+    ([["2S"], ["3S"], ["4S"], ["2s"]], "setup deals 2S twice; the deck has one"),
+])
+def test_a_bad_michigan_setup_says_what_is_wrong(hands: list[list[str]], says: str) -> None:
+    with pytest.raises(BadOptions) as caught:
+        mi.new_game(3, seed=1, setup={"hands": hands})
+    assert says in str(caught.value)
+
+
+def test_an_ochs_setup_must_give_the_first_player_a_card_to_lead() -> None:
+    with pytest.raises(BadOptions) as caught:
+        oe.new_game(3, {"ox": True}, seed=1, setup={"hands": [[], ["2"], ["3"]], "first": 0})
+    assert "setup must give the first player at least one card to lead" in str(caught.value)
+
+
+@pytest.mark.parametrize(("module", "seats", "says"), [
+    (oe, 2, "this game takes 3 to 12 players, not 2"),
+    (tg, 6, "this game takes 1 to 5 players, not 6"),
+    (mi, 9, "this game takes 3 to 8 players, not 9"),
+])
+def test_a_player_count_the_game_does_not_take_is_refused(module: Any, seats: int,
+                                                          says: str) -> None:
+    with pytest.raises(BadOptions) as caught:
+        module.new_game(seats, seed=1)
+    assert str(caught.value) == says
 
 
 def test_a_setup_card_given_once_is_not_refused_as_twice() -> None:
@@ -112,4 +210,4 @@ def test_not_your_turn_names_who_is_to_play(module: Any) -> None:
         module.apply(state, waiting, move)
     assert caught.value.code == "not_your_turn"
     assert caught.value.params["to_act"] == module.to_act(state)
-    assert caught.value.params.get("seat", waiting) == waiting
+    assert caught.value.params["seat"] == waiting

@@ -7,11 +7,12 @@ concerns one position; rounds after the first are dealt from the seed, as in a g
 """
 
 import json
+import re
 from typing import Any
 
 import pytest
 
-from engine import BadOptions, games
+from engine import BadOptions, IllegalMove, games
 from engine import michigan as mi
 from engine import nix_fur_ungut as nix
 from engine import ochs_esel as oe
@@ -73,6 +74,23 @@ def test_nix_a_full_twelve_card_setup_hand_is_accepted_and_thirteen_refused() ->
         nix.new_game(2, seed=1, setup={"hands": [[*twelve, "7"], ["7"]], "first": 0})
 
 
+def test_nix_a_tie_for_the_lead_is_drawn_from_the_seed_as_before() -> None:
+    """"En cas d'égalité on tire au sort": from the seed, so a stored game replays to the
+    same leader. On a board worth nothing every round ends in a three-way tie."""
+    zero = {row: [0, 0, 0] for row in nix.ROWS}
+    leaders = []
+    for seed in range(8):
+        state = nix.new_game(3, {"rounds": 2, "board": zero}, seed=seed)
+        state, _ = first_legal_until(nix, state, lambda s: s.round == 2)
+        leaders.append(state.first)
+    assert leaders == [1, 2, 0, 1, 0, 0, 1, 0]
+
+
+def test_nix_monsieur_personne_makes_his_run_from_the_highest_numbers() -> None:
+    assert nix.strongest(["1", "2", "5", "6"]) == ("run2", ["5", "6"])
+    assert nix.strongest(["1", "2", "3", "5", "6", "7"]) == ("run3", ["5", "6", "7"])
+
+
 # --- Michigan ---------------------------------------------------------------------------------
 
 def test_michigan_each_deal_is_dealt_new_cards_from_the_seed() -> None:
@@ -119,6 +137,54 @@ def test_michigan_game_over_carries_the_final_ranking() -> None:
                      "pay_cards": left}]
 
 
+@pytest.mark.parametrize(("hands", "says"), [
+    ([["2S"], ["3S"], ["4S"]], "one hand per seat (3), then the extra hand"),
+    ("2S 3S 4S 5S", "one hand per seat (3), then the extra hand"),
+    ([["2S"], [], ["4S"], ["5S"]], "must be a non-empty list of cards"),
+    ([["2S"], "3S", ["4S"], ["5S"]], "must be a non-empty list of cards"),
+])
+def test_michigan_setup_wants_a_hand_per_seat_and_the_extra_hand(hands: Any, says: str) -> None:
+    with pytest.raises(BadOptions, match=re.escape(says)):
+        mi.new_game(3, seed=1, setup={"hands": hands})
+
+
+@pytest.mark.parametrize(("text", "suit"), [("lead \u2665\ufe0f", "H"), ("\u2663\ufe0f", "C"),
+                                          ("play \u2660\ufe0f", "S")])
+def test_michigan_reads_suit_emoji_sent_with_their_colour_selector(text: str, suit: str) -> None:
+    """Phones send ♥ as ♥ + U+FE0F (the emoji form): the suit reads the same."""
+    state = mi.new_game(3, seed=1)
+    assert mi.parse_move(state, 0, text) == mi.Lead(suit)
+
+
+def test_michigan_bids_out_of_phase_or_bounds_are_refused_and_a_closed_auction_shows_none() -> None:
+    state = mi.new_game(3, seed=4, setup={
+        "hands": [["2S", "3H"], ["3S", "4H"], ["4S", "5H"], ["5S"]], "dealer": 0})
+    with pytest.raises(IllegalMove) as caught:
+        mi.apply(state, 0, mi.Bid(1))
+    assert (caught.value.code, caught.value.params) == ("not_bidding_phase",
+                                                        {"phase": "decision"})
+    state, _ = mi.apply(state, 0, mi.Auction())
+    assert mi.view(state)["auction"]["max"] == 46  # seat 1's chips after the ante
+    for bid, code, params in ((0, "bid_too_low", {"min": 1, "bid": 0}),
+                              (47, "bid_too_high", {"max": 46, "bid": 47})):
+        with pytest.raises(IllegalMove) as caught:
+            mi.apply(state, 1, mi.Bid(bid))
+        assert (caught.value.code, caught.value.params) == (code, params)
+    while state.phase == mi.AUCTION:
+        state, _ = mi.apply(state, mi.to_act(state)[0], mi.Pass())
+    assert mi.view(state)["auction"] == {"open": False, "high_bid": 0, "high_bidder": None,
+                                         "bidders": [], "passed": [1, 2], "max": 0}
+
+
+def test_michigan_a_lead_of_no_suit_is_quoted_back() -> None:
+    state = mi.new_game(3, seed=4, setup={
+        "hands": [["2S", "3H"], ["3S", "4H"], ["4S", "5H"], ["5S"]], "dealer": 0})
+    state, _ = mi.apply(state, 0, mi.Keep())
+    with pytest.raises(IllegalMove) as caught:
+        mi.apply(state, mi.to_act(state)[0], mi.Lead("X"))
+    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": "lead X"})
+
+
 # --- Ochs & Esel ------------------------------------------------------------------------------
 
 def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
@@ -148,6 +214,13 @@ def test_ochs_the_view_shows_an_animal_leading_the_current_trick() -> None:
     assert view["trick"]["leader"] == 0
 
 
+def test_ochs_answers_to_a_donkey_are_offered_numbers_by_value_then_the_joker() -> None:
+    """The order the buttons show: as the hand is sorted."""
+    state = oe.new_game(3, seed=5, setup={"hands": [["D", "5"], ["J", "4", "12"], ["2", "3"]]})
+    state, _ = oe.apply(state, 0, oe.parse_move(state, 0, "D"))
+    assert [str(m) for m in oe.legal_moves(state, 1)] == ["play 4", "play 12", "play J"]
+
+
 def test_ochs_played_and_passed_events_name_their_seat() -> None:
     state = oe.new_game(3, seed=5, setup={"hands": [["D", "5", "6"], ["1", "9"], ["2", "3"]]})
     state, led = oe.apply(state, 0, oe.parse_move(state, 0, "5"))
@@ -156,6 +229,86 @@ def test_ochs_played_and_passed_events_name_their_seat() -> None:
     assert next((e["type"], e.get("seat")) for e in led) == ("led", 0)
     assert ("beat", 1) in [(e["type"], e.get("seat")) for e in beat]
     assert [e for e in passed if e["type"] == "passed"] == [{"type": "passed", "seat": 2}]
+
+
+def test_ochs_setup_hands_must_be_a_list_of_hands() -> None:
+    with pytest.raises(BadOptions, match=re.escape("one hand per seat (3)")):
+        oe.new_game(3, seed=1, setup={"hands": "123"})
+
+
+@pytest.mark.parametrize("ox", [False, True])
+def test_ochs_setup_without_first_draws_the_first_player_from_the_seed(ox: bool) -> None:
+    """No donkey dealt (or the Ochs variant): the seat that starts is a seeded draw."""
+    firsts = {oe.new_game(3, {"ox": ox}, seed=seed,
+                          setup={"hands": [["1"], ["2"], ["3"]]}).first for seed in range(8)}
+    assert firsts == {0, 1, 2}
+
+
+# --- The Game ---------------------------------------------------------------------------------
+
+def test_the_game_is_won_only_when_every_card_is_placed() -> None:
+    state = tg.new_game(1, seed=1, setup={"hands": [["5", "6"]], "draw": []})
+    assert not tg.won(state)
+    won, _ = tg.apply(state, 0, tg.parse_move(state, 0, "5 A1, 6 A1"))
+    assert tg.won(won) and tg.view(won)["won"]
+    lost, _ = first_legal_until(tg, tg.new_game(2, seed=1), lambda s: s.over)
+    assert tg.score(lost) > 0 and not tg.won(lost) and not tg.view(lost)["won"]
+
+
+@pytest.mark.parametrize("text", ["end now", "play", "23", "23 A1 24", "A1 23"])
+def test_the_game_unreadable_plays_are_quoted_back_whole(text: str) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.parse_move(state, state.turn, text)
+    assert (caught.value.code, caught.value.params) == ("bad_notation", {"text": text})
+
+
+@pytest.mark.parametrize("seat", [-1, 2])
+def test_the_game_a_signal_from_no_seat_at_the_table_is_refused(seat: int) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.apply(state, seat, tg.Signal("A1", tg.STOP))
+    assert caught.value.code == "not_your_turn"
+    assert tg.view(state)["signals"]["A1"] == [None, None]
+
+
+@pytest.mark.parametrize(("signal", "code", "word"), [
+    (tg.Signal("Z9", tg.STOP), "unknown_pile", "Z9"),
+    (tg.Signal("A1", "loud"), "unknown_signal", "loud"),
+])
+def test_the_game_a_signal_built_by_hand_names_what_is_not_a_pile_or_a_request(
+    signal: tg.Signal, code: str, word: str,
+) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.apply(state, 1, signal)
+    assert (caught.value.code, caught.value.params) == (code, {"text": word})
+
+
+@pytest.mark.parametrize(("seat", "move", "code", "params"), [
+    (0, tg.Plays(((1, "A1"),)), "unknown_card", {"text": "1"}),
+    (0, tg.Plays(((5, "Z1"),)), "unknown_pile", {"text": "Z1"}),
+    (0, tg.Plays(()), "bad_notation", {"text": "play "}),
+    (1, tg.End(), "not_your_turn", {"seat": 1, "to_act": [0]}),
+])
+def test_the_game_a_move_built_by_hand_is_refused_with_what_is_wrong(
+    seat: int, move: Any, code: str, params: dict[str, Any],
+) -> None:
+    state = tg.new_game(2, seed=1, setup={"hands": [["5", "6"], ["7", "8"]], "first": 0})
+    with pytest.raises(IllegalMove) as caught:
+        tg.apply(state, seat, move)
+    assert (caught.value.code, caught.value.params) == (code, params)
+
+
+@pytest.mark.parametrize(("text", "code", "word"), [
+    ("foo 23", "unknown_card", "foo"), ("23 Z1", "unknown_pile", "z1"),
+    ("23 A1, 1 A2", "unknown_card", "1"),
+])
+def test_the_game_names_the_word_it_cannot_read(text: str, code: str, word: str) -> None:
+    state = tg.new_game(2, seed=1)
+    with pytest.raises(IllegalMove) as caught:
+        tg.parse_move(state, state.turn, text)
+    assert (caught.value.code, caught.value.params) == (code, {"text": word})
 
 
 # --- snapshots --------------------------------------------------------------------------------
@@ -176,10 +329,26 @@ def test_snapshots_check_format_game_and_shape() -> None:
     text = store.dump(tg.new_game(2, seed=1))
     assert store.load(text) == tg.new_game(2, seed=1)
     assert '"format":3' in text
-    with pytest.raises(BadOptions, match="format"):
+    with pytest.raises(BadOptions, match="snapshot format 3 is not 2"):
         Snapshots(tg.State, "the-game", version=2).load(text)
-    with pytest.raises(BadOptions, match="is for"):
+    with pytest.raises(BadOptions, match="snapshot is for 'the-game', not 'ochs-esel'"):
         Snapshots(tg.State, "ochs-esel", version=3).load(text)
     with pytest.raises(BadOptions, match="not JSON"):
         store.load("{")
+    with pytest.raises(BadOptions, match="snapshot does not fit the-game"):
+        store.load('{"game": "the-game", "format": 3}')
+    with pytest.raises(BadOptions, match="snapshot does not fit the-game"):
+        store.load('{"game": "the-game", "format": 3, "state": {"seats": "many"}}')
 
+
+
+@pytest.mark.parametrize("game_id", ["ochs-esel", "the-game", "nix-fur-ungut", "michigan"])
+def test_snapshots_stored_in_format_one_still_load(game_id: str) -> None:
+    """Tables are stored as format-1 snapshots: the format a game writes and reads stays
+    1 until a migration says otherwise."""
+    game = games.get(game_id)
+    state = game.new_game(3, seed=1)
+    stored = json.dumps({"game": game_id, "format": 1,
+                         "state": json.loads(game.dump(state))["state"]})
+    assert game.dump(game.load(stored)) == game.dump(state)
+    assert json.loads(game.dump(state))["format"] == 1

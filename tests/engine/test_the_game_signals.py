@@ -142,3 +142,4 @@ def test_a_snapshot_from_before_signals_still_loads_and_takes_them() -> None:
     state = say(old, 1, "signal A1 stop")
     assert signals(state)["A1"] == [None, STOP]
     assert signals(old)["A1"] == [None, None]
+    assert len(signal_moves(old, 1)) == 8  # two requests on each of four piles
