@@ -69,13 +69,13 @@ def decisions(game_id: str, seats: int, options: dict[str, Any], seed: int,
 EXPECTED: dict[str, tuple[str, int]] = {
     "ochs-esel-4-11": ("5a46b5e1fde1b4ac", 80),
     "ochs-esel-3-12": ("9c2ae7bb1eccce58", 45),
-    "the-game-3-11": ("4b9f88893b6bdcca", 96),
-    "the-game-2-12": ("e126ec3f5d8b6560", 68),
+    "the-game-3-11": ("6e2a55c351c01e33", 94),
+    "the-game-2-12": ("76cf6619d237be1c", 58),
     "nix-fur-ungut-3-11": ("923071ccf415476d", 30),
     "nix-fur-ungut-2-12": ("ddbdec50f12dc115", 10),
     "nix-fur-ungut-4-13": ("4d7165159b257849", 80),
     "nix-fur-ungut-3-14": ("10a2e931ac2685a0", 45),
-    "michigan-3-11": ("23379ac4b2602bf3", 38),
+    "michigan-3-11": ("96dacffb9a72721f", 39),
 }
 
 
