@@ -279,8 +279,30 @@ def _category(lang: str, n: int) -> str:
     return str(_BUNDLES[lang]._plural_form(n))
 
 
+_MEMO: dict[tuple[Any, ...], str] = {}
+_MEMO_SIZE = 50_000  # sentences; emptied when full (a table repeats a few hundred)
+
+
 def t(lang: str, key: str, /, **params: Any) -> str:
-    """The sentence `key` in `lang` (English if missing); a bad sentence never raises."""
+    """The sentence `key` in `lang` (English if missing); a bad sentence never raises.
+
+    Remembered by its arguments: every move redraws a table of the same few dozen
+    sentences (names, scores, headings), and formatting them was a quarter of a move's
+    CPU time."""
+    try:
+        memo = (lang, key, DIALECT.get(), *params.items())
+        text = _MEMO.get(memo)
+    except TypeError:  # a parameter that cannot be a key (a list): formatted each time
+        return _t(lang, key, params)
+    if text is None:
+        text = _t(lang, key, params)
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[memo] = text
+    return text
+
+
+def _t(lang: str, key: str, params: dict[str, Any]) -> str:
     lang = lang if lang in CATALOGUES else "en"
     params = _local_game(lang, params)
     for code in dict.fromkeys((lang, "en")):
@@ -301,6 +323,7 @@ def register(extra: dict[str, dict[str, str]]) -> None:
 
     Kept for code written before the files; port such dicts into the files with
     `python -m bot.i18n_import`, so translators see them."""
+    _MEMO.clear()
     for lang, entries in extra.items():
         fresh = {k: v for k, v in entries.items() if k not in CATALOGUES.get(lang, {})}
         _REGISTERED.setdefault(lang, {}).update(fresh)
@@ -310,5 +333,6 @@ def register(extra: dict[str, dict[str, str]]) -> None:
 def register_dialect(name: str, extra: dict[str, dict[str, str]]) -> None:
     """A place's own sentences (see `DIALECT`), as str.format templates: only keys the
     plain catalogue has, reworded for the place."""
+    _MEMO.clear()
     for lang, entries in extra.items():
         DIALECTS.setdefault(name, {}).setdefault(lang, {}).update(entries)
