@@ -352,6 +352,8 @@ class Strong:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         known = world(view, None)
+        if seat not in mi.to_act(known):  # a caller's bug: said plainly, not a crash inside
+            raise IllegalMove("not_your_turn", seat=seat, to_act=mi.to_act(known))
         moves = candidates(known, seat, rng)
         if len(moves) == 1:
             return moves[0]

@@ -286,6 +286,8 @@ class Strong:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         known = world(view, None)
+        if seat not in nix.to_act(known):  # a caller's bug: said plainly, not a crash inside
+            raise IllegalMove("not_your_turn", seat=seat, to_act=nix.to_act(known))
         ranked = sorted(_plays(known, seat),
                         key=lambda m: (-_worth(known, seat, m), rng.random()))
         return pimc(ranked[:self.candidates], lambda r: _Sim(world(view, r)),

@@ -172,7 +172,10 @@ class Strong:
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
-        moves = candidates(world(view, None), seat, rng)
+        known = world(view, None)
+        if seat not in oe.to_act(known):  # a caller's bug: said plainly, not a crash inside
+            raise IllegalMove("not_your_turn", seat=seat, to_act=oe.to_act(known))
+        moves = candidates(known, seat, rng)
         return pimc(moves, lambda r: _Sim(world(view, r)),
                     lambda sim, m, _r: _rollout(sim, seat, m), rng, self.rollouts)
 
