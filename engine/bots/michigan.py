@@ -13,8 +13,7 @@ import random
 from typing import Any
 
 from engine import michigan as mi
-from engine.bots.search import deal, pimc
-from engine.core.errors import IllegalMove
+from engine.bots.search import deal, must_act, pimc
 from engine.core.types import Move
 
 # The card after / before each card in its suit; none after the ace or before the 2.
@@ -159,8 +158,7 @@ class Easy:
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         state, seat = world(view, None), view["seat"]
-        if seat not in mi.to_act(state):  # a caller's bug: said plainly, not a crash inside
-            raise IllegalMove("not_your_turn", seat=seat, to_act=mi.to_act(state))
+        must_act(mi.to_act(state), seat)
         return policy(state, seat, rng)
 
 
@@ -352,8 +350,7 @@ class Strong:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         known = world(view, None)
-        if seat not in mi.to_act(known):  # a caller's bug: said plainly, not a crash inside
-            raise IllegalMove("not_your_turn", seat=seat, to_act=mi.to_act(known))
+        must_act(mi.to_act(known), seat)
         moves = candidates(known, seat, rng)
         if len(moves) == 1:
             return moves[0]

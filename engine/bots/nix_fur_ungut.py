@@ -13,8 +13,7 @@ from math import exp
 from typing import Any
 
 from engine import nix_fur_ungut as nix
-from engine.bots.search import deal, pimc
-from engine.core.errors import IllegalMove
+from engine.bots.search import deal, must_act, pimc
 from engine.core.types import Move
 
 _DRAW = -1
@@ -116,8 +115,7 @@ class Easy:
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         state, seat = world(view, None), view["seat"]
-        if seat not in nix.to_act(state):  # a caller's bug: said plainly, not a crash inside
-            raise IllegalMove("not_your_turn", seat=seat, to_act=nix.to_act(state))
+        must_act(nix.to_act(state), seat)
         return policy(state, seat, rng)
 
 
@@ -286,8 +284,7 @@ class Strong:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         known = world(view, None)
-        if seat not in nix.to_act(known):  # a caller's bug: said plainly, not a crash inside
-            raise IllegalMove("not_your_turn", seat=seat, to_act=nix.to_act(known))
+        must_act(nix.to_act(known), seat)
         ranked = sorted(_plays(known, seat),
                         key=lambda m: (-_worth(known, seat, m), rng.random()))
         return pimc(ranked[:self.candidates], lambda r: _Sim(world(view, r)),

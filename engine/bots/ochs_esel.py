@@ -13,8 +13,7 @@ from collections import Counter
 from typing import Any
 
 from engine import ochs_esel as oe
-from engine.bots.search import deal, pimc
-from engine.core.errors import IllegalMove
+from engine.bots.search import deal, must_act, pimc
 from engine.core.types import Move
 
 _UNDEALT = -1  # the holder of the cards set aside this round
@@ -116,8 +115,7 @@ class Easy:
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         state, seat = world(view, None), view["seat"]
-        if seat not in oe.to_act(state):  # a caller's bug: said plainly, not a crash inside
-            raise IllegalMove("not_your_turn", seat=seat, to_act=oe.to_act(state))
+        must_act(oe.to_act(state), seat)
         return policy(state, seat, rng)
 
 
@@ -173,8 +171,7 @@ class Strong:
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         known = world(view, None)
-        if seat not in oe.to_act(known):  # a caller's bug: said plainly, not a crash inside
-            raise IllegalMove("not_your_turn", seat=seat, to_act=oe.to_act(known))
+        must_act(oe.to_act(known), seat)
         moves = candidates(known, seat, rng)
         return pimc(moves, lambda r: _Sim(world(view, r)),
                     lambda sim, m, _r: _rollout(sim, seat, m), rng, self.rollouts)

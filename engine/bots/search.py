@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from engine.core.errors import IllegalMove
 from engine.core.types import Move
 
 W = TypeVar("W")
@@ -80,3 +81,10 @@ def deal(
     for h in holders:
         out[h], order = order[:sizes[h]], order[sizes[h]:]
     return out
+
+
+def must_act(to_act: list[int], seat: int) -> None:
+    """A bot asked to move for a seat not to act refuses plainly, naming who is (a
+    caller's bug), rather than failing somewhere inside its search."""
+    if seat not in to_act:
+        raise IllegalMove("not_your_turn", seat=seat, to_act=to_act)
