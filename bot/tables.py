@@ -299,7 +299,7 @@ class Tables(Lobby, Turns, Privacy):
         recent: deque[list[Any]] = deque(maxlen=4 * NARRATION_LINES)
         replayed = await self._replay(row, game, len(live.seats), recent)
         if live.row.version != row.version or row.id in self._verified:
-            return  # checked meanwhile by a move (under its lock), which moved it on
+            return  # moved on meanwhile: the log was read before that move
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
         # The table's "last moves" as they were before the restart, for its redraw: told
@@ -659,8 +659,6 @@ class Tables(Lobby, Turns, Privacy):
 
     async def _commit(self, live: Live, seat: int, move: Any, actor_kind: str) -> list[Any]:
         """Apply and store one move; the state in memory changes only once it is stored."""
-        if live.id not in self._verified and live.state is not None:
-            await self._verify(live)  # resumed from its snapshot: the log has the last word
         game = live.game
         new_state, events = game.apply(live.state, seat, move)
         result = game.outcome(new_state)
