@@ -12,7 +12,10 @@ from typing import Any
 from bot.clock import Clock
 
 log = logging.getLogger(__name__)
-BATCH = 4  # jobs run together; bounded so one busy moment cannot flood the loop
+# Jobs in flight at once: enough that the next ones think while the last ones' commit is
+# on disk (their storage writes share one group commit), bounded so that one busy moment
+# cannot flood the loop.
+IN_FLIGHT = 8
 
 
 @dataclass(order=True, frozen=True)
@@ -108,23 +111,38 @@ class Scheduler:
     async def run_due(self) -> int:
         """Run every job due by now, including ones that running jobs make due; count them.
 
-        Jobs of different tables run together (their storage writes can then share one
-        commit); a table's own jobs keep their order, one batch at a time.
+        Jobs of different tables overlap, up to `IN_FLIGHT`: while some wait for their
+        commit, the next ones decide, and the moves waiting together share one commit. A
+        table's own jobs keep their order: its next job starts once its last one ended.
         """
         ran = 0
         async with self._lock:
-            while (due := self.next_due()) is not None and due <= self._clock.now():
-                batch: list[Job] = []
-                tables: set[int] = set()
-                while (self._heap and self._heap[0].due <= self._clock.now()
-                       and self._heap[0].table_id not in tables and len(batch) < BATCH):
-                    job = self._pop()
-                    batch.append(job)
-                    tables.add(job.table_id)
-                    self._skip_dropped()
-                await asyncio.gather(*(self._run_one(job) for job in batch))
-                ran += len(batch)
-        return ran
+            running: dict[asyncio.Task[None], int] = {}
+            try:
+                while True:
+                    now, busy = self._clock.now(), set(running.values())
+                    held: list[Job] = []  # due, but their table's last job is still running
+                    while (len(running) < IN_FLIGHT and (due := self.next_due()) is not None
+                           and due <= now):
+                        if self._heap[0].table_id in busy:
+                            held.append(heapq.heappop(self._heap))
+                            continue
+                        job = self._pop()
+                        busy.add(job.table_id)
+                        running[asyncio.create_task(self._run_one(job))] = job.table_id
+                    for job in held:  # back before anything else can touch the heap
+                        heapq.heappush(self._heap, job)
+                    if not running:
+                        return ran
+                    done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                    for task in done:
+                        del running[task]
+                        ran += 1
+            finally:
+                for task in running:
+                    task.cancel()
+                if running:
+                    await asyncio.gather(*running, return_exceptions=True)
 
     async def _run_one(self, job: Job) -> None:
         try:

@@ -181,15 +181,17 @@ class Turns(TablesBase):
         piles change, and takes them back as soon as they no longer hold. A bot's wishes
         depend on its view alone, so once said they stay quiet: no endless talk.
         """
-        bot = self._bot_for(live)
-        if not isinstance(bot, bots.Talker) or live.state is None:
+        # An attribute, not `isinstance(bot, bots.Talker)`: a runtime protocol check walks
+        # the protocol's members on every call, twice a bot move.
+        speak = getattr(self._bot_for(live), "speak", None)
+        if speak is None or live.state is None:
             return None
         for seat in live.seats:
             if not seat.is_bot:
                 continue
             rng = rng_for(live.row.seed, "talk", live.row.version, seat.seat)
             try:
-                move = bot.speak(live.game.view(live.state, seat.seat), rng)
+                move = speak(live.game.view(live.state, seat.seat), rng)
             except Exception:
                 log.exception("table %s: a bot failed to speak; it stays quiet", live.id)
                 return None

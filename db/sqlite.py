@@ -315,6 +315,10 @@ class SqliteRepository(Repository):
         self._reconnect = False
         self._moves: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        # How well writes group: transactions committed by the group commit, and the
+        # writes they carried (a benchmark's baseline groups its writes the same way).
+        self.group_commits = 0
+        self.grouped_writes = 0
 
     # ------------------------------------------------------------------ plumbing
 
@@ -682,6 +686,8 @@ class SqliteRepository(Repository):
         while self._moves:
             async with self._lock:
                 batch, self._moves = self._moves, []
+                self.group_commits += 1
+                self.grouped_writes += len(batch)
                 try:
                     outcomes = await self._run_locked(_each_in_savepoint,
                                                       [body for body, _ in batch], write=True)

@@ -1,7 +1,10 @@
 """The scheduler: jobs run in time order, a table's stale jobs are dropped when it moves."""
 
+import asyncio
+import contextlib
+
 from bot.clock import FakeClock
-from bot.scheduler import Job, Scheduler
+from bot.scheduler import IN_FLIGHT, Job, Scheduler
 
 
 def _scheduler() -> tuple[Scheduler, FakeClock, list[Job]]:
@@ -67,3 +70,56 @@ async def test_many_dropped_jobs_do_not_stay_in_the_heap():
     clock.advance(1)
     assert await scheduler.run_due() == 5000
     assert {j.kind for j in ran} == {"bot"} and scheduler.next_due() is None
+
+
+async def test_a_slow_job_does_not_hold_up_other_tables_and_a_table_keeps_its_order():
+    """While one table's job waits (for its commit, say), other tables' jobs run; the
+    waiting table's next job starts only after its last one ended."""
+    clock = FakeClock()
+    release = asyncio.Event()
+    log: list[str] = []
+
+    async def run(job: Job) -> None:
+        log.append(f"start {job.table_id}.{job.version}")
+        if job.table_id == 1 and job.version == 0:
+            await release.wait()
+        if job.table_id == 2 and job.version == 0:
+            scheduler.at(clock.now(), "bot", 2, 1)  # a job made due by a running one
+        log.append(f"end {job.table_id}.{job.version}")
+
+    scheduler = Scheduler(clock, run)
+    scheduler.at(clock.now(), "bot", 1, 0)
+    scheduler.at(clock.now(), "bot", 1, 1)
+    for table in range(2, 2 + IN_FLIGHT):
+        scheduler.at(clock.now(), "bot", table, 0)
+    running = asyncio.create_task(scheduler.run_due())
+    for _ in range(50):
+        await asyncio.sleep(0)
+    # Table 1's first job waits; the others ran, including the job table 2 made due.
+    assert "end 2.1" in log and "start 1.1" not in log
+    assert all(f"end {table}.0" in log for table in range(2, 2 + IN_FLIGHT))
+    release.set()
+    assert await running == IN_FLIGHT + 3
+    assert log.index("start 1.1") > log.index("end 1.0")
+
+
+async def test_stopping_the_scheduler_cancels_the_jobs_in_flight():
+    clock = FakeClock()
+    started, cancelled = asyncio.Event(), asyncio.Event()
+
+    async def run(job: Job) -> None:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    scheduler = Scheduler(clock, run)
+    scheduler.at(clock.now(), "bot", 1, 0)
+    running = asyncio.create_task(scheduler.run_due())
+    await started.wait()
+    running.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await running
+    assert cancelled.is_set()
