@@ -260,7 +260,7 @@ class RawBaseline:
         def body(db: sqlite3.Connection) -> None:
             now = time.time()
             rows = db.execute(_COMMIT_MOVE, (seq, snapshot, "playing", now, table_id,
-                                             seq - 1)).fetchall()
+                                             seq - 1, None, None)).fetchall()
             assert rows, "the baseline's table moved on under it"
             db.execute(_INSERT_MOVE, (table_id, seq, 0, "play 7H", "bot", now))
         return body

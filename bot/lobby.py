@@ -82,6 +82,7 @@ class Lobby(TablesBase):
                                           status=t(lang, f"status_{status}"))
             except StorageError:
                 return await self._refuse(actor, channel, "storage_failed")
+        await self._adopt(row.id)
         live = await self._load(row.id)
         assert live is not None
         await self._show_table(live)
@@ -519,6 +520,7 @@ class Lobby(TablesBase):
             return await self._refuse(actor, channel, "table_exists_short")
         except StorageError:
             return await self._refuse(actor, channel, "storage_failed")
+        await self._adopt(row.id)
         new = await self._load(row.id)
         assert new is not None
         return await self._start(new, Actor(actor.user_id, actor.name, is_admin=True))

@@ -53,6 +53,8 @@ class Outbox:
         on_channel_gone: Callable[[int], Awaitable[None]],
         on_unreachable: Callable[[int, str], Awaitable[None]],
         attempts: int = 5, backoff: float = 0.5,
+        drives: Callable[[int], bool] | None = None,
+        elsewhere: Callable[[Delivery], None] | None = None,
     ) -> None:
         self._sink = sink
         self._repo = repo
@@ -60,6 +62,10 @@ class Outbox:
         self._on_unreachable = on_unreachable
         self._attempts = attempts
         self._backoff = backoff
+        # Several processes: deliveries of a table another process drives go to `elsewhere`
+        # (which tells that driver), so each message is edited by one process only.
+        self._drives = drives
+        self._elsewhere = elsewhere
         self._queues: dict[Key, deque[Delivery]] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
         self._refs: dict[int, dict[str, MessageRef]] = {}
@@ -68,6 +74,11 @@ class Outbox:
 
     def put(self, delivery: Delivery) -> None:
         if delivery.table_id is not None and delivery.table_id in self._gone:
+            return
+        if (self._drives is not None and delivery.table_id is not None
+                and not self._drives(delivery.table_id)):
+            if self._elsewhere is not None:
+                self._elsewhere(delivery)
             return
         key = _key(delivery)
         queue = self._queues.setdefault(key, deque())
@@ -84,6 +95,11 @@ class Outbox:
     def depth(self) -> int:
         """Deliveries not yet made: those queued, and one in flight per busy worker."""
         return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+
+    def busy(self, table_id: int) -> bool:
+        """Something of the table is queued or in flight."""
+        return any(key[1] == table_id for key in self._workers) or any(
+            key[1] == table_id and queue for key, queue in self._queues.items())
 
     def revive(self, table_id: int) -> None:
         """A table whose channel was gone is back: deliver to it again."""

@@ -37,9 +37,12 @@ class Scheduler:
     looks at that table's alone.
     """
 
-    def __init__(self, clock: Clock, run: Callable[[Job], Awaitable[None]]) -> None:
+    def __init__(self, clock: Clock, run: Callable[[Job], Awaitable[None]], *,
+                 accepts: Callable[[int], bool] | None = None) -> None:
         self._clock = clock
         self._run = run
+        # Several processes: only the table's driver keeps its timers (bot/driving.py).
+        self._accepts = accepts
         self._heap: list[Job] = []
         self._by_table: dict[int, set[Job]] = {}
         self._dropped = 0  # jobs still in the heap that will not run
@@ -50,6 +53,8 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
 
     def at(self, due: float, kind: str, table_id: int, version: int) -> None:
+        if self._accepts is not None and not self._accepts(table_id):
+            return
         job = Job(due, next(self._count), kind, table_id, version)
         heapq.heappush(self._heap, job)
         self._by_table.setdefault(table_id, set()).add(job)

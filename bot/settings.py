@@ -44,6 +44,13 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     retention_days: int | None = Field(None, ge=1, description="delete finished and cancelled "
                                        "tables older than this; unset: keep them")
+    # Several processes on one PostgreSQL database (docs: "Running at scale").
+    telegram_receive: bool = Field(True, description="take Telegram updates (long polling or "
+                                   "the webhook); off: this process only drives tables")
+    register_commands: bool = Field(True, description="register the slash commands with the "
+                                    "platforms at start; one process of a cluster is enough")
+    cluster_poll: float = Field(1.0, gt=0, le=3, description="seconds between a cluster "
+                                "process's looks for tables whose driver died")
 
     @field_validator("metrics_port", "retention_days", mode="before")
     @classmethod

@@ -30,6 +30,7 @@ from bot.authority import (
 )
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, HandMessage, TableMessage
+from bot.driving import SHOWING_CHANGE, Driving
 from bot.i18n import LANGS, t
 from bot.live import NARRATION_LINES, Actor, Live, Reply
 from bot.lobby import Lobby
@@ -88,9 +89,15 @@ class Tables(Lobby, Turns, Privacy):
         self.platform = platform
         self.settings = settings or Settings()
         self.clock = clock or RealClock()
+        # With several processes on one database, each drives its share of the tables
+        # (bot/driving.py); alone (SQLite), this one drives them all and checks nothing.
+        cluster = repo.cluster()
+        self.driving = Driving(self, cluster) if cluster is not None else None
+        drives = self.driving.drives if self.driving is not None else None
         self.outbox = Outbox(sink, repo, on_channel_gone=self._channel_gone,
-                             on_unreachable=self._unreachable)
-        self.scheduler = Scheduler(self.clock, self._run_job)
+                             on_unreachable=self._unreachable, drives=drives,
+                             elsewhere=self.driving.elsewhere if self.driving else None)
+        self.scheduler = Scheduler(self.clock, self._run_job, accepts=drives)
         metrics.QUEUE.labels(platform).set_function(self.outbox.depth)
         self._live: OrderedDict[int, Live] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
@@ -127,6 +134,8 @@ class Tables(Lobby, Turns, Privacy):
         would cost a request per message for nothing, all queued before the players'
         own moves under the platform's rate limit.
         """
+        if self.driving is not None:
+            await self.driving.join()  # its share first: it resumes only the tables it drives
         deadlines = {d.table_id: d for d in await self.repo.deadlines()}
         now = self.clock.now()
         newest = await self.repo.newest_change()
@@ -135,6 +144,8 @@ class Tables(Lobby, Turns, Privacy):
         moved: list[Deadline] = []  # past due: moved on by a grace, all in one write
         for row in await self.repo.unfinished_tables():
             if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
+                continue
+            if not self.drives(row.id):
                 continue
             if row.updated_at >= since:
                 self._redraw_due.add(row.id)
@@ -162,17 +173,140 @@ class Tables(Lobby, Turns, Privacy):
         # A game's last move (or its cancelling) may have been stored just before the process
         # stopped, not yet shown: without a redraw it would look stuck for good.
         for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
-            if row.platform == self.platform:
+            if row.platform == self.platform and self.driving is None:
                 self._redraw_due.add(row.id)
                 self.scheduler.at(now, "resume", row.id, row.version)
                 self._resuming[row.id] = row
         if run_scheduler:
             self.scheduler.start()
+            if self.driving is not None:
+                self.driving.start()
 
     async def close(self) -> None:
         await self.scheduler.stop()
         await self._background_done()
         await self.outbox.close()
+        if self.driving is not None:
+            await self.driving.stop()
+
+    # --- driving (several processes on one database) ----------------------------------------
+
+    def drives(self, table_id: int) -> bool:
+        """Whether this process runs the table's timers and makes its deliveries."""
+        return self.driving is None or self.driving.drives(table_id)
+
+    def idle(self, table_id: int) -> bool:
+        """Nothing under way for the table here: it can be handed to another process."""
+        lock = self._locks.get(table_id)
+        return (lock is None or not lock.locked()) and not self.outbox.busy(table_id)
+
+    async def _adopt(self, table_id: int) -> None:
+        if self.driving is not None:
+            await self.driving.adopt(table_id)
+
+    def let_go(self, table_id: int) -> None:
+        """Another process drives the table now: no timer or copy of it stays here."""
+        self.scheduler.drop(table_id)
+        self.outbox.forget(table_id)
+        self._live.pop(table_id, None)
+        self._redraw_due.discard(table_id)
+
+    async def take_over(self, table_id: int, *, redraw: bool) -> None:
+        """Drive a table from now on, as a restart resumes one: its stored deadline armed
+        (with the grace a restart gives), its bot's move scheduled, and its screens redrawn
+        when its last driver died (its deliveries may have died with it)."""
+        self.let_go(table_id)  # whatever this process knew of it is stale
+        log.info("table %s: driven here from now on%s", table_id,
+                 " (its driver died)" if redraw else "")
+        row = await self.repo.get_table(table_id)
+        if row is None or row.status not in (LOBBY, PLAYING):
+            return
+        self._deadline_resumed.pop(table_id, None)
+        for deadline in await self.repo.deadlines(table_id):
+            if deadline.version == row.version:
+                if self._resume_deadline(row, deadline):
+                    with contextlib.suppress(StorageError):
+                        await self.repo.set_deadline(deadline)
+                self._deadline_resumed[table_id] = deadline
+        if redraw:
+            self._redraw_due.add(table_id)
+        self._resuming[table_id] = row
+        self.scheduler.at(self.clock.now(), "resume", table_id, row.version)
+
+    async def catch_up(self, table_id: int) -> None:
+        """Show a change another process made to a table this one drives.
+
+        The moves it logged are played on this process's copy, which gives the events that
+        process narrated (a round's end, the final ranking); what else changed (seats, a
+        lobby, a start) is shown from the stored table. Then the next turn is arranged.
+        """
+        if not self.drives(table_id):
+            return
+        async with self._lock(table_id):
+            live = self._live.get(table_id)
+            log.debug("table %s: catching up from version %s", table_id,
+                      live.row.version if live else None)
+            row = await self.repo.get_table(table_id)
+            if row is None or (live is not None and _stamp(row) == _stamp(live.row)):
+                return
+            self.scheduler.moved(table_id, row.version)
+            events, mover = await self._logged_events(live, row)
+            if events is not None and live is not None:
+                live.row, live.seats = row, await self.repo.get_seats(table_id)
+                await self._after_change(live, events, mover=mover)
+                return
+            was_playing = live is not None and live.row.status == PLAYING
+            self._live.pop(table_id, None)
+            self._resuming.pop(table_id, None)  # rows read before this change: stale
+            self._resuming_seats.pop(table_id, None)
+            fresh = await self._load(table_id)
+            if fresh is None:
+                return
+            if live is not None and fresh.state is not None and live.state is not None:
+                # What this process last showed of it: the table's last moves, whose turn
+                # was called (not called again), the turn's deadline if still that turn's.
+                fresh.narration.extend(live.narration)
+                fresh.hand_sizes, fresh.last_to_act = live.hand_sizes, live.last_to_act
+                fresh.deadline, fresh.deadline_stored = live.deadline, live.deadline_stored
+            if fresh.row.status == LOBBY or fresh.state is None:
+                await self._show_table(fresh)
+            elif fresh.row.status == PLAYING:
+                await self._after_change(fresh, [], notify_turn=live is None)
+            elif fresh.row.status == FINISHED and was_playing:
+                await self._redraw(fresh)
+                result = fresh.game.outcome(fresh.state)
+                if result is not None:
+                    lang = await self.channel_lang(fresh.row.channel)
+                    await self._announce_lines(
+                        fresh, present.final_ranking(fresh, result, lang),
+                        buttons=[[Button(t(lang, "btn_rematch"), "rematch", "primary")]],
+                        kind="result")
+
+    async def _logged_events(self, live: Live | None, row: TableRow
+                             ) -> tuple[list[Any] | None, int | None]:
+        """The events of the moves logged since `live`'s version, with the state they lead
+        to taken into `live`; None when they do not lead exactly to `row` (a seat or
+        setting changed between them, or this copy is not the one they started from)."""
+        if live is None or live.state is None or live.row.status != PLAYING \
+                or row.status not in (PLAYING, FINISHED) or row.snapshot is None:
+            return None, None
+        moves = [m for m in await self.repo.moves(row.id) if m.seq > live.row.version]
+        if not moves or [m.seq for m in moves] != list(range(live.row.version + 1,
+                                                             row.version + 1)):
+            return None, None
+        game, state, events = live.game, live.state, []
+        try:
+            for move in moves:
+                state, more = game.apply(state, move.seat,
+                                         game.parse_move(state, move.seat, move.move))
+                events.extend(more)
+        except Exception:
+            log.exception("table %s: the moves logged elsewhere do not replay here", row.id)
+            return None, None
+        if game.dump(state) != row.snapshot:
+            return None, None
+        live.state = state
+        return events, moves[-1].seat
 
     async def settle(self) -> None:
         """Run what is due now and deliver everything queued: tests and shutdown wait on it."""
@@ -231,6 +365,15 @@ class Tables(Lobby, Turns, Privacy):
 
     async def _load_unchecked(self, table_id: int) -> Live | None:
         live = self._live.get(table_id)
+        if live is not None and not self.drives(table_id):
+            # Another process drives it and moves it on: a copy kept here may be old.
+            row = await self.repo.get_table(table_id)
+            current = self._live.get(table_id)
+            if current is not live:
+                live = current  # read afresh meanwhile by another request, or dropped
+            elif row is None or _stamp(row) != _stamp(live.row):
+                self._live.pop(table_id, None)
+                live = None
         if live is not None:
             self._live.move_to_end(table_id)
             live.touched = self.clock.now()
@@ -331,6 +474,8 @@ class Tables(Lobby, Turns, Privacy):
         if row.version == 0:
             return state  # nothing logged yet: no need to read the log
         for move in await self.repo.moves(row.id):
+            if move.seq > row.version:
+                break  # logged since `row` was read (by another process): not in its snapshot
             state, events = game.apply(state, move.seat,
                                        game.parse_move(state, move.seat, move.move))
             if recent is not None:
@@ -683,7 +828,8 @@ class Tables(Lobby, Turns, Privacy):
             live.id, seq=before + 1, seat=seat, move=str(move), actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results, deadline=deadline,
-            clear_deadline=deadline is None and live.deadline_stored)
+            clear_deadline=deadline is None and live.deadline_stored,
+            expected_updated_at=live.row.updated_at)
         changes.note()
         live.state = new_state
         live.deadline, live.deadline_stored = deadline, deadline is not None
@@ -710,10 +856,13 @@ class Tables(Lobby, Turns, Privacy):
         Whatever goes wrong while showing, the next turn is still arranged: a rendering
         bug may make a message late, never a game stuck.
         """
+        showing = SHOWING_CHANGE.set(True)
         try:
             await self._show_change(live, events, mover=mover, notify_turn=notify_turn)
         except Exception:
             log.exception("table %s: showing the change failed", live.id)
+        finally:
+            SHOWING_CHANGE.reset(showing)
         if live.row.status != PLAYING or live.state is None:
             return
         to_act = live.game.to_act(live.state)
@@ -1063,3 +1212,9 @@ class Tables(Lobby, Turns, Privacy):
 
     async def live_table(self, table_id: int) -> Live | None:
         return await self._load(table_id)
+
+
+def _stamp(row: TableRow) -> tuple[int, str, float]:
+    """What changes with every stored change of a table (seats and settings do not all
+    move its version)."""
+    return row.version, row.status, row.updated_at

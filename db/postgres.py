@@ -21,6 +21,8 @@ transaction rolled back; the pool replaces a broken connection on the next call.
 
 import asyncio
 import json
+import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -34,6 +36,7 @@ from db.repository import (
     LOBBY,
     OPEN_STATUSES,
     PLAYING,
+    Cluster,
     Deadline,
     GameStats,
     MessageRef,
@@ -62,6 +65,10 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations_pg")
 # pg_advisory_xact_lock key for migrations: "tapis" in ASCII. Database-wide, so two
 # deployments in different schemas of one database merely take turns migrating.
 MIGRATION_LOCK = 0x7461706973
+# pg_advisory_lock(DRIVER_LOCK_SPACE, lock_key): held by each live worker (see Cluster).
+DRIVER_LOCK_SPACE = 0x74617073  # "taps"
+
+log = logging.getLogger(__name__)
 
 # Everything asyncpg or the network can raise: server errors, client-side errors (bad
 # parameter types, a closed pool or connection, values out of int32/int64 range) and
@@ -87,6 +94,7 @@ _COMMIT_MOVE = f"""
 WITH moved AS (
     UPDATE tables SET version = $2, snapshot = $3, status = $4, updated_at = $5
     WHERE id = $1 AND version = $2 - 1 AND status = 'playing'
+      AND ($19::double precision IS NULL OR updated_at = $19)
     RETURNING {_TABLE_COLUMNS}
 ), logged AS (
     INSERT INTO moves (table_id, seq, seat, move, actor, created_at)
@@ -252,6 +260,9 @@ class PostgresRepository(Repository):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<dsn hidden>, max_size={self.max_size})"
+
+    def cluster(self) -> "PostgresCluster":
+        return PostgresCluster(self)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -567,12 +578,13 @@ class PostgresRepository(Repository):
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
         deadline: Deadline | None = None, clear_deadline: bool = False,
+        expected_updated_at: float | None = None,
     ) -> TableRow:
         timed = (None, None, None) if deadline is None else (
             deadline.seat, deadline.due_at, deadline.remind_at)
         params = (table_id, seq, snapshot, FINISHED if results is not None else status,
                   self._clock(), seat, move, actor, *_result_columns(results or []), *timed,
-                  deadline is None and clear_deadline)
+                  deadline is None and clear_deadline, expected_updated_at)
 
         async def body(db: Connection) -> TableRow:
             try:
@@ -667,14 +679,15 @@ class PostgresRepository(Repository):
 
         await self._run(body)
 
-    async def deadlines(self) -> list[Deadline]:
+    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
         """Soonest first; a finished or cancelled table's leftover deadline is not one."""
 
         async def body(db: Connection) -> list[Deadline]:
             rows = await db.fetch(
                 "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
                 " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{_IS_OPEN} ORDER BY d.due_at, d.table_id"
+                f" WHERE t.{_IS_OPEN} AND ($1::bigint IS NULL OR d.table_id = $1)"
+                " ORDER BY d.due_at, d.table_id", table_id
             )
             return [Deadline(*row) for row in rows]
 
@@ -895,3 +908,134 @@ class PostgresRepository(Repository):
                              platform, user_id)
 
         await self._write(body)
+
+
+# Workers alive now: their advisory lock is held. pg_locks shows every database's locks.
+_LIVE_WORKERS = f"""
+SELECT w.id FROM workers w JOIN pg_locks l
+  ON l.locktype = 'advisory' AND l.classid = {DRIVER_LOCK_SPACE} AND l.objsubid = 2
+ AND l.objid = w.lock_key::oid AND l.granted
+ AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+"""
+_CLAIM = f"""
+WITH live AS ({_LIVE_WORKERS}), free AS (
+    SELECT id, driver FROM tables
+    WHERE platform = $2 AND {_IS_OPEN}
+      AND (driver IS NULL OR driver NOT IN (SELECT id FROM live))
+    ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
+)
+UPDATE tables t SET driver = $1 FROM free WHERE t.id = free.id
+RETURNING t.id, free.driver IS NOT NULL
+"""
+
+
+class PostgresCluster(Cluster):
+    """Workers are rows of `workers`; one is alive while its own connection (not a pooled
+    one) holds its advisory lock, and listens there for what other workers tell it."""
+
+    def __init__(self, repo: PostgresRepository) -> None:
+        self._repo = repo
+        self.worker: int | None = None
+        self._lock_key = 0
+        self._link: asyncpg.Connection | None = None
+        self._on_lost: Callable[[], None] = lambda: None
+
+    @property
+    def channel(self) -> str:
+        return f"tapis_{self._lock_key}"
+
+    async def join(self, name: str, on_notice: Callable[[str], None],
+                   on_lost: Callable[[], None]) -> int:
+        self._on_lost = on_lost
+        try:
+            link = await asyncpg.connect(self._repo._dsn,
+                                         server_settings=self._repo.server_settings)
+        except _DRIVER_ERRORS as error:
+            raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
+        try:
+            for _ in range(5):
+                key = secrets.randbelow(2**31 - 2) + 1
+                worker = await link.fetchval(
+                    "INSERT INTO workers (lock_key, name, started_at) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (lock_key) DO NOTHING RETURNING id",
+                    key, name, self._repo._clock())
+                if worker is not None:
+                    break
+            else:
+                raise StorageError("no free worker lock key")
+            await link.execute("SELECT pg_advisory_lock($1, $2)", DRIVER_LOCK_SPACE, key)
+            self._lock_key = key
+            await link.add_listener(self.channel,
+                                    lambda _c, _pid, _channel, payload: on_notice(payload))
+        except BaseException as error:
+            link.terminate()
+            if isinstance(error, _DRIVER_ERRORS):
+                raise StorageError(str(error)) from error
+            raise
+        link.add_termination_listener(lambda _c: self._lost())
+        self._link, self.worker = link, int(worker)
+        return self.worker
+
+    def _lost(self) -> None:
+        if self._link is not None:
+            self._link = None
+            log.error("worker %s lost its database connection: it stops driving", self.worker)
+            self._on_lost()
+
+    async def leave(self) -> None:
+        link, self._link = self._link, None
+        if link is None:
+            return
+        try:
+            await link.execute("UPDATE tables SET driver = NULL WHERE driver = $1", self.worker)
+            await link.execute("DELETE FROM workers WHERE id = $1", self.worker)
+            await asyncio.wait_for(link.close(), 5)
+        except (*_DRIVER_ERRORS, TimeoutError):
+            link.terminate()
+
+    async def census(self, platform: str) -> tuple[int, int, set[int]]:
+        async def body(db: Connection) -> tuple[int, int, set[int]]:
+            row = await db.fetchrow(
+                f"SELECT (SELECT COUNT(*) FROM tables WHERE platform = $1 AND {_IS_OPEN}),"
+                f" (SELECT COUNT(*) FROM ({_LIVE_WORKERS}) live),"
+                f" ARRAY(SELECT id FROM tables WHERE platform = $1 AND driver = $2"
+                f" AND {_IS_OPEN})", platform, self.worker)
+            assert row is not None  # a SELECT without FROM has its one row
+            return int(row[0]), int(row[1]), set(row[2])
+
+        return await self._repo._run(body)
+
+    async def claim(self, platform: str, limit: int) -> list[tuple[int, bool]]:
+        if limit <= 0:
+            return []
+
+        async def body(db: Connection) -> list[tuple[int, bool]]:
+            rows = await db.fetch(_CLAIM, self.worker, platform, limit)
+            return [(int(r[0]), bool(r[1])) for r in rows]
+
+        return await self._repo._write(body)
+
+    async def adopt(self, table_id: int) -> bool:
+        async def body(db: Connection) -> bool:
+            return bool(await db.fetchval(
+                f"WITH live AS ({_LIVE_WORKERS}) UPDATE tables SET driver = $1 WHERE id = $2"
+                " AND (driver IS NULL OR driver = $1 OR driver NOT IN (SELECT id FROM live))"
+                " RETURNING true", self.worker, table_id))
+
+        return await self._repo._write(body)
+
+    async def release(self, table_ids: list[int]) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute("UPDATE tables SET driver = NULL WHERE driver = $1"
+                             " AND id = ANY($2::bigint[])", self.worker, table_ids)
+
+        await self._repo._write(body)
+
+    async def tell_driver(self, table_id: int, notice: str) -> bool:
+        async def body(db: Connection) -> bool:
+            return bool(await db.fetchval(
+                "SELECT pg_notify('tapis_' || w.lock_key, $2) IS NOT NULL"
+                " FROM tables t JOIN workers w ON w.id = t.driver WHERE t.id = $1",
+                table_id, notice))
+
+        return await self._repo._run(body)

@@ -6,6 +6,7 @@ the implementations.
 """
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
@@ -129,6 +130,52 @@ class GameStats:
     average_rank: float
 
 
+class Cluster(ABC):
+    """Which process drives which table, when several processes share one database.
+
+    A process joins as a worker; it is alive for the others exactly while the database
+    says so (for PostgreSQL, while its session holds its advisory lock: the lock goes with
+    the connection when the process dies). Each open table has at most one driver, the
+    worker that runs its timers and edits its messages; a table whose driver is gone is
+    claimed by another. Any worker may change any table (the version guards every
+    write) and then tells the table's driver, which shows the change.
+    """
+
+    worker: int | None  # this process's worker id once joined
+
+    @abstractmethod
+    async def join(self, name: str, on_notice: Callable[[str], None],
+                   on_lost: Callable[[], None]) -> int:
+        """Register and stay alive; `on_notice` gets what other workers send this one,
+        `on_lost` is called if the database connection that keeps it alive drops (its
+        tables may then be claimed by others: it must stop driving them)."""
+
+    @abstractmethod
+    async def leave(self) -> None:
+        """Stop being a worker: its tables go to the others at once."""
+
+    @abstractmethod
+    async def census(self, platform: str) -> tuple[int, int, set[int]]:
+        """(open tables of `platform`, live workers, the open tables this worker drives)."""
+
+    @abstractmethod
+    async def claim(self, platform: str, limit: int) -> list[tuple[int, bool]]:
+        """Drive up to `limit` open tables of `platform` that have no live driver; each
+        claimed table with whether its driver died (its screens may be behind)."""
+
+    @abstractmethod
+    async def adopt(self, table_id: int) -> bool:
+        """Drive `table_id` unless a live worker does (a table this worker just made)."""
+
+    @abstractmethod
+    async def release(self, table_ids: list[int]) -> None:
+        """Stop driving these tables, for other workers to claim."""
+
+    @abstractmethod
+    async def tell_driver(self, table_id: int, notice: str) -> bool:
+        """Send `notice` to the table's live driver; False when it has none."""
+
+
 class Repository(ABC):
     """Every method is atomic: it commits as a whole or raises and changes nothing."""
 
@@ -138,6 +185,11 @@ class Repository(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+    def cluster(self) -> Cluster | None:
+        """The coordination of several processes on this storage; None where only one
+        process can use it (SQLite), which then drives every table itself."""
+        return None
 
     async def __aenter__(self) -> Self:
         await self.open()
@@ -231,8 +283,14 @@ class Repository(ABC):
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
         deadline: Deadline | None = None, clear_deadline: bool = False,
+        expected_updated_at: float | None = None,
     ) -> TableRow:
         """Append move `seq` and store `snapshot` in one transaction.
+
+        With `expected_updated_at`, also VersionConflict when the table changed otherwise
+        since (a seat or setting: these do not move the version), so a move decided on
+        seats that are no longer there (a player who left through another process) is
+        refused and decided again.
 
         Raises VersionConflict unless the table's version is `seq - 1`. With `results`
         the game's final results are stored in the same transaction (status finished).
@@ -266,7 +324,8 @@ class Repository(ABC):
     async def clear_deadline(self, table_id: int) -> None: ...
 
     @abstractmethod
-    async def deadlines(self) -> list[Deadline]: ...
+    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
+        """Every open table's deadline, or only `table_id`'s."""
 
     @abstractmethod
     async def mark_reminded(self, table_id: int, version: int) -> None: ...

@@ -70,7 +70,8 @@ _DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
 # playing table takes moves, so a move racing a /cancel cannot revive the table.
 _COMMIT_MOVE = (
     "UPDATE tables SET version = ?, snapshot = ?, status = ?, updated_at = ?"
-    f" WHERE id = ? AND version = ? AND status = 'playing' RETURNING {_TABLE_COLUMNS}"
+    " WHERE id = ? AND version = ? AND status = 'playing' AND (? IS NULL OR updated_at = ?)"
+    f" RETURNING {_TABLE_COLUMNS}"
 )
 _INSERT_MOVE = (
     "INSERT INTO moves (table_id, seq, seat, move, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)"
@@ -644,10 +645,11 @@ class SqliteRepository(Repository):
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
         deadline: Deadline | None = None, clear_deadline: bool = False,
+        expected_updated_at: float | None = None,
     ) -> TableRow:
         now = self._clock()
         update = (seq, snapshot, FINISHED if results is not None else status, now, table_id,
-                  seq - 1)
+                  seq - 1, expected_updated_at, expected_updated_at)
         insert = (table_id, seq, seat, move, actor, now)
 
         def body(db: Connection) -> TableRow:
@@ -777,14 +779,15 @@ class SqliteRepository(Repository):
 
         await self._write(body)
 
-    async def deadlines(self) -> list[Deadline]:
+    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
         """Soonest first; a finished or cancelled table's leftover deadline is not one."""
 
         def body(db: Connection) -> list[Deadline]:
             rows = db.execute(
                 "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
                 " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{_IS_OPEN} ORDER BY d.due_at, d.table_id"
+                f" WHERE t.{_IS_OPEN} AND (? IS NULL OR d.table_id = ?)"
+                " ORDER BY d.due_at, d.table_id", (table_id, table_id)
             ).fetchall()
             return [Deadline(table_id, seat, version, due_at, remind_at, bool(reminded))
                     for table_id, seat, version, due_at, remind_at, reminded in rows]

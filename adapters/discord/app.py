@@ -162,7 +162,8 @@ class TapisDiscord(discord.Client):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
         await self.tables.start()
-        await self.sync_commands()
+        if self.settings.register_commands:
+            await self.sync_commands()
 
     async def sync_commands(self) -> None:
         """Guild commands appear at once (development); global ones take up to an hour.

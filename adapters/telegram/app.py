@@ -138,11 +138,14 @@ class TelegramBot:
 
     async def start(self) -> None:
         await self.app.initialize()  # getMe: the username `/cmd@bot` is matched against
-        await self._set_commands()
+        if self.settings.register_commands:
+            await self._set_commands()
         await self.tables.start()
         await self.app.start()
         assert self.app.updater is not None
-        if self.settings.telegram_webhook_url:
+        if not self.settings.telegram_receive:
+            log.info("TELEGRAM_RECEIVE is off: this process drives tables, takes no updates")
+        elif self.settings.telegram_webhook_url:
             url = self.settings.telegram_webhook_url
             if not self.settings.telegram_webhook_secret:
                 log.warning("TELEGRAM_WEBHOOK_SECRET is not set: anyone can post updates")
@@ -169,7 +172,8 @@ class TelegramBot:
     def connection_problem(self) -> str | None:
         """For /healthz: None while updates come in and the Bot API answers."""
         updater = self.app.updater
-        if not self.app.running or updater is None or not updater.running:
+        if not self.app.running or updater is None or (
+                self.settings.telegram_receive and not updater.running):
             return "not connected"
         calls, polls = self._requests
         return polls.failing or calls.failing

@@ -253,6 +253,9 @@ class Call:
     time: float
     status: int
     description: str | None = None
+    # Which client sent it, when several processes share the bot: the NAME of a base URL
+    # `{url}/via/NAME` (Telegram cannot tell them apart; a test of several processes can).
+    sender: str = ""
 
     @property
     def ok(self) -> bool:
@@ -538,6 +541,7 @@ class FakeTelegram:
         self._saved_env = _ensure_no_proxy()
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/via/{sender}/bot{token}/{method}", self._handle)
         app.router.add_route("*", "/{tail:.*}", self._handle_stray)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -932,7 +936,8 @@ class FakeTelegram:
             if asyncio.iscoroutine(result):
                 result = await result
         except ApiError as error:
-            call = Call(name, params, arrived, error.status, error.description)
+            call = Call(name, params, arrived, error.status, error.description,
+                        sender=request.match_info.get("sender", ""))
             self._record(call, unknown=handler is None)
             return web.json_response(error.body(), status=error.status)
         except Exception as error:
@@ -942,7 +947,8 @@ class FakeTelegram:
             self._record(Call(name, params, arrived, 500, description))
             body = {"ok": False, "error_code": 500, "description": description}
             return web.json_response(body, status=500)
-        self._record(Call(name, params, arrived, 200))
+        self._record(Call(name, params, arrived, 200,
+                          sender=request.match_info.get("sender", "")))
         return web.json_response({"ok": True, "result": result})
 
     async def _read_params(self, request: web.Request) -> JSON:

@@ -1,0 +1,217 @@
+"""Several processes on one database: which of them drives which table.
+
+A table's *driver* is the one process that runs its timers (turn deadlines, reminders,
+bot moves) and makes its deliveries (table message, hands, announcements), so its
+messages are edited by one process at a time and nothing happens twice. A press or a
+command may reach any process: it is applied there, under the table's version like
+every change, and answered there; the driver is then told (`Cluster.tell_driver`) and
+shows the change, as if it had made it: it plays the new moves of the log on its own
+copy, which gives it the same events to narrate.
+
+Every `cluster_poll` seconds each process takes its share of the tables whose driver
+died or that have none (the database says which processes are alive), and hands
+tables it has beyond its share to the others, so processes started one after the other
+end up with even shares. SQLite has no cluster: its one process drives everything and
+none of this runs.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import socket
+from contextvars import ContextVar
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from bot.deliveries import Announcement, Delivery, Notice
+from bot.render import Button
+from db.repository import Cluster, StorageError
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+# Set while a process shows a change it made (`Tables._after_change`): what it would
+# deliver then, the driver works out again from the change itself, so it is not sent on.
+SHOWING_CHANGE: ContextVar[bool] = ContextVar("tapis_showing_change", default=False)
+# Tables beyond its share a process keeps, so that shares do not flap around the mean.
+SLACK = 1
+# PostgreSQL's NOTIFY carries at most 8,000 bytes.
+NOTICE_LIMIT = 7_900
+
+
+class Driving:
+    def __init__(self, tables: "Tables", cluster: Cluster) -> None:
+        self._tables = tables
+        self._cluster = cluster
+        self.driven: set[int] = set()
+        self._incoming: asyncio.Queue[str] = asyncio.Queue()
+        self._outgoing: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
+        self._changed: set[int] = set()  # tables to tell their driver about, once
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lost = False
+        self.claims = 0  # tables taken over from a dead driver (for tests and metrics)
+
+    @property
+    def worker(self) -> int | None:
+        return self._cluster.worker
+
+    def drives(self, table_id: int) -> bool:
+        # Before joining (a service used without `start`, as some tools do), it is alone.
+        return self._cluster.worker is None or table_id in self.driven
+
+    # --- life cycle -----------------------------------------------------------------------
+
+    async def join(self) -> None:
+        """Join as a worker and take a first share of the tables: before resuming them."""
+        name = f"{socket.gethostname()}:{os.getpid()}:{self._tables.platform}"
+        await self._cluster.join(name, self._incoming.put_nowait, self._on_lost)
+        await self.balance(resume=False)
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._listen()),
+                       asyncio.create_task(self._tell())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        await self._flush_changed()
+        while not self._outgoing.empty():
+            await self._send(*self._outgoing.get_nowait())
+        with contextlib.suppress(StorageError):
+            await self._cluster.leave()
+
+    def _on_lost(self) -> None:
+        # Others may claim this worker's tables from now on: stop driving them at once.
+        self._lost = True
+        for table_id in list(self.driven):
+            self._let_go(table_id)
+
+    # --- shares ---------------------------------------------------------------------------
+
+    async def balance(self, *, resume: bool = True) -> None:
+        """Take the tables of dead drivers (up to a fair share), give back the excess."""
+        if self._lost:
+            self._lost = False
+            await self._cluster.join(f"{socket.gethostname()}:{os.getpid()}:"
+                                     f"{self._tables.platform}", self._incoming.put_nowait,
+                                     self._on_lost)
+        open_tables, workers, mine = await self._cluster.census(self._tables.platform)
+        for table_id in self.driven - mine:  # claimed by another (this one seemed dead)
+            self._let_go(table_id)
+        for table_id in mine - self.driven:
+            self.driven.add(table_id)
+            if resume:
+                await self._tables.take_over(table_id, redraw=True)
+        share = math.ceil(open_tables / max(workers, 1))
+        if len(self.driven) < share:
+            for table_id, orphaned in await self._cluster.claim(self._tables.platform,
+                                                                share - len(self.driven)):
+                self.driven.add(table_id)
+                self.claims += orphaned
+                if resume:
+                    await self._tables.take_over(table_id, redraw=orphaned)
+        elif len(self.driven) > share + max(SLACK, share // 5):
+            # One table a look, an idle one: shares even out over a few seconds without
+            # tables going back and forth while the count of open tables changes.
+            given = [t for t in sorted(self.driven) if self._tables.idle(t)][:1]
+            for table_id in given:
+                self._let_go(table_id)
+            if given:
+                await self._cluster.release(given)
+
+    async def adopt(self, table_id: int) -> None:
+        """A table this process just made: it drives it unless a live process does."""
+        if self._cluster.worker is None:
+            return
+        with contextlib.suppress(StorageError):
+            if await self._cluster.adopt(table_id):
+                self.driven.add(table_id)
+
+    def _let_go(self, table_id: int) -> None:
+        log.info("table %s: no longer driven here", table_id)
+        self.driven.discard(table_id)
+        self._tables.let_go(table_id)
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self._tables.settings.cluster_poll)
+            try:
+                await self.balance()
+            except StorageError:
+                log.warning("cluster: tables not balanced this time", exc_info=True)
+            except Exception:
+                log.exception("cluster: balancing failed")
+
+    # --- telling the driver ---------------------------------------------------------------
+
+    def elsewhere(self, delivery: Delivery) -> None:
+        """A delivery for a table another process drives: tell that driver instead."""
+        table_id = delivery.table_id
+        if table_id is None:
+            return
+        if not SHOWING_CHANGE.get() and isinstance(delivery, Announcement | Notice):
+            kind = "a" if isinstance(delivery, Announcement) else "n"
+            notice = json.dumps({"t": table_id, kind: asdict(delivery)})
+            if len(notice.encode()) <= NOTICE_LIMIT:
+                self._outgoing.put_nowait((table_id, notice))
+            else:
+                log.warning("table %s: a message too long to hand to its driver", table_id)
+        if not self._changed:
+            asyncio.get_running_loop().call_soon(self._queue_changed)
+        self._changed.add(table_id)
+
+    def _queue_changed(self) -> None:
+        for table_id in sorted(self._changed):
+            self._outgoing.put_nowait((table_id, json.dumps({"t": table_id})))
+        self._changed.clear()
+
+    async def _flush_changed(self) -> None:
+        self._queue_changed()
+
+    async def _tell(self) -> None:
+        while True:
+            table_id, notice = await self._outgoing.get()
+            await self._send(table_id, notice)
+
+    async def _send(self, table_id: int, notice: str) -> None:
+        try:
+            if not await self._cluster.tell_driver(table_id, notice):
+                log.info("table %s has no live driver: the next to claim it redraws it",
+                         table_id)
+        except StorageError:
+            log.warning("table %s: its driver could not be told", table_id, exc_info=True)
+
+    async def _listen(self) -> None:
+        while True:
+            payload = await self._incoming.get()
+            try:
+                await self._heard(json.loads(payload))
+            except Exception:
+                log.exception("cluster: a notice could not be handled: %.200s", payload)
+
+    async def _heard(self, notice: dict[str, Any]) -> None:
+        table_id = int(notice["t"])
+        if not self.drives(table_id):
+            return  # no longer ours: the new driver redraws it when it takes it
+        if "a" in notice:
+            fields = notice["a"]
+            fields["buttons"] = [[Button(**button) for button in row]
+                                 for row in fields.get("buttons", [])]
+            await self._tables.catch_up(table_id)
+            self._tables.outbox.put(Announcement(**fields))
+        elif "n" in notice:
+            self._tables.outbox.put(Notice(**notice["n"]))
+        else:
+            await self._tables.catch_up(table_id)
+
+
+__all__ = ["SHOWING_CHANGE", "Driving"]

@@ -1,0 +1,157 @@
+"""Two table services on one PostgreSQL database, as two processes would be: each table
+has one driver, which alone edits its messages and runs its timers; a change made
+through the other service is shown by the driver; a driver that dies is replaced."""
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from bot.settings import Settings
+from bot.tables import Tables
+from db.postgres import PostgresRepository
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, RecordingSink
+from tests.db.conftest import postgres_repository, postgres_schema
+
+
+def _settings() -> Settings:
+    return Settings(_env_file=None, turn_deadline=300, bot_delay=0, ping_delay=0,
+                    default_lang="en", cluster_poll=0.2)
+
+
+class Service:
+    def __init__(self, repo: PostgresRepository) -> None:
+        self.repo = repo
+        self.sink = RecordingSink()
+        self.tables = Tables(repo, self.sink, platform="test", settings=_settings())
+
+    def shown(self, table_id: int) -> str:
+        msg = self.sink.tables.get(table_id)
+        return msg.rendering.text if msg is not None else ""
+
+
+@contextlib.asynccontextmanager
+async def _services(count: int) -> AsyncIterator[list[Service]]:
+    async with postgres_schema() as schema:
+        services = []
+        try:
+            for _ in range(count):
+                repo = postgres_repository(schema)
+                await repo.open()
+                service = Service(repo)
+                await service.tables.start()
+                services.append(service)
+            yield services
+        finally:
+            for service in services:
+                with contextlib.suppress(Exception):
+                    await service.tables.close()
+                await service.repo.close()
+
+
+async def _until(check: Callable[[], Awaitable[bool] | bool], seconds: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        result = check()
+        if isinstance(result, Awaitable):
+            result = await result
+        if result:
+            return
+        assert asyncio.get_running_loop().time() < deadline, "not within the time allowed"
+        await asyncio.sleep(0.05)
+
+
+async def _play_through(service: Service, table_id: int, actor: object) -> None:
+    """The actor's one legal move, played through `service` (any process)."""
+    live = await service.tables.live_table(table_id)
+    assert live is not None and live.state is not None
+    seat = live.seat_of(actor.user_id)  # type: ignore[attr-defined]
+    assert seat is not None
+    move = live.game.legal_moves(live.state, seat.seat)[0]
+    reply = await service.tables.play(actor, CHANNEL, str(move))  # type: ignore[arg-type]
+    assert reply.ok, reply.text
+
+
+async def test_a_change_made_through_another_process_is_shown_by_the_driver_alone():
+    async with _services(2) as (one, two):
+        table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        assert one.tables.drives(table_id) and not two.tables.drives(table_id)
+        assert (await two.tables.join(BOB, CHANNEL)).ok  # pressed where it does not drive
+        await _until(lambda: "Bob" in one.shown(table_id))
+        assert (await two.tables.join(CAROL, CHANNEL)).ok
+        assert (await two.tables.start_game(ALICE, CHANNEL)).ok
+        await _until(lambda: (ALICE.user_id and (table_id, BOB.user_id) in one.sink.hands))
+        row = await one.repo.get_table(table_id)
+        assert row is not None and row.status == "playing"
+        # Moves through the process that does not drive: narrated by the driver.
+        for _ in range(6):
+            live = await two.tables.live_table(table_id)
+            assert live is not None and live.state is not None
+            to_act = live.game.to_act(live.state)
+            actor = {0: ALICE, 1: BOB, 2: CAROL}[to_act[0]]
+            before = live.row.version
+            await _play_through(two, table_id, actor)
+            await _until(lambda before=before: one.tables.outbox.depth() == 0 and bool(
+                one.tables._live.get(table_id)
+                and one.tables._live[table_id].row.version > before))
+        await one.tables.settle()
+        assert any(msg.news for msg in [one.sink.tables[table_id]]) or one.shown(table_id)
+        # Every message of the table came from its driver: the other drew none of them.
+        assert table_id not in two.sink.tables
+        assert not [h for h in two.sink.hands if h[0] == table_id]
+        assert not [a for a in two.sink.announcements if a.table_id == table_id]
+
+
+async def test_a_dead_drivers_tables_are_taken_over_and_their_bots_play_on():
+    async with _services(2) as (one, two):
+        table_id = (await one.tables.new_game(ALICE, CHANNEL, "the-game")).table_id
+        for _ in range(2):
+            assert (await one.tables.add_bot(ALICE, CHANNEL)).ok
+        assert (await one.tables.start_game(ALICE, CHANNEL)).ok
+        await one.tables.settle()
+        assert one.tables.drives(table_id)
+        # The first process dies: its timers stop and its database session goes, as with a
+        # SIGKILL (nothing is handed over; the lock goes with the connection).
+        assert one.tables.driving is not None
+        for task in one.tables.driving._tasks:
+            task.cancel()
+        await one.tables.scheduler.stop()
+        link = one.tables.driving._cluster._link  # type: ignore[attr-defined]
+        link.terminate()
+        started = asyncio.get_running_loop().time()
+        await _until(lambda: two.tables.drives(table_id), seconds=10)
+        taken = asyncio.get_running_loop().time() - started
+        assert taken < 10
+        # The new driver redraws the table and hands, and Alice's turn goes on with it.
+        await _until(lambda: table_id in two.sink.tables)
+        await _until(lambda: (table_id, ALICE.user_id) in two.sink.hands)
+        live = await two.tables.live_table(table_id)
+        assert live is not None and live.state is not None
+        if live.game.to_act(live.state) == [0]:
+            version = live.row.version
+            await _play_through(two, table_id, ALICE)
+            await _play_through(two, table_id, ALICE)
+            live = await two.tables.live_table(table_id)
+            assert live is not None
+            # End the turn; the bots then play theirs in the new driver.
+            assert (await two.tables.play(ALICE, CHANNEL, "end")).ok
+            await _until(lambda: bool(two.tables._live.get(table_id)) and (
+                two.tables._live[table_id].row.version > version + 3))
+
+
+async def test_people_leaving_through_both_processes_leave_a_game_the_bots_finish():
+    async with _services(2) as (one, two):
+        table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1"])
+                    ).table_id
+        assert (await two.tables.join(BOB, CHANNEL)).ok
+        assert (await one.tables.add_bot(ALICE, CHANNEL)).ok
+        assert (await two.tables.start_game(ALICE, CHANNEL)).ok
+        await asyncio.sleep(0.3)
+        left = await asyncio.gather(two.tables.leave(ALICE, CHANNEL),
+                                    two.tables.leave(BOB, CHANNEL))
+        assert all(reply.ok for reply in left), [reply.text for reply in left]
+
+        async def finished() -> bool:
+            row = await one.repo.get_table(table_id)
+            return row is not None and row.status == "finished"
+
+        await _until(finished, seconds=30)
