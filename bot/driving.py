@@ -120,9 +120,10 @@ class Driving:
                 if resume:
                     await self._tables.take_over(table_id, redraw=orphaned)
         elif len(self.driven) > share + max(SLACK, share // 5):
-            # One table a look, an idle one: shares even out over a few seconds without
-            # tables going back and forth while the count of open tables changes.
-            given = [t for t in sorted(self.driven) if self._tables.idle(t)][:1]
+            # Only well past its share (a process joined): tables do not go back and forth
+            # while games end and the count of open tables changes.
+            given = [t for t in sorted(self.driven)
+                     if self._tables.idle(t)][:len(self.driven) - share]
             for table_id in given:
                 self._let_go(table_id)
             if given:

@@ -13,16 +13,16 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, RecordingSink
 from tests.db.conftest import postgres_repository, postgres_schema
 
 
-def _settings() -> Settings:
-    return Settings(_env_file=None, turn_deadline=300, bot_delay=0, ping_delay=0,
+def _settings(bot_delay: float = 0) -> Settings:
+    return Settings(_env_file=None, turn_deadline=300, bot_delay=bot_delay, ping_delay=0,
                     default_lang="en", cluster_poll=0.2)
 
 
 class Service:
-    def __init__(self, repo: PostgresRepository) -> None:
+    def __init__(self, repo: PostgresRepository, bot_delay: float) -> None:
         self.repo = repo
         self.sink = RecordingSink()
-        self.tables = Tables(repo, self.sink, platform="test", settings=_settings())
+        self.tables = Tables(repo, self.sink, platform="test", settings=_settings(bot_delay))
 
     def shown(self, table_id: int) -> str:
         msg = self.sink.tables.get(table_id)
@@ -30,14 +30,14 @@ class Service:
 
 
 @contextlib.asynccontextmanager
-async def _services(count: int) -> AsyncIterator[list[Service]]:
+async def _services(count: int, bot_delay: float = 0) -> AsyncIterator[list[Service]]:
     async with postgres_schema() as schema:
         services = []
         try:
             for _ in range(count):
                 repo = postgres_repository(schema)
                 await repo.open()
-                service = Service(repo)
+                service = Service(repo, bot_delay)
                 await service.tables.start()
                 services.append(service)
             yield services
@@ -155,3 +155,31 @@ async def test_people_leaving_through_both_processes_leave_a_game_the_bots_finis
             return row is not None and row.status == "finished"
 
         await _until(finished, seconds=30)
+
+
+async def test_a_player_who_left_through_one_process_cannot_play_through_another():
+    # Bots wait a minute: the bot that takes Bob's seat must not move before his press.
+    async with _services(2, bot_delay=60) as (one, two):
+        table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        assert (await one.tables.join(BOB, CHANNEL)).ok
+        assert (await one.tables.join(CAROL, CHANNEL)).ok
+        assert (await one.tables.start_game(ALICE, CHANNEL)).ok
+        people = {0: ALICE, 1: BOB, 2: CAROL}
+        for _ in range(40):  # play on until it is Bob's turn: his move would be legal
+            live = await one.tables.live_table(table_id)
+            assert live is not None and live.state is not None
+            to_act = live.game.to_act(live.state)
+            if to_act == [1]:
+                break
+            await _play_through(one, table_id, people[to_act[0]])
+        assert to_act == [1]
+        copy = await two.tables.live_table(table_id)  # the other process holds Bob's seat
+        assert copy is not None and copy.seat_of(BOB.user_id) is not None
+        seat = copy.seat_of(BOB.user_id)
+        assert seat is not None
+        moves = copy.game.legal_moves(copy.state, seat.seat) or ["pass"]
+        assert (await one.tables.leave(BOB, CHANNEL)).ok
+        reply = await two.tables.play(BOB, CHANNEL, str(moves[0]))
+        assert not reply.ok
+        logged = await one.repo.moves(table_id)
+        assert not [m for m in logged if m.seat == seat.seat and m.actor == "player"]

@@ -158,20 +158,27 @@ async def test_three_processes_share_the_tables_and_survive_a_kill(tmp_path: Pat
                 for group, host in zip(groups, hosts, strict=True):
                     fake.send_command(group, host, "/newgame ochs-esel rounds=1")
                 open_tables = "SELECT COUNT(*) FROM tables WHERE status = 'lobby'"
-                await until(db, open_tables, TABLES, 90)
+                await until(db, open_tables, TABLES, 150)
                 for group, guest in zip(groups, guests, strict=True):
                     fake.send_command(group, guest, "/join")
                 for group, host in zip(groups, hosts, strict=True):
                     fake.send_command(group, host, "/addbot")
                 seated = ("SELECT COUNT(*) FROM (SELECT table_id FROM seats GROUP BY table_id"
                           " HAVING COUNT(*) = 3) full_tables")
-                await until(db, seated, TABLES, 90)
+                await until(db, seated, TABLES, 150)
                 # Shares even out: a process that made many tables hands some to the others.
                 await until(db, "SELECT COUNT(DISTINCT driver) FROM tables", PROCESSES, 30)
                 for group, host in zip(groups, hosts, strict=True):
                     fake.send_command(group, host, "/start")
-                await until(db, "SELECT COUNT(*) FROM tables WHERE status <> 'lobby'",
-                            TABLES, 90)
+                try:
+                    await until(db, "SELECT COUNT(*) FROM tables WHERE status <> 'lobby'",
+                                TABLES, 150)
+                except AssertionError as late:
+                    waiting = await db.fetch("SELECT id, channel FROM tables"
+                                             " WHERE status = 'lobby' LIMIT 3")
+                    said = {row["channel"]: [m.text[:80] for m in fake.chat(
+                        int(row["channel"])).bot_messages()[-4:]] for row in waiting}
+                    raise AssertionError(f"not started: {said}") from late
                 # Kill one while the games are played; the people leave their seats to bots,
                 # through whichever process the proxy picks.
                 victim = procs[1]
