@@ -118,7 +118,9 @@ class Driving:
                 self.driven.add(table_id)
                 self.claims += orphaned
                 if resume:
-                    await self._tables.take_over(table_id, redraw=orphaned)
+                    # Redrawn even when handed over in order: a change made elsewhere
+                    # while it had no driver was told to nobody.
+                    await self._tables.take_over(table_id, redraw=True)
         elif len(self.driven) > share + max(SLACK, share // 5):
             # Only well past its share (a process joined): tables do not go back and forth
             # while games end and the count of open tables changes.
