@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     retention_days: int | None = Field(None, ge=1, description="delete finished and cancelled "
                                        "tables older than this; unset: keep them")
     # Several processes on one PostgreSQL database (docs: "Running at scale").
+    telegram_messages_per_second: float = Field(
+        25, gt=0, le=30, description="this process's share of Telegram's ~30 messages a "
+        "second over all chats: divide by the number of processes sharing the bot")
     telegram_receive: bool = Field(True, description="take Telegram updates (long polling or "
                                    "the webhook); off: this process only drives tables")
     register_commands: bool = Field(True, description="register the slash commands with the "

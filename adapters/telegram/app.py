@@ -100,7 +100,8 @@ def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | Non
     calls, polls = requests or (MeteredRequest(connection_pool_size=256),
                                 MeteredRequest(connection_pool_size=1))
     builder = (ApplicationBuilder().token(settings.telegram_token)
-               .rate_limiter(rate_limiter or ChatPacer())
+               .rate_limiter(rate_limiter or ChatPacer(
+                   overall_per_second=settings.telegram_messages_per_second))
                .concurrent_updates(True)
                .request(calls).get_updates_request(polls))
     if settings.telegram_api_url:

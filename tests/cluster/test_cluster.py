@@ -115,6 +115,7 @@ async def cluster(fake: FakeTelegram, schema: str, tmp_path: Path
                 REGISTER_COMMANDS="true" if n == 0 else "false",
                 PYTHONPATH=str(ROOT), NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0.05",
                 PING_DELAY="0", CLUSTER_POLL="1",
+                TELEGRAM_MESSAGES_PER_SECOND=str(25 / PROCESSES),
                 LOG_LEVEL=os.environ.get("TAPIS_CLUSTER_LOG", "WARNING"))
             log = open(tmp_path / f"p{n}.log", "wb")  # noqa: SIM115 (closed with the process)
             procs.append(await asyncio.create_subprocess_exec(
