@@ -91,6 +91,10 @@ OVERALL_LIMIT, OVERALL_WINDOW = 30, 1.0
 # Telegram answers a late answerCallbackQuery with a 400 (the limit is undocumented; a
 # query is commonly seen to expire after about 15 seconds).
 CALLBACK_TTL = 15.0
+# Webhook deliveries (setWebhook's documentation): at most max_connections (default 40) at
+# once; a failed one is retried "after a reasonable amount of attempts" given up: here 5,
+# 1, 2, 3, 4 seconds apart (times `pace`).
+WEBHOOK_ATTEMPTS, WEBHOOK_RETRY = 5, 1.0
 TOO_OLD = "query is too old and response timeout expired or query id is invalid"
 
 COMMAND_RE = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
@@ -484,7 +488,9 @@ class FakeTelegram:
         self._members: dict[int, set[int]] = defaultdict(set)
         self._statuses: dict[int, dict[int, str]] = defaultdict(dict)  # left, kicked, ...
         self._webhook_tasks: set[asyncio.Task[None]] = set()
+        self._webhook_slots: asyncio.Semaphore | None = None
         self.webhook_deliveries: list[int] = []  # HTTP status of each update POSTed
+        self.webhook_given_up: list[JSON] = []  # updates no attempt delivered
         self._updates: list[JSON] = []
         self._allowed_updates: list[str] | None = None
         self._update_ids = itertools.count(10_000)
@@ -1025,22 +1031,39 @@ class FakeTelegram:
         self._wake_pollers()
 
     async def _post_to_webhook(self, update: JSON) -> None:
+        """As Telegram does: at most the webhook's `max_connections` (default 40) requests
+        at once, and an update whose request fails (no answer, or not 2xx) is sent again a
+        few times, later, before it is given up."""
         import aiohttp
 
         assert self.webhook is not None
+        webhook = self.webhook
         headers = {"Content-Type": "application/json"}
-        secret = self.webhook.get("secret_token")
+        secret = webhook.get("secret_token")
         if secret:
             headers["X-Telegram-Bot-Api-Secret-Token"] = secret
-        try:
-            async with (
-                aiohttp.ClientSession() as session,
-                session.post(self.webhook["url"], data=json.dumps(update), headers=headers) as r,
-            ):
-                self.webhook_deliveries.append(r.status)
-        except aiohttp.ClientError:
-            logger.exception("fake Telegram could not reach the webhook")
-            self.webhook_deliveries.append(0)
+        if self._webhook_slots is None:
+            self._webhook_slots = asyncio.Semaphore(int(webhook.get("max_connections") or 40))
+        for attempt in range(WEBHOOK_ATTEMPTS):
+            status = 0
+            async with self._webhook_slots:
+                try:
+                    async with (
+                        aiohttp.ClientSession() as session,
+                        session.post(webhook["url"], data=json.dumps(update),
+                                     headers=headers) as r,
+                    ):
+                        status = r.status
+                except (aiohttp.ClientError, TimeoutError):
+                    logger.warning("fake Telegram could not reach the webhook (attempt %d)",
+                                   attempt + 1)
+            self.webhook_deliveries.append(status)
+            if 200 <= status < 300:
+                break
+            if attempt + 1 == WEBHOOK_ATTEMPTS:
+                self.webhook_given_up.append(update)
+            else:
+                await asyncio.sleep(WEBHOOK_RETRY * (attempt + 1) * self.pace)
         self._activity.set()
         self._activity = asyncio.Event()
 
@@ -1272,6 +1295,7 @@ class FakeTelegram:
         }
 
     def _set_webhook(self, params: JSON) -> bool:
+        self._webhook_slots = None  # max_connections may have changed
         if not params.get("url"):
             self.webhook = None
         else:
