@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 SHOWING_CHANGE: ContextVar[bool] = ContextVar("tapis_showing_change", default=False)
 # Tables beyond its share a process keeps, so that shares do not flap around the mean.
 SLACK = 1
+# Tables taken over at once (each a few queries): bounded by the connection pool's size.
+TAKEOVER_BATCH = 8
 # PostgreSQL's NOTIFY carries at most 8,000 bytes.
 NOTICE_LIMIT = 7_900
 
@@ -107,21 +109,22 @@ class Driving:
         open_tables, workers, mine = await self._cluster.census(self._tables.platform)
         for table_id in self.driven - mine:  # claimed by another (this one seemed dead)
             self._let_go(table_id)
-        for table_id in mine - self.driven:
-            self.driven.add(table_id)
-            if resume:
-                await self._tables.take_over(table_id, redraw=True)
+        taken = sorted(mine - self.driven)
         share = math.ceil(open_tables / max(workers, 1))
-        if len(self.driven) < share:
-            for table_id, orphaned in await self._cluster.claim(self._tables.platform,
-                                                                share - len(self.driven)):
-                self.driven.add(table_id)
+        if len(mine | self.driven) < share:
+            for table_id, orphaned in await self._cluster.claim(
+                    self._tables.platform, share - len(mine | self.driven)):
+                taken.append(table_id)
                 self.claims += orphaned
-                if resume:
-                    # Redrawn even when handed over in order: a change made elsewhere
-                    # while it had no driver was told to nobody.
-                    await self._tables.take_over(table_id, redraw=True)
-        elif len(self.driven) > share + max(SLACK, share // 5):
+        self.driven.update(taken)
+        if resume:
+            # Redrawn even when handed over in order: a change made elsewhere while it had
+            # no driver was told to nobody. Several at once: a dead process's hundreds of
+            # tables are each a few queries away from playing on.
+            for start in range(0, len(taken), TAKEOVER_BATCH):
+                await asyncio.gather(*(self._tables.take_over(table_id, redraw=True)
+                                       for table_id in taken[start:start + TAKEOVER_BATCH]))
+        if len(self.driven) > share + max(SLACK, share // 5):
             # Only well past its share (a process joined): tables do not go back and forth
             # while games end and the count of open tables changes.
             given = [t for t in sorted(self.driven)
