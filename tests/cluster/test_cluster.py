@@ -233,6 +233,8 @@ async def test_three_processes_share_the_tables_and_survive_a_kill(tmp_path: Pat
         finally:
             await db.close()
         assert not fake.webhook_given_up, "updates the processes never took"
+        # The commands were registered once, by the one process told to.
+        assert {c.sender for c in fake.calls if c.method == "setMyCommands"} == {"p0"}
         # One process at a time per message: the senders of its edits never alternate.
         senders: dict[tuple[object, object], list[str]] = defaultdict(list)
         for call in fake.calls:
