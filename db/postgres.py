@@ -965,6 +965,11 @@ class PostgresCluster(Cluster):
                 raise StorageError("no free worker lock key")
             await link.execute("SELECT pg_advisory_lock($1, $2)", DRIVER_LOCK_SPACE, key)
             self._lock_key = key
+            # Workers that died and drive nothing any more: every restart adds a row.
+            await link.execute(
+                f"WITH live AS ({_LIVE_WORKERS}) DELETE FROM workers w"
+                " WHERE w.id NOT IN (SELECT id FROM live) AND NOT EXISTS"
+                f" (SELECT 1 FROM tables t WHERE t.driver = w.id AND t.{_IS_OPEN})")
             await link.add_listener(self.channel,
                                     lambda _c, _pid, _channel, payload: on_notice(payload))
         except BaseException as error:
