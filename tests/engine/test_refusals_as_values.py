@@ -211,3 +211,45 @@ def test_not_your_turn_names_who_is_to_play(module: Any) -> None:
     assert caught.value.code == "not_your_turn"
     assert caught.value.params["to_act"] == module.to_act(state)
     assert caught.value.params["seat"] == waiting
+
+
+def _ochs_refusal(hands: list[list[str]], *turns: tuple[int, str]) -> IllegalMove:
+    """The refusal of the last of `turns`, each typed as in the chat, the others accepted."""
+    state = oe.new_game(len(hands), {"rounds": 1}, seed=1, setup={"hands": hands})
+    *before, (seat, text) = turns
+    for s, t in before:
+        state, _ = oe.apply(state, s, oe.parse_move(state, s, t))
+    with pytest.raises(IllegalMove) as caught:
+        oe.apply(state, seat, oe.parse_move(state, seat, text))
+    return caught.value
+
+
+def test_ochs_too_low_against_lone_jokers_says_nothing_beats_them() -> None:
+    # Jokers alone are worth 14: the sentence says nothing passes them, and what a set
+    # would have needed (15) rather than a value some card has.
+    refusal = _ochs_refusal([["D", "J", "1"], ["13", "2"], ["3"]], (0, "J"), (1, "13"))
+    assert (refusal.code, refusal.params) == (
+        "too_low", {"needed": 15, "value": 13, "reason": "unbeatable"})
+
+
+def test_ochs_a_set_of_more_copies_than_the_hand_holds_says_how_many_it_holds() -> None:
+    # "5 5 5" from a hand of two 5s: not "you have no 5" but "you hold 2 of the 3".
+    refusal = _ochs_refusal([["D", "5", "5", "1"], ["7"], ["8"]], (0, "5 5 5"))
+    assert (refusal.code, refusal.params) == ("card_not_in_hand", {
+        "cards": ["5"], "reason": "short", "card": "5", "held": 2, "wanted": 3,
+        "played": ["5", "5", "5"]})
+    # Of the cards missing, the sentence names the one the hand holds too few of, and
+    # quotes the whole set as typed, numbers first.
+    refusal = _ochs_refusal([["D", "12", "1"], ["7"], ["8"]], (0, "J 12 12"))
+    assert (refusal.code, refusal.params) == ("card_not_in_hand", {
+        "cards": ["12", "J"], "reason": "short", "card": "12", "held": 1, "wanted": 2,
+        "played": ["12", "12", "J"]})
+
+
+def test_ochs_too_low_with_too_few_copies_says_both() -> None:
+    # Answering "7 7" with "4 4" from a single 4: too low comes first, and the sentence
+    # still says the hand holds one 4 of the two.
+    refusal = _ochs_refusal([["D", "7", "7"], ["4", "9"], ["8"]], (0, "7 7"), (1, "4 4"))
+    assert (refusal.code, refusal.params) == ("too_low", {
+        "needed": 8, "value": 4, "reason": "short", "card": "4", "held": 1, "wanted": 2,
+        "played": ["4", "4"]})
