@@ -283,6 +283,27 @@ def test_players_without_cards_are_skipped() -> None:
     assert events[-1] == {"type": "game_won", "score": 0}
 
 
+def test_a_setup_without_a_draw_pile_shuffles_the_rest_by_the_seed() -> None:
+    # The cards no hand holds form the draw pile, in an order each seed makes anew.
+    draws = [game.new_game(2, seed=s, setup={"hands": [[5], [6]]}).draw for s in (1, 2)]
+    assert sorted(draws[0]) == sorted(draws[1]) == [c for c in range(2, 100) if c not in (5, 6)]
+    assert draws[0] != draws[1]
+    assert game.new_game(2, seed=1, setup={"hands": [[5], [6]]}).draw == draws[0]
+
+
+def test_an_empty_message_is_bad_notation_until_the_game_is_over() -> None:
+    state = start(1, [[2]], draw=[])
+    assert refusal(state, "").code == "bad_notation"
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(state, 0, Plays(()))
+    assert caught.value.code == "bad_notation"
+    state, _ = play(state, "2 A1")
+    assert state.over
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(state, 0, Plays(()))
+    assert (caught.value.code, caught.value.params) == ("game_over", {})
+
+
 def test_the_turn_skips_an_empty_hand_forwards_not_back_to_who_just_played() -> None:
     # Seat 1 is out of cards: after seat 0 the turn goes on to seat 2, although seat 0
     # itself still holds a card.
