@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from engine import michigan as mi
+from engine import the_game as tg
 from engine.bots import michigan as bots_mi
+from engine.bots import the_game as bots_tg
 
 # A Michigan deal where the extra hand holds every pay card and seat 0's own hand none.
 RICH_EXTRA = [["2S", "3H", "2C"], ["4S", "5H", "3C"], ["6S", "7H", "4C"], ["8S", "9H", "5C"],
@@ -72,3 +74,30 @@ def test_a_deal_whose_constraints_cannot_all_hold_still_deals_every_hidden_card(
         dealt = holders(deal, free + only_1)
         assert sorted(dealt) == [1] * 5 + [2] * 5
     assert worlds.deal(random.Random(1)) == worlds.deal(random.Random(1))
+
+
+def the_game_table() -> bots_tg._Table:
+    """What the strong bot reads of a solo table where A1 shows 50 and D1 60."""
+    state = tg.new_game(1, seed=1, setup={"hands": [[50, 60, 40, 70, 30, 80, 20, 90]],
+                                          "draw": [11, 12, 13]})
+    state, _ = tg.apply(state, 0, tg.parse_move(state, 0, "50 A1, 60 D1"))
+    return bots_tg._read(tg.view(state, 0))
+
+
+def test_the_game_bot_weighs_a_backward_jump_alike_on_either_kind_of_pile() -> None:
+    # 40 on A1 (top 50) and 70 on D1 (top 60) each give back the nine cards between and
+    # the step itself: the same gain, whichever way the pile runs.
+    table = the_game_table()
+    assert bots_tg.cost(table, 40, 0, 50) == bots_tg.cost(table, 70, 2, 60) == -10
+
+
+def test_the_game_bot_counts_every_card_a_fresh_pile_skips_the_2_and_the_99_included() -> None:
+    # 5 on a fresh A2 skips 2, 3 and 4; 96 on a fresh D2 skips 97, 98 and 99.
+    table = the_game_table()
+    assert bots_tg.cost(table, 5, 1, 1) == bots_tg.cost(table, 96, 3, 100) == 3 * bots_tg.SHARED
+
+
+def test_the_game_bot_does_not_count_as_dead_a_card_a_backward_jump_still_takes() -> None:
+    # Between the tops (D 30 and 25, A 80 and 85) no pile takes 35, 40, 50, 70 or 75 the
+    # usual way, but 35, 40, 70 and 75 are each some pile's exact jump of 10: only 50 is dead.
+    assert bots_tg._dead([35, 40, 50, 70, 75], [80, 85, 30, 25]) == 1
