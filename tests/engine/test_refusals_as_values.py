@@ -109,6 +109,8 @@ def test_a_bound_crossed_inside_an_optional_option_is_named(
     (oe, 3, ["rounds", 3], "options: Input should be a valid dictionary"),
     (nix, 2, {"board": {"single": [9, 9, -1]}}, "board.single.2: Input should be greater"),
     (tg, 3, {"first": 4}, "first: seat 4 of 3"),
+    (oe, 3, {"rounds": 0, "ox": "perhaps"},
+     "rounds: Input should be greater than or equal to 1; ox: Input should be a valid boolean"),
 ])
 def test_a_bad_option_is_logged_with_the_path_to_it(module: Any, seats: int, options: Any,
                                                      says: str) -> None:
