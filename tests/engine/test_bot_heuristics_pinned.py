@@ -101,3 +101,11 @@ def test_the_game_bot_does_not_count_as_dead_a_card_a_backward_jump_still_takes(
     # Between the tops (D 30 and 25, A 80 and 85) no pile takes 35, 40, 50, 70 or 75 the
     # usual way, but 35, 40, 70 and 75 are each some pile's exact jump of 10: only 50 is dead.
     assert bots_tg._dead([35, 40, 50, 70, 75], [80, 85, 30, 25]) == 1
+
+
+def test_michigan_hand_strength_counts_an_ace_two_chips_of_control_a_king_one() -> None:
+    # Each card here is a run of its own (1.5 to get rid of); the ace and the king give
+    # the lead back, the ace surely, the king once the ace is out.
+    assert [mi.hand_value([card], {}) for card in ("AS", "KS", "QS")] == [0.5, -0.5, -1.5]
+    # The bots' swap, keep and bid choices compare such sums: the ace outweighs the king.
+    assert mi.hand_value(["AH", "QS"], {}) > mi.hand_value(["KH", "QS"], {})
