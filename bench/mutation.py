@@ -89,12 +89,15 @@ def main() -> None:
     for name in sorted(codes):
         by_module.setdefault(module_of(name), []).append(name)
     modules = sorted(m for m in by_module if m != "engine.games" and m != "engine")
-    if args.module:
-        modules = [m for m in modules if m in args.module]
-
+    # Every module is sampled, in one order, before --module picks some: one generator
+    # serves them all, so a module's sample would otherwise depend on which others were
+    # asked for. It still depends on how many mutants the modules before it have.
     rng = random.Random(args.seed)
     sample = {m: sorted(rng.sample(by_module[m], min(args.per_module, len(by_module[m]))))
               for m in modules}
+    if args.module:
+        modules = [m for m in modules if m in args.module]
+        sample = {m: sample[m] for m in modules}
     chosen = [name for names in sample.values() for name in names
               if not (args.open and codes[name] in KILLED)]
     if chosen and not args.report:

@@ -5,6 +5,7 @@ so a test reads like the rulebook sentence it checks. Seats of the rulebook's ex
 André 0, Brigitte 1, Charles 2, Dorothée 3, Ernest 4.
 """
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -269,6 +270,28 @@ def test_donkey_receiver_may_lead_it_again_two_tricks_later():
     assert oe.view(state)["trick"]["number"] == 3
     state, events = run(state, (3, "D"))
     assert of_type(events, "led_animal")[0]["seat"] == 3
+
+
+def stored_in_trick_two(hand: list[str]) -> oe.State:
+    """A stored table in trick 2 where André took the donkey in trick 1 and holds `hand`."""
+    snapshot = json.loads(oe.dump(game([hand, ["7", "9"], ["8", "9"]])))
+    snapshot["state"]["received"] = {"D": 1}
+    snapshot["state"]["trick"]["number"] = 2
+    return oe.load(json.dumps(snapshot))
+
+
+def test_a_leader_holding_only_an_animal_it_may_not_lead_yet_still_leads_it():
+    # Play never reaches this position (a trick's winner keeps a card it played, and a
+    # hand emptied in trick 1 or 2 ends the round before an animal leaves the middle),
+    # but a stored table may hold it: the game must not stall with nobody able to move.
+    state = stored_in_trick_two(["D"])
+    assert legal_texts(state, ANDRE) == {"play D"}
+    state, events = run(state, (ANDRE, "D"))
+    assert [e["cards"] for e in of_type(events, "led_animal")] == [["D"]]
+    # With another card to lead, the donkey waits its two tricks as the rule says.
+    state = stored_in_trick_two(["D", "5"])
+    assert legal_texts(state, ANDRE) == {"play 5"}
+    assert refused(state, ANDRE, "D").code == "animal_just_received"
 
 
 def test_donkey_is_played_alone():

@@ -104,6 +104,23 @@ def test_a_bound_crossed_inside_an_optional_option_is_named(
     assert caught.value.problems == [expected]
 
 
+@pytest.mark.parametrize(("module", "seats", "options", "says"), [
+    (oe, 3, {"rounds": 0}, "rounds: Input should be greater than or equal to 1"),
+    (oe, 3, ["rounds", 3], "options: Input should be a valid dictionary"),
+    (nix, 2, {"board": {"single": [9, 9, -1]}}, "board.single.2: Input should be greater"),
+    (tg, 3, {"first": 4}, "first: seat 4 of 3"),
+    (oe, 3, {"rounds": 0, "ox": "perhaps"},
+     "rounds: Input should be greater than or equal to 1; ox: Input should be a valid boolean"),
+])
+def test_a_bad_option_is_logged_with_the_path_to_it(module: Any, seats: int, options: Any,
+                                                     says: str) -> None:
+    # The English message is what the logs keep: it names the option, and inside an
+    # option made of parts the entry, so a report can be traced back.
+    with pytest.raises(BadOptions) as caught:
+        module.new_game(seats, options, seed=1)
+    assert str(caught.value).startswith(says)
+
+
 def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
     with pytest.raises(BadOptions) as caught:
         oe.parse_options(oe.Options, ["rounds", 3])  # type: ignore[arg-type]
@@ -114,8 +131,9 @@ def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
     (oe, {"hands": [["1"], ["2"], ["3"]], "draw": []}, "setup keys not used by this game: draw"),
     (nix, {"hands": [["1"], ["2"]], "dealer": 0, "extra": 1},
      "setup keys not used by this game: dealer, extra"),
-    (nix, {"hands": [["1"] * 13, ["2"]]}, "each hand in setup.hands must be a list of at most 12"),
-    (nix, {"hands": [["J"] * 6, ["J"] * 5]}, "more copies than the deck has of: J"),
+    (nix, {"hands": [["1"] * 13, ["2"]]},
+     "each hand in setup.hands must be a list of at most 12 cards"),
+    (nix, {"hands": [["J"] * 6, ["J"] * 5]}, "setup uses more copies than the deck has of: J"),
     (oe, {"hands": [["1"], ["Z"], ["3"]]}, "setup card 'Z' is not a card of this game"),
     (tg, {"hands": [["5", "5", "6"]]}, "setup uses these cards more than once: [5]"),
     (tg, {"hands": [["5"], ["6"]], "first": 2}, "setup.first must be a seat from 0 to 1"),
@@ -125,9 +143,10 @@ def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
     (tg, {"hands": [["5"], ["100"]]}, "setup card '100' is not a card of this game (2 to 99)"),
     (oe, {"hands": "123"}, "setup.hands must list one hand per seat (3)"),
     (oe, {"hands": [["1"], "2", ["3"]]}, "each hand in setup.hands must be a list of cards"),
-    (oe, {"hands": [["1"] * 9, ["2"], ["3"]]}, "more copies than the deck has of: 1"),
+    (oe, {"hands": [["1"] * 9, ["2"], ["3"]]}, "setup uses more copies than the deck has of: 1"),
     (oe, {"hands": [["1"], ["2"], ["3"]], "first": 3}, "setup.first must be a seat from 0 to 2"),
-    (oe, {"hands": [["D"], ["2"], ["3"]], "first": 1}, "first must be the seat holding the donkey"),
+    (oe, {"hands": [["D"], ["2"], ["3"]], "first": 1},
+     "setup.first must be the seat holding the donkey"),
     (oe, {"hands": [["1"], ["O"], ["3"]]}, "setup card 'O' is not a card of this game"),
     (nix, {"hands": "12"}, "setup.hands must list one hand per seat (2)"),
     (nix, {"hands": [["1"], ["2"]], "draw": "3"}, "setup.draw must be a list of cards, top first"),
@@ -137,7 +156,7 @@ def test_options_that_are_not_a_mapping_are_named_as_options() -> None:
 def test_a_bad_setup_says_what_is_wrong(module: Any, setup: dict[str, Any], says: str) -> None:
     with pytest.raises(BadOptions) as caught:
         module.new_game(len(setup["hands"]), seed=1, setup=setup)
-    assert says in str(caught.value)
+    assert str(caught.value) == says
     assert caught.value.problems == []  # a setup is no player's input: nothing to translate
 
 
@@ -211,3 +230,45 @@ def test_not_your_turn_names_who_is_to_play(module: Any) -> None:
     assert caught.value.code == "not_your_turn"
     assert caught.value.params["to_act"] == module.to_act(state)
     assert caught.value.params["seat"] == waiting
+
+
+def _ochs_refusal(hands: list[list[str]], *turns: tuple[int, str]) -> IllegalMove:
+    """The refusal of the last of `turns`, each typed as in the chat, the others accepted."""
+    state = oe.new_game(len(hands), {"rounds": 1}, seed=1, setup={"hands": hands})
+    *before, (seat, text) = turns
+    for s, t in before:
+        state, _ = oe.apply(state, s, oe.parse_move(state, s, t))
+    with pytest.raises(IllegalMove) as caught:
+        oe.apply(state, seat, oe.parse_move(state, seat, text))
+    return caught.value
+
+
+def test_ochs_too_low_against_lone_jokers_says_nothing_beats_them() -> None:
+    # Jokers alone are worth 14: the sentence says nothing passes them, and what a set
+    # would have needed (15) rather than a value some card has.
+    refusal = _ochs_refusal([["D", "J", "1"], ["13", "2"], ["3"]], (0, "J"), (1, "13"))
+    assert (refusal.code, refusal.params) == (
+        "too_low", {"needed": 15, "value": 13, "reason": "unbeatable"})
+
+
+def test_ochs_a_set_of_more_copies_than_the_hand_holds_says_how_many_it_holds() -> None:
+    # "5 5 5" from a hand of two 5s: not "you have no 5" but "you hold 2 of the 3".
+    refusal = _ochs_refusal([["D", "5", "5", "1"], ["7"], ["8"]], (0, "5 5 5"))
+    assert (refusal.code, refusal.params) == ("card_not_in_hand", {
+        "cards": ["5"], "reason": "short", "card": "5", "held": 2, "wanted": 3,
+        "played": ["5", "5", "5"]})
+    # Of the cards missing, the sentence names the one the hand holds too few of, and
+    # quotes the whole set as typed, numbers first.
+    refusal = _ochs_refusal([["D", "12", "1"], ["7"], ["8"]], (0, "J 12 12"))
+    assert (refusal.code, refusal.params) == ("card_not_in_hand", {
+        "cards": ["12", "J"], "reason": "short", "card": "12", "held": 1, "wanted": 2,
+        "played": ["12", "12", "J"]})
+
+
+def test_ochs_too_low_with_too_few_copies_says_both() -> None:
+    # Answering "7 7" with "4 4" from a single 4: too low comes first, and the sentence
+    # still says the hand holds one 4 of the two.
+    refusal = _ochs_refusal([["D", "7", "7"], ["4", "9"], ["8"]], (0, "7 7"), (1, "4 4"))
+    assert (refusal.code, refusal.params) == ("too_low", {
+        "needed": 8, "value": 4, "reason": "short", "card": "4", "held": 1, "wanted": 2,
+        "played": ["4", "4"]})

@@ -283,6 +283,37 @@ def test_players_without_cards_are_skipped() -> None:
     assert events[-1] == {"type": "game_won", "score": 0}
 
 
+def test_a_setup_without_a_draw_pile_shuffles_the_rest_by_the_seed() -> None:
+    # The cards no hand holds form the draw pile, in an order each seed makes anew.
+    draws = [game.new_game(2, seed=s, setup={"hands": [[5], [6]]}).draw for s in (1, 2)]
+    assert sorted(draws[0]) == sorted(draws[1]) == [c for c in range(2, 100) if c not in (5, 6)]
+    assert draws[0] != draws[1]
+    assert game.new_game(2, seed=1, setup={"hands": [[5], [6]]}).draw == draws[0]
+
+
+def test_an_empty_message_is_bad_notation_until_the_game_is_over() -> None:
+    state = start(1, [[2]], draw=[])
+    assert refusal(state, "").code == "bad_notation"
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(state, 0, Plays(()))
+    assert caught.value.code == "bad_notation"
+    state, _ = play(state, "2 A1")
+    assert state.over
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(state, 0, Plays(()))
+    assert (caught.value.code, caught.value.params) == ("game_over", {})
+
+
+def test_the_turn_skips_an_empty_hand_forwards_not_back_to_who_just_played() -> None:
+    # Seat 1 is out of cards: after seat 0 the turn goes on to seat 2, although seat 0
+    # itself still holds a card.
+    state = start(4, [[10, 50, 60], [20], [30, 31, 32], [40, 41, 42]], draw=[])
+    for text in ("10 A1", "end", "20 A1", "30 A1", "end", "40 A1", "end", "50 A1", "end"):
+        state, _ = play(state, text)
+    assert state.hands[1] == []
+    assert game.to_act(state) == [2]
+
+
 def test_a_player_holding_fewer_cards_than_the_minimum_must_play_them_all() -> None:
     state = start(2, [[50], [60, 61, 62]], draw=[70, 71])
     assert game.view(state)["minimum"] == 1
@@ -323,7 +354,9 @@ def test_plays_after_the_hand_ran_out_in_a_message_are_refused_even_alone() -> N
         state = start(seats, hands, draw=[30, 40, 50, 60])
         for text in ("10 A1, 20 A1, 40 A1, 30 A1", "10 A1, 20 A1, 55 D1"):
             error = refusal(state, text)
-            assert (error.code, error.params.get("reason")) == ("not_your_turn", "turn_ended")
+            # The refusal says whose turn it now is: the next seat, or the solo player again.
+            assert (error.code, error.params) == ("not_your_turn", {
+                "seat": 0, "to_act": [1 % seats], "reason": "turn_ended"})
     state, _ = play(start(1, [[10, 20]], draw=[30, 40, 50]), "10 A1, 20 A1")
     assert state.hands[0] == [30, 40]  # the same plays alone end the turn as before
 

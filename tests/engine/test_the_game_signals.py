@@ -75,7 +75,8 @@ def test_withdrawing_nothing_or_saying_it_twice_is_refused_and_changes_nothing()
     before = game.dump(state)
     with pytest.raises(IllegalMove) as caught:
         say(state, 1, "signal A1 stop")
-    assert caught.value.code == "signal_already_given"
+    assert (caught.value.code, caught.value.params) == (
+        "signal_already_given", {"pile": "A1", "signal": STOP})
     assert game.dump(state) == before
 
 
@@ -143,3 +144,10 @@ def test_a_snapshot_from_before_signals_still_loads_and_takes_them() -> None:
     assert signals(state)["A1"] == [None, STOP]
     assert signals(old)["A1"] == [None, None]
     assert len(signal_moves(old, 1)) == 8  # two requests on each of four piles
+
+
+def test_a_seat_not_at_the_table_has_no_signal_to_give() -> None:
+    state = start(seats=2)
+    assert signal_moves(state, 1)  # every seat at the table may signal at any time
+    assert signal_moves(state, 2) == []
+    assert signal_moves(state, -1) == []
