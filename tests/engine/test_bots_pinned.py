@@ -69,7 +69,7 @@ def decisions(game_id: str, seats: int, options: dict[str, Any], seed: int,
 EXPECTED: dict[str, tuple[str, int]] = {
     "ochs-esel-4-11": ("5a46b5e1fde1b4ac", 80),
     "ochs-esel-3-12": ("9c2ae7bb1eccce58", 45),
-    "the-game-3-11": ("6e2a55c351c01e33", 94),
+    "the-game-3-11": ("380abcdff8c07272", 94),
     "the-game-2-12": ("76cf6619d237be1c", 58),
     "nix-fur-ungut-3-11": ("923071ccf415476d", 30),
     "nix-fur-ungut-2-12": ("ddbdec50f12dc115", 10),
