@@ -33,9 +33,9 @@ this disk's fsync pace varies several-fold within minutes, which is why (1) alte
    the replay of its log, and every table is checked to be playable.
 4. active_10k_over_1k: bot-move throughput (moves/s) with 10,000 tables of bot players all
    active, divided by the same with 1,000, default cache settings. Both services run in
-   one process on their own files, measured in alternating 5 s windows (the other held at
-   its gate), and the median window of each is taken: this disk's fsync pace varies
-   several-fold within minutes.
+   one process on their own files, measured in three alternating 4 s windows each (the
+   other held at its gate), and the median window of each is taken: this disk's fsync
+   pace varies several-fold within minutes.
 5. rss_kb_per_idle_table: resident memory growth of that fresh process (3) from before
    `start()` to after resume, per table.
 Set-up (tables, logs, deadlines) is written straight into the files with sqlite3 and is
@@ -487,10 +487,12 @@ async def active_run(workdir: Path, counts: tuple[int, int], seconds: float, win
         populate(path, count, people=False, moves=20, platform_name="bench")
         services[count] = await service_tables(path, bot_delay=0, turn_deadline=0)
     try:
-        for tables, _ in services.values():
-            await tables.start()
+        # One after the other, each held at its gate once warm: a service left playing
+        # while the other warms up would play its games to their end.
         for count, (tables, _) in services.items():
+            await tables.start()
             await warm_up(tables, count)
+            tables.gate.clear()
         rates: dict[int, list[float]] = {count: [] for count in counts}
         cpus: dict[int, list[float]] = {count: [] for count in counts}
         for _ in range(windows):
@@ -570,7 +572,7 @@ async def main(args: argparse.Namespace) -> dict[str, float]:
               f"in memory)   {verdict('rss_kb_per_idle_table', resume['kb_per_table'])}")
 
         sizes = (1_000, 2_000 if quick else 10_000)
-        active = await active_run(workdir, sizes, 3.0 if quick else 5.0, 3 if quick else 5)
+        active = await active_run(workdir, sizes, 3.0 if quick else 4.0, 3)
         small, large = active[sizes[0]], active[sizes[1]]
         figures["active_10k_over_1k"] = large["rate"] / small["rate"]
         print(f"4. bot tables all active: 1,000: {small['rate']:,.0f} moves/s "
