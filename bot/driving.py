@@ -56,11 +56,6 @@ class Driving:
         self._changed: set[int] = set()  # tables to tell their driver about, once
         self._tasks: list[asyncio.Task[None]] = []
         self._lost = False
-        self.claims = 0  # tables taken over from a dead driver (for tests and metrics)
-
-    @property
-    def worker(self) -> int | None:
-        return self._cluster.worker
 
     def drives(self, table_id: int) -> bool:
         # Before joining (a service used without `start`, as some tools do), it is alone.
@@ -70,9 +65,12 @@ class Driving:
 
     async def join(self) -> None:
         """Join as a worker and take a first share of the tables: before resuming them."""
+        await self._join()
+        await self.balance(resume=False)
+
+    async def _join(self) -> None:
         name = f"{socket.gethostname()}:{os.getpid()}:{self._tables.platform}"
         await self._cluster.join(name, self._incoming.put_nowait, self._on_lost)
-        await self.balance(resume=False)
 
     def start(self) -> None:
         self._tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._listen()),
@@ -85,7 +83,7 @@ class Driving:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
-        await self._flush_changed()
+        self._queue_changed()
         while not self._outgoing.empty():
             await self._send(*self._outgoing.get_nowait())
         with contextlib.suppress(StorageError):
@@ -103,26 +101,23 @@ class Driving:
         """Take the tables of dead drivers (up to a fair share), give back the excess."""
         if self._lost:
             self._lost = False
-            await self._cluster.join(f"{socket.gethostname()}:{os.getpid()}:"
-                                     f"{self._tables.platform}", self._incoming.put_nowait,
-                                     self._on_lost)
+            await self._join()
         open_tables, workers, mine = await self._cluster.census(self._tables.platform)
         for table_id in self.driven - mine:  # claimed by another (this one seemed dead)
             self._let_go(table_id)
         taken = sorted(mine - self.driven)
         share = math.ceil(open_tables / max(workers, 1))
         if len(mine | self.driven) < share:
-            for table_id, orphaned in await self._cluster.claim(
-                    self._tables.platform, share - len(mine | self.driven)):
-                taken.append(table_id)
-                self.claims += orphaned
+            claimed = await self._cluster.claim(self._tables.platform,
+                                                share - len(mine | self.driven))
+            taken += [table_id for table_id, _ in claimed]
         self.driven.update(taken)
         if resume:
             # Redrawn even when handed over in order: a change made elsewhere while it had
             # no driver was told to nobody. Several at once: a dead process's hundreds of
             # tables are each a few queries away from playing on.
             for start in range(0, len(taken), TAKEOVER_BATCH):
-                await asyncio.gather(*(self._tables.take_over(table_id, redraw=True)
+                await asyncio.gather(*(self._tables.take_over(table_id)
                                        for table_id in taken[start:start + TAKEOVER_BATCH]))
         if len(self.driven) > share + max(SLACK, share // 5):
             # Only well past its share (a process joined): tables do not go back and forth
@@ -179,9 +174,6 @@ class Driving:
         for table_id in sorted(self._changed):
             self._outgoing.put_nowait((table_id, json.dumps({"t": table_id})))
         self._changed.clear()
-
-    async def _flush_changed(self) -> None:
-        self._queue_changed()
 
     async def _tell(self) -> None:
         while True:

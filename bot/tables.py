@@ -151,16 +151,10 @@ class Tables(Lobby, Turns, Privacy):
                 self._redraw_due.add(row.id)
             elif row.status == LOBBY:
                 continue  # an idle lobby has nothing to resume
-            self.scheduler.at(now, "resume", row.id, row.version)
-            self._resuming[row.id] = row
             self._resuming_seats[row.id] = seats.get(row.id, [])
-            if row.status == LOBBY:
-                continue  # a lobby has no deadline: its resume only redraws it
             deadline = deadlines.get(row.id)
-            if deadline is not None and deadline.version == row.version:
-                if self._resume_deadline(row, deadline):
-                    moved.append(deadline)
-                self._deadline_resumed[row.id] = deadline
+            if self._resume_later(row, deadline) and deadline is not None:
+                moved.append(deadline)
         try:
             await self.repo.set_deadlines(moved)
         except StorageError:
@@ -211,27 +205,33 @@ class Tables(Lobby, Turns, Privacy):
         self._live.pop(table_id, None)
         self._redraw_due.discard(table_id)
 
-    async def take_over(self, table_id: int, *, redraw: bool) -> None:
+    async def take_over(self, table_id: int) -> None:
         """Drive a table from now on, as a restart resumes one: its stored deadline armed
-        (with the grace a restart gives), its bot's move scheduled, and its screens redrawn
-        when its last driver died (its deliveries may have died with it)."""
+        (with the grace a restart gives), its bot's move scheduled, and its screens redrawn:
+        its last driver may have died with deliveries in flight, and a change made while
+        it had none was told to nobody."""
         self.let_go(table_id)  # whatever this process knew of it is stale
-        log.info("table %s: driven here from now on%s", table_id,
-                 " (its driver died)" if redraw else "")
+        log.info("table %s: driven here from now on", table_id)
         row = await self.repo.get_table(table_id)
         if row is None or row.status not in (LOBBY, PLAYING):
             return
         self._deadline_resumed.pop(table_id, None)
-        for deadline in await self.repo.deadlines(table_id):
-            if deadline.version == row.version:
-                if self._resume_deadline(row, deadline):
-                    with contextlib.suppress(StorageError):
-                        await self.repo.set_deadline(deadline)
-                self._deadline_resumed[table_id] = deadline
-        if redraw:
-            self._redraw_due.add(table_id)
-        self._resuming[table_id] = row
-        self.scheduler.at(self.clock.now(), "resume", table_id, row.version)
+        self._redraw_due.add(table_id)
+        deadline = next(iter(await self.repo.deadlines(table_id)), None)
+        if self._resume_later(row, deadline) and deadline is not None:
+            with contextlib.suppress(StorageError):
+                await self.repo.set_deadline(deadline)
+
+    def _resume_later(self, row: TableRow, deadline: Deadline | None) -> bool:
+        """Schedule the table's `resume` job (from `row`, read already) and arm its stored
+        deadline if it is this turn's; True when that deadline was moved on by the grace a
+        restart gives and must be stored again."""
+        self.scheduler.at(self.clock.now(), "resume", row.id, row.version)
+        self._resuming[row.id] = row
+        if row.status == LOBBY or deadline is None or deadline.version != row.version:
+            return False  # a lobby has no deadline: its resume only redraws it
+        self._deadline_resumed[row.id] = deadline
+        return self._resume_deadline(row, deadline)
 
     async def catch_up(self, table_id: int) -> None:
         """Show a change another process made to a table this one drives.
@@ -276,11 +276,8 @@ class Tables(Lobby, Turns, Privacy):
                 await self._redraw(fresh)
                 result = fresh.game.outcome(fresh.state)
                 if result is not None:
-                    lang = await self.channel_lang(fresh.row.channel)
-                    await self._announce_lines(
-                        fresh, present.final_ranking(fresh, result, lang),
-                        buttons=[[Button(t(lang, "btn_rematch"), "rematch", "primary")]],
-                        kind="result")
+                    await self._announce_ranking(fresh, result,
+                                                 await self.channel_lang(fresh.row.channel))
 
     async def _logged_events(self, live: Live | None, row: TableRow
                              ) -> tuple[list[Any] | None, int | None]:
@@ -290,7 +287,7 @@ class Tables(Lobby, Turns, Privacy):
         if live is None or live.state is None or live.row.status != PLAYING \
                 or row.status not in (PLAYING, FINISHED) or row.snapshot is None:
             return None, None
-        moves = [m for m in await self.repo.moves(row.id) if m.seq > live.row.version]
+        moves = await self.repo.moves(row.id, after=live.row.version)
         if not moves or [m.seq for m in moves] != list(range(live.row.version + 1,
                                                              row.version + 1)):
             return None, None
@@ -909,15 +906,21 @@ class Tables(Lobby, Turns, Privacy):
                 live.deadline_stored = False
             # The last round and the ranking in one message, with one rematch button.
             lines = [line for summary in summaries for line in [*summary, ""]]
-            await self._announce_lines(live, lines + present.final_ranking(live, result, lang),
-                                       buttons=[[Button(t(lang, "btn_rematch"), "rematch",
-                                                        "primary")]], kind="result")
+            await self._announce_ranking(live, result, lang, lines)
             return
         if to_act != live.last_to_act or (notify_turn and mover is None):
             await self._ping(live, to_act)
         elif mover is not None and mover in to_act and not live.seats[mover].is_bot:
             await self._ping(live, to_act, goes_on=True)
         live.last_to_act = list(to_act)
+
+    async def _announce_ranking(self, live: Live, result: Any, lang: str,
+                                lines: list[str] | None = None) -> None:
+        """The final ranking (after `lines`, the last round's), with the rematch button."""
+        await self._announce_lines(live, [*(lines or []), *present.final_ranking(live, result,
+                                                                                lang)],
+                                   buttons=[[Button(t(lang, "btn_rematch"), "rematch",
+                                                    "primary")]], kind="result")
 
     async def _close_broken(self, table_id: int, key: str) -> None:
         """Close a table that can never go on (a result the database cannot hold, a log

@@ -160,14 +160,10 @@ class Turns(TablesBase):
     def _schedule_bot(self, live: Live) -> None:
         if live.row.status != PLAYING or live.state is None:
             return
-        log.debug("table %s: bot move? to act %s, bots %s", live.id,
-                  live.game.to_act(live.state), [s.seat for s in live.seats if s.is_bot])
         if self._bot_talk(live) is not None:
             # Said at once, so the signal is on the table before anyone plays on.
             self.scheduler.at(self.clock.now(), "bot", live.id, live.row.version)
         elif any(live.seats[s].is_bot for s in live.game.to_act(live.state)):
-            log.debug("table %s: bot move scheduled at version %s", live.id,
-                      live.row.version)
             delay = float(live.row.settings.get("bot_delay", self.settings.bot_delay))
             self.scheduler.at(self.clock.now() + delay, "bot", live.id, live.row.version)
 

@@ -601,12 +601,12 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
-    async def moves(self, table_id: int) -> list[MoveRow]:
+    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
         async def body(db: Connection) -> list[MoveRow]:
             rows = await db.fetch(
                 "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = $1"
-                " ORDER BY seq",
-                table_id,
+                " AND seq > $2 ORDER BY seq",
+                table_id, after,
             )
             return [MoveRow(*row) for row in rows]
 

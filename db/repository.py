@@ -299,7 +299,8 @@ class Repository(ABC):
         """
 
     @abstractmethod
-    async def moves(self, table_id: int) -> list[MoveRow]: ...
+    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
+        """The table's move log in order; with `after`, only the moves past that seq."""
 
     # platform message ids
     @abstractmethod

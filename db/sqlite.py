@@ -710,12 +710,12 @@ class SqliteRepository(Repository):
                 else:
                     future.set_result(outcome)
 
-    async def moves(self, table_id: int) -> list[MoveRow]:
+    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
         def body(db: Connection) -> list[MoveRow]:
             rows = db.execute(
                 "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = ?"
-                " ORDER BY seq",
-                (table_id,),
+                " AND seq > ? ORDER BY seq",
+                (table_id, after),
             ).fetchall()
             return [MoveRow(*row) for row in rows]
 

@@ -107,6 +107,7 @@ async def cluster(fake: FakeTelegram, schema: str, tmp_path: Path
     proxy = Proxy([f"http://127.0.0.1:{port}/tg" for port in ports])
     await proxy.start()
     procs = []
+    logs = []
     try:
         for n, port in enumerate(ports):
             env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
@@ -120,7 +121,8 @@ async def cluster(fake: FakeTelegram, schema: str, tmp_path: Path
                 PING_DELAY="0", CLUSTER_POLL="1",
                 TELEGRAM_MESSAGES_PER_SECOND=str(25 / PROCESSES),
                 LOG_LEVEL=os.environ.get("TAPIS_CLUSTER_LOG", "WARNING"))
-            log = open(tmp_path / f"p{n}.log", "wb")  # noqa: SIM115 (closed with the process)
+            log = open(tmp_path / f"p{n}.log", "wb")  # noqa: SIM115 (closed after the process)
+            logs.append(log)
             procs.append(await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdout=log, stderr=log))
         yield procs, proxy
@@ -134,6 +136,8 @@ async def cluster(fake: FakeTelegram, schema: str, tmp_path: Path
             if proc.returncode is None:
                 proc.kill()
         await proxy.stop()
+        for log in logs:
+            log.close()
 
 
 async def until(db: asyncpg.Connection, query: str, want: int, timeout: float,
