@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from service import MIX, DrawingSink, play_log
 
 from bot.settings import Settings
-from bot.tables import Tables
+from bot.tables import Table, Tables
 from db.postgres import PostgresRepository
 from db.repository import VersionConflict
 
@@ -93,20 +93,30 @@ async def populate(schema: str, count: int) -> None:
         await db.close()
 
 
+class CountedTable(Table):
+    """A table that counts its moves and version conflicts on its `Counted`."""
+
+    __slots__ = ()
+
+    async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
+        counted = self.tables
+        assert isinstance(counted, Counted)
+        try:
+            events = await super().commit(seat, move, actor_kind)
+        except VersionConflict:
+            counted.conflicts += 1
+            raise
+        counted.committed += 1
+        return events
+
+
 class Counted(Tables):
+    table_type = CountedTable
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.committed = 0
         self.conflicts = 0
-
-    async def _commit(self, live: Any, seat: int, move: Any, actor_kind: str) -> list[Any]:
-        try:
-            events = await super()._commit(live, seat, move, actor_kind)
-        except VersionConflict:
-            self.conflicts += 1
-            raise
-        self.committed += 1
-        return events
 
 
 async def child(schema: str, seconds: float) -> dict[str, Any]:

@@ -66,7 +66,7 @@ from bot.live import Actor, Live
 from bot.render import PAYLOAD_LIMIT, encode_payload
 from bot.scheduler import Job
 from bot.settings import Settings
-from bot.tables import Tables
+from bot.tables import Table, Tables
 from db.repository import MessageRef
 from db.sqlite import _COMMIT_MOVE, _INSERT_MOVE, SqliteRepository, _each_in_savepoint
 from engine import bots, games
@@ -116,8 +116,23 @@ class DrawingSink:
         await self._request()
 
 
+class CountedTable(Table):
+    """A table that counts its committed moves on its `MeteredTables`."""
+
+    __slots__ = ()
+
+    async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
+        events = await super().commit(seat, move, actor_kind)
+        metered = self.tables
+        assert isinstance(metered, MeteredTables)
+        metered.committed += 1
+        return events
+
+
 class MeteredTables(Tables):
     """Counts committed moves, times bot jobs from their due time, and can be paused."""
+
+    table_type = CountedTable
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -132,11 +147,6 @@ class MeteredTables(Tables):
         await super()._run_job(job)
         if job.kind == "bot" and self.committed > before:
             self.bot_latencies.append(self.clock.now() - job.due)
-
-    async def _commit(self, live: Live, seat: int, move: Any, actor_kind: str) -> list[Any]:
-        events = await super()._commit(live, seat, move, actor_kind)
-        self.committed += 1
-        return events
 
 
 def rss_kb() -> int:
@@ -355,7 +365,7 @@ async def press_run(workdir: Path, seconds: float, rate: float) -> dict[str, Any
     tables, repo = await service_tables(path)  # default settings: deadlines, turn calls
     await tables.start()
     await tables.settle()  # every table resumed and drawn before the first press
-    ids = sorted(tables._live)
+    ids = sorted(tables._loaded)
     rng = random.Random(3)
     latencies: list[float] = []
     refused: list[str] = []
@@ -371,8 +381,7 @@ async def press_run(workdir: Path, seconds: float, rate: float) -> dict[str, Any
     count = int(seconds * rate)
     try:
         for k in range(count):
-            live = tables._live.get(ids[k % len(ids)]) or await tables.live_table(
-                ids[k % len(ids)])
+            live = await tables.live_table(ids[k % len(ids)])
             assert live is not None
             chosen = a_press(live, rng)  # the person's decision: before the press arrives
             due = started + k / rate
@@ -430,8 +439,8 @@ async def resume_child(path: Path) -> dict[str, Any]:
     ready_s = tables.last_resume - started
     cpu_s = tables.resume_cpu
     after = rss_kb()
-    count = len(tables._live)
-    playable = sum(1 for live in tables._live.values()
+    count = len(tables._loaded)
+    playable = sum(1 for live in (t.live for t in tables._loaded.values())
                    if live.state is not None and live.game.to_act(live.state)
                    and tables.scheduler.jobs_of(live.id))
     jobs = tables.scheduler.pending()
@@ -515,7 +524,7 @@ async def active_run(workdir: Path, counts: tuple[int, int], seconds: float, win
             await repo.close()
     return {count: {"rate": statistics.median(rates[count]), "rates": rates[count],
                     "cpu_ms_per_move": statistics.median(cpus[count]),
-                    "cached": len(services[count][0]._live)} for count in counts}
+                    "cached": len(services[count][0]._loaded)} for count in counts}
 
 
 # --- the report -----------------------------------------------------------------------------

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Set while a process shows a change it made (`Tables._after_change`): what it would
+# Set while a process shows a change it made (`Table.after_change`): what it would
 # deliver then, the driver works out again from the change itself, so it is not sent on.
 SHOWING_CHANGE: ContextVar[bool] = ContextVar("tapis_showing_change", default=False)
 # Tables beyond its share a process keeps, so that shares do not flap around the mean.

@@ -1,25 +1,23 @@
 """Turning a table into renderings and sentences, in one language, for any game."""
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import clean, renderers
 from bot.i18n import count, has, known, number, t
+from bot.live import Live
 from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
 from engine import BadOptions, IllegalMove, Outcome, bots
 from engine.core.protocol import Game
 
-if TYPE_CHECKING:
-    from bot.tables import Live
 
-
-def names(live: "Live", lang: str = "en") -> list[str]:
+def names(live: Live, lang: str = "en") -> list[str]:
     """Seat names, plus any automatic competitor the engine scores after the seats."""
     return live.names() + list(renderers.for_game(live.row.game).extra_names(lang))
 
 
-def table(live: "Live", lang: str) -> Rendering:
+def table(live: Live, lang: str) -> Rendering:
     if live.row.status == LOBBY:
         return lobby(live, lang)
     game = live.game
@@ -54,7 +52,7 @@ def table(live: "Live", lang: str) -> Rendering:
                      narration=narration, names=tuple(names(live, lang)))
 
 
-def lobby(live: "Live", lang: str) -> Rendering:
+def lobby(live: Live, lang: str) -> Rendering:
     game = live.game
     low, high = game.SEATS.start, game.SEATS.stop - 1
     lines = [t(lang, "lobby_players", count=len(live.seats), low=low, high=high)]
@@ -75,7 +73,7 @@ def lobby(live: "Live", lang: str) -> Rendering:
                      live.row.version, live.ref, names=tuple(live.names()))
 
 
-def hand(live: "Live", seat_no: int, lang: str, *, every_move: bool = False) -> Rendering:
+def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Rendering:
     """A seat's hand and its move buttons. Chat platforms fit a few rows of buttons, so
     the renderer picks the useful ones; `every_move` (a terminal, with no such limit)
     adds every other legal move after them, so none is out of reach."""
@@ -117,7 +115,7 @@ def hand(live: "Live", seat_no: int, lang: str, *, every_move: bool = False) -> 
                      live.row.version, live.ref)
 
 
-def _fits(live: "Live", button: Button) -> bool:
+def _fits(live: Live, button: Button) -> bool:
     try:
         encode_payload(live.ref, live.row.version, button.action)
     except ValueError:
@@ -125,7 +123,7 @@ def _fits(live: "Live", button: Button) -> bool:
     return True
 
 
-def narrate(live: "Live", events: list[dict[str, Any]], lang: str) -> list[str]:
+def narrate(live: Live, events: list[dict[str, Any]], lang: str) -> list[str]:
     renderer = renderers.for_game(live.row.game)
     return list(renderer.describe_events(live.row.game, events, names(live, lang), lang))
 
@@ -140,7 +138,7 @@ _COUNTED_CARDS = {"must_match_count": ("count",), "below_minimum": ("needed",),
 _UNREAD = {"bad_notation", "unknown_card"}
 
 
-def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
+def refusal(live: Live, exc: IllegalMove, lang: str) -> str:
     key = f"refusal.{exc.code}"
     # The engine quotes what the player typed (a word, a card code): quoted back short
     # and printable, whatever it was.
@@ -175,7 +173,7 @@ def refusal(live: "Live", exc: IllegalMove, lang: str) -> str:
     return t(lang, "refusal.generic", code=exc.code)
 
 
-def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
+def round_summary(live: Live, ev: dict[str, Any], lang: str) -> list[str]:
     points = renderers.for_game(live.row.game).round_points(ev)
     totals = ev.get("scores") or ev.get("chips")
     if points is None:
@@ -197,13 +195,13 @@ def round_summary(live: "Live", ev: dict[str, Any], lang: str) -> list[str]:
     return lines
 
 
-def round_was_whole_game(live: "Live", ev: dict[str, Any]) -> bool:
+def round_was_whole_game(live: Live, ev: dict[str, Any]) -> bool:
     """A round whose points are the totals (a one-round game): the final ranking says it."""
     points = renderers.for_game(live.row.game).round_points(ev)
     return points is not None and points == (ev.get("scores") or ev.get("chips"))
 
 
-def score_text(live: "Live", score: Any, lang: str) -> str:
+def score_text(live: Live, score: Any, lang: str) -> str:
     """A score in its game's unit, `12 penalty points`, `3 chips`; a bare number otherwise."""
     unit = f"score.{live.row.game}"
     if isinstance(score, int) and known(lang, f"n.{unit}"):
@@ -211,7 +209,7 @@ def score_text(live: "Live", score: Any, lang: str) -> str:
     return str(score)
 
 
-def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
+def final_ranking(live: Live, result: Outcome, lang: str) -> list[str]:
     own = renderers.for_game(live.row.game).final_lines(list(result.scores), lang)
     if own is not None:
         return own
@@ -235,7 +233,7 @@ def final_ranking(live: "Live", result: Outcome, lang: str) -> list[str]:
     return lines
 
 
-def score_lines(live: "Live", lang: str) -> list[str]:
+def score_lines(live: Live, lang: str) -> list[str]:
     view = live.game.view(live.state)
     seat_names = names(live, lang)
     lines = [t(lang, "scores_title", game=live.game.NAME)]
@@ -287,7 +285,7 @@ def option_help(game: Game, lang: str) -> list[str]:
     return lines
 
 
-def round_ended(live: "Live", ev: dict[str, Any]) -> bool:
+def round_ended(live: Live, ev: dict[str, Any]) -> bool:
     return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS
 
 
@@ -321,7 +319,7 @@ def option_problems(exc: BadOptions, game: Game, lang: str) -> str:
                     for p in exc.problems)
 
 
-def options_line(live: "Live", lang: str) -> str:
+def options_line(live: Live, lang: str) -> str:
     """Every option of the table with its value, the defaults included, then its clock."""
     from pydantic_core import PydanticUndefined
 
@@ -338,7 +336,7 @@ def options_line(live: "Live", lang: str) -> str:
     return ", ".join(parts)
 
 
-def bot_level(live: "Live") -> str:
+def bot_level(live: Live) -> str:
     """The table's bot level; tables opened before levels existed play the default."""
     level = live.row.settings.get("bots")
     return level if level in bots.LEVELS else bots.DEFAULT_LEVEL

@@ -13,13 +13,15 @@ drawn, only so that an old one left in a chat expires.
 import contextlib
 import logging
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import t
 from bot.live import Actor, Reply
 from bot.render import Button, Rendering, number
-from bot.tables_base import TablesBase
-from db.repository import LOBBY, OPEN_STATUSES, PLAYING, StorageError, TableRow
+from db.repository import OPEN_STATUSES, StorageError, TableRow
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,13 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
 
 
-class Privacy(TablesBase):
+class Privacy:
+    """A person's own data, across every table of this platform (`Tables.privacy`)."""
+
+    def __init__(self, tables: "Tables") -> None:
+        self.tables = tables
+        self.repo, self.platform, self.clock = tables.repo, tables.platform, tables.clock
+
     # --- /mydata --------------------------------------------------------------------------
 
     async def my_data(self, actor: Actor) -> dict[str, Any]:
@@ -92,7 +100,7 @@ class Privacy(TablesBase):
 
     async def forget_prompt(self, actor: Actor) -> Rendering:
         """The question and its two buttons; nothing changes until "yes" is pressed."""
-        lang = await self.lang_of(actor.user_id)
+        lang = await self.tables.lang_of(actor.user_id)
         minute = int(self.clock.now() // 60)
         return Rendering(title=t(lang, "forget_ask"), lines=[], buttons=[[
             Button(t(lang, "btn_forget"), FORGET, "danger"),
@@ -100,7 +108,7 @@ class Privacy(TablesBase):
 
     async def privacy_press(self, actor: Actor, minute: int, action: str) -> Reply:
         """A press on the /forgetme question: it acts for whoever pressed, if still fresh."""
-        lang = await self.lang_of(actor.user_id)
+        lang = await self.tables.lang_of(actor.user_id)
         if action == KEEP:
             return Reply(t(lang, "forget_kept"))
         if action != FORGET:
@@ -111,62 +119,36 @@ class Privacy(TablesBase):
         return await self.forget(actor)
 
     async def forget(self, actor: Actor) -> Reply:
-        lang = await self.lang_of(actor.user_id)  # answered in their language, read first
+        lang = await self.tables.lang_of(actor.user_id)  # answered in their language, read first
         user_id = actor.user_id
         try:
             rows = await self.repo.user_tables(self.platform, user_id)
             for row in rows:
                 if row.status in OPEN_STATUSES:
-                    await self._give_up_seat(row.id, actor)
-            names = {row.id: t(await self.channel_lang(row.channel), "former_player")
+                    await self.tables.table(row.id).give_up_seat(actor)
+            names = {row.id: t(await self.tables.channel_lang(row.channel), "former_player")
                      for row in rows}
             # Under the locks of the tables in memory (in id order, so two people forgetting
             # at once cannot deadlock): no seat write from a copy still naming them can
             # land between the database's change and the copies' refresh.
             async with contextlib.AsyncExitStack() as locks:
-                held = sorted(row.id for row in rows if row.id in self._live)
-                for table_id in held:
-                    await locks.enter_async_context(self._lock(table_id))
+                held = [table for table in map(self.tables.in_memory, sorted(r.id for r in rows))
+                        if table is not None]
+                for table in held:
+                    await locks.enter_async_context(table.lock)
                 await self.repo.forget_user(
                     self.platform, user_id, names=names,
-                    default_name=t(self.settings.default_lang, "former_player"))
-                for table_id in held:
-                    await self._refresh(table_id)
+                    default_name=t(self.tables.settings.default_lang, "former_player"))
+                for table in held:
+                    await table.refresh()
         except StorageError:
             log.exception("forgetting a user failed")
             return Reply(t(lang, "storage_failed"), ok=False)
-        self._users.pop(user_id, None)
-        self._locales.pop(user_id, None)
+        self.tables.forget_settings(user_id)
         for row in rows:
-            self.outbox.forget(row.id)  # their hand messages' ids, read again when needed
+            self.tables.outbox.forget(row.id)  # their hand messages' ids, read again when needed
         log.info("a user asked to be forgotten: %d tables anonymised", len(rows))
         return Reply(t(lang, "forget_done"))
-
-    async def _give_up_seat(self, table_id: int, actor: Actor) -> None:
-        """Leave as /leave does: out of a lobby, or a bot takes the seat of a game."""
-        live = await self._load(table_id)
-        if live is None or live.row.status not in (LOBBY, PLAYING):
-            return
-        waiting = any(w[0] == actor.user_id for w in live.row.settings.get("takeovers", []))
-        if live.seat_of(actor.user_id) is not None or waiting:
-            reply = await self._leave(live, actor)
-            if not reply.ok:
-                raise StorageError(f"table {table_id}: seat not given up ({reply.text})")
-
-    async def _refresh(self, table_id: int) -> None:
-        """A table in memory takes the anonymised seats and settings from the database
-        (the caller holds its lock)."""
-        live = self._live.get(table_id)
-        if live is None:
-            return
-        try:
-            row = await self.repo.get_table(table_id)
-            seats = await self.repo.get_seats(table_id)
-        except StorageError:
-            self._live.pop(table_id, None)  # read again on next use
-            return
-        if row is not None:
-            live.row, live.seats = row, seats
 
 
 __all__ = ["FORGET", "KEEP", "PRIVACY_REF", "Privacy", "decode_privacy"]

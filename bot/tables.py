@@ -1,27 +1,32 @@
-"""Tables: lobbies, seats, moves, deadlines and bot players, for any game of the engine.
+"""Tables: where every event of a platform finds the table it is for.
 
-Every platform adapter calls the same methods here; each returns a `Reply` (a sentence
-for the person who acted, already in their language) and queues deliveries (table
-message, hands, announcements) on the outbox. Rules are the engine's: this module only
-decides who may act for which seat and when.
+Every platform adapter calls the same methods here; each finds the table the event is
+for (by channel, by a button's reference, by a timer) and hands it to that table's
+`bot.table.Table`, which owns its lock, its state, its timers and its deliveries. What
+is not one table's stays here: which tables this process keeps in memory and drives,
+start-up and shutdown, references, languages and settings, and a person's own data
+(`bot.privacy`). Each method returns a `Reply` (a sentence for the person who acted,
+already in their language).
 """
 
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
 import secrets
-import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from bot import changes, logs, metrics, present
+from bot import changes, clean, logs, metrics, present
+from bot import options as table_options
 from bot.authority import (
     MANAGING,
+    MemberCheck,
     Press,
     RightsUnknown,
     is_move,
@@ -29,18 +34,15 @@ from bot.authority import (
     private_action,
 )
 from bot.clock import Clock, RealClock
-from bot.deliveries import Announcement, HandMessage, TableMessage
-from bot.driving import SHOWING_CHANGE, Driving
+from bot.driving import Driving
 from bot.i18n import LANGS, t
-from bot.live import NARRATION_LINES, Actor, Live, Reply
-from bot.lobby import Lobby
+from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox, Sink
 from bot.privacy import Privacy, decode_privacy
-from bot.render import TAG_LENGTH, Button, Payload, decode_payload, encode_ref
-from bot.scheduler import Scheduler
+from bot.render import TAG_LENGTH, Payload, decode_payload, decode_ref, encode_ref
+from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
-from bot.tables_base import LobbyMoved, answers_storage_faults
-from bot.turns import Turns
+from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table
 from db.repository import (
     CLOSED,
     FINISHED,
@@ -48,34 +50,71 @@ from db.repository import (
     PLAYING,
     Deadline,
     Repository,
-    ResultRow,
     SeatRow,
     StorageError,
+    TableExists,
     TableRow,
-    Unstorable,
     UserSettings,
-    VersionConflict,
 )
-from engine import IllegalMove, games
+from engine import BadOptions, bots, games
+from engine.core.options import parse_options
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Actor", "Live", "Press", "Reply", "RightsUnknown", "Tables"]
+__all__ = [
+    "MAX_MOVE_CHARS",
+    "Actor",
+    "Live",
+    "LobbyMoved",
+    "Press",
+    "Reply",
+    "RightsUnknown",
+    "Table",
+    "Tables",
+]
 
-# The longest move of any game (The Game: a hand of eight plays with their piles) is under
-# 100 characters; a longer text is no move, and is not handed to a parser.
-MAX_MOVE_CHARS = 300
 # Seconds before the newest stored change within which a table is redrawn at start-up:
 # longer than any delivery waits in the outbox and the rate limiter.
 REDRAW_WINDOW = 600.0
 # The stored secret that keys table references (`Tables.ref`): generated on first run.
 REFERENCE_SECRET = "table-references"
 
+P = ParamSpec("P")
+S = TypeVar("S", bound="Tables")
 
 
+def answers_storage_faults(
+    method: Callable[Concatenate[S, Actor, P], Awaitable[Reply]],
+) -> Callable[Concatenate[S, Actor, P], Awaitable[Reply]]:
+    """A command whose storage read or write fails answers the storage sentence.
 
-class Tables(Lobby, Turns, Privacy):
+    Each command already says "I couldn't save that" where it writes; this catches the
+    rest (a damaged page on a read, a full disk under a preference) so that nobody reads
+    "Something went wrong", and nothing half done is kept: every repository call is
+    atomic.
+    """
+
+    @functools.wraps(method)
+    async def answered(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
+        try:
+            return await method(self, actor, *args, **kwargs)
+        except StorageError:
+            log.exception("%s for %s: storage failed", method.__name__, actor.user_id)
+            lang = self.settings.default_lang
+            with contextlib.suppress(StorageError):
+                lang = await self.lang_of(actor.user_id)
+            # Once something was stored for this request, "nothing changed" is untrue.
+            key = "error_after_change" if changes.stored() else "storage_unavailable"
+            return Reply(t(lang, key), ok=False)
+
+    return answered
+
+
+class Tables:
+    # The class of each table's driver: benchmarks count moves with a subclass.
+    table_type: type[Table] = Table
+
     def __init__(
         self, repo: Repository, sink: Sink, *, platform: str, settings: Settings | None = None,
         clock: Clock | None = None, seeds: Callable[[], int] | None = None,
@@ -99,22 +138,19 @@ class Tables(Lobby, Turns, Privacy):
                              elsewhere=self.driving.elsewhere if self.driving else None)
         self.scheduler = Scheduler(self.clock, self._run_job, accepts=drives)
         metrics.QUEUE.labels(platform).set_function(self.outbox.depth)
-        self._live: OrderedDict[int, Live] = OrderedDict()
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.privacy = Privacy(self)
+        # Every table this process holds something of (its state, a lock, a resume), and
+        # those whose state is in memory, least recently used first (`_evict`).
+        self._tables: dict[int, Table] = {}
+        self._loaded: OrderedDict[int, Table] = OrderedDict()
         self._channel_langs: dict[str, str | None] = {}
         self._users: dict[str, UserSettings] = {}
         # user -> their app's language as last seen (None: one we don't speak); stored too
         self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._loading: dict[int, asyncio.Future[Live | None]] = {}  # loads under way
-        self._checking: dict[int, asyncio.Future[bool]] = {}  # logs being replayed
         self._storing_locale: set[str] = set()  # users whose app language is being written
-        self._verified: set[int] = set()
-        self._resuming: dict[int, TableRow] = {}  # rows read by start(), until first loaded
-        self._resuming_seats: dict[int, list[SeatRow]] = {}  # their seats, read with them
-        # Tables whose stored deadline start() re-armed, with that deadline.
-        self._deadline_resumed: dict[int, Deadline] = {}
-        self._redraw_due: set[int] = set()  # tables start() found recently changed
+        # Tables whose move log this process checked against their snapshot (once each).
+        self.verified: set[int] = set()
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
         self._reference_key: bytes | None = None
 
@@ -129,7 +165,7 @@ class Tables(Lobby, Turns, Privacy):
 
         Tables that changed shortly before the previous process stopped (within
         `REDRAW_WINDOW` of the newest stored change) are redrawn too, lobbies and games
-        finished then included (see `Turns._redraw`): only their deliveries can have been
+        finished then included (see `Table.redraw`): only their deliveries can have been
         in flight. Older ones were delivered, or given up, long before; redrawing them
         would cost a request per message for nothing, all queued before the players'
         own moves under the platform's rate limit.
@@ -142,25 +178,28 @@ class Tables(Lobby, Turns, Privacy):
         since = (newest or 0.0) - REDRAW_WINDOW
         seats = await self.repo.open_tables_seats()
         moved: list[Deadline] = []  # past due: moved on by a grace, all in one write
+        resumed: list[Table] = []
         for row in await self.repo.unfinished_tables():
             if row.platform != self.platform or row.status not in (LOBBY, PLAYING):
                 continue
             if not self.drives(row.id):
                 continue
+            table = self.table(row.id)
             if row.updated_at >= since:
-                self._redraw_due.add(row.id)
+                table.redraw_due = True
             elif row.status == LOBBY:
                 continue  # an idle lobby has nothing to resume
-            self._resuming_seats[row.id] = seats.get(row.id, [])
+            table.resuming_seats = seats.get(row.id, [])
             deadline = deadlines.get(row.id)
-            if self._resume_later(row, deadline) and deadline is not None:
+            if table.resume_later(row, deadline) and deadline is not None:
                 moved.append(deadline)
+            resumed.append(table)
         try:
             await self.repo.set_deadlines(moved)
         except StorageError:
             log.exception("extended deadlines not stored; they still run in memory")
         # Their channels' languages at once, for the turn calls and redraws to come.
-        channels = sorted({row.channel for row in self._resuming.values()}
+        channels = sorted({t.resuming.channel for t in resumed if t.resuming is not None}
                           - set(self._channel_langs))
         langs = await self.repo.channel_langs(self.platform, channels)
         self._channel_langs.update({channel: langs.get(channel) for channel in channels})
@@ -168,9 +207,10 @@ class Tables(Lobby, Turns, Privacy):
         # stopped, not yet shown: without a redraw it would look stuck for good.
         for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
             if row.platform == self.platform and self.driving is None:
-                self._redraw_due.add(row.id)
+                table = self.table(row.id)
+                table.redraw_due = True
+                table.resuming = row
                 self.scheduler.at(now, "resume", row.id, row.version)
-                self._resuming[row.id] = row
         if run_scheduler:
             self.scheduler.start()
             if self.driving is not None:
@@ -182,128 +222,6 @@ class Tables(Lobby, Turns, Privacy):
         await self.outbox.close()
         if self.driving is not None:
             await self.driving.stop()
-
-    # --- driving (several processes on one database) ----------------------------------------
-
-    def drives(self, table_id: int) -> bool:
-        """Whether this process runs the table's timers and makes its deliveries."""
-        return self.driving is None or self.driving.drives(table_id)
-
-    def idle(self, table_id: int) -> bool:
-        """Nothing under way for the table here: it can be handed to another process."""
-        lock = self._locks.get(table_id)
-        return (lock is None or not lock.locked()) and not self.outbox.busy(table_id)
-
-    async def _adopt(self, table_id: int) -> None:
-        if self.driving is not None:
-            await self.driving.adopt(table_id)
-
-    def let_go(self, table_id: int) -> None:
-        """Another process drives the table now: no timer or copy of it stays here."""
-        self.scheduler.drop(table_id)
-        self.outbox.forget(table_id)
-        self._live.pop(table_id, None)
-        self._redraw_due.discard(table_id)
-
-    async def take_over(self, table_id: int) -> None:
-        """Drive a table from now on, as a restart resumes one: its stored deadline armed
-        (with the grace a restart gives), its bot's move scheduled, and its screens redrawn:
-        its last driver may have died with deliveries in flight, and a change made while
-        it had none was told to nobody."""
-        self.let_go(table_id)  # whatever this process knew of it is stale
-        log.info("table %s: driven here from now on", table_id)
-        row = await self.repo.get_table(table_id)
-        if row is None or row.status not in (LOBBY, PLAYING):
-            return
-        self._deadline_resumed.pop(table_id, None)
-        self._redraw_due.add(table_id)
-        deadline = next(iter(await self.repo.deadlines(table_id)), None)
-        if self._resume_later(row, deadline) and deadline is not None:
-            with contextlib.suppress(StorageError):
-                await self.repo.set_deadline(deadline)
-
-    def _resume_later(self, row: TableRow, deadline: Deadline | None) -> bool:
-        """Schedule the table's `resume` job (from `row`, read already) and arm its stored
-        deadline if it is this turn's; True when that deadline was moved on by the grace a
-        restart gives and must be stored again."""
-        self.scheduler.at(self.clock.now(), "resume", row.id, row.version)
-        self._resuming[row.id] = row
-        if row.status == LOBBY or deadline is None or deadline.version != row.version:
-            return False  # a lobby has no deadline: its resume only redraws it
-        self._deadline_resumed[row.id] = deadline
-        return self._resume_deadline(row, deadline)
-
-    async def catch_up(self, table_id: int) -> None:
-        """Show a change another process made to a table this one drives.
-
-        The moves it logged are played on this process's copy, which gives the events that
-        process narrated (a round's end, the final ranking); what else changed (seats, a
-        lobby, a start) is shown from the stored table. Then the next turn is arranged.
-        """
-        if not self.drives(table_id):
-            return
-        async with self._lock(table_id):
-            live = self._live.get(table_id)
-            log.debug("table %s: catching up from version %s", table_id,
-                      live.row.version if live else None)
-            row = await self.repo.get_table(table_id)
-            if row is None or (live is not None and _stamp(row) == _stamp(live.row)):
-                return
-            self.scheduler.moved(table_id, row.version)
-            events, mover = await self._logged_events(live, row)
-            if events is not None and live is not None:
-                live.row, live.seats = row, await self.repo.get_seats(table_id)
-                await self._after_change(live, events, mover=mover)
-                return
-            was_playing = live is not None and live.row.status == PLAYING
-            self._live.pop(table_id, None)
-            self._resuming.pop(table_id, None)  # rows read before this change: stale
-            self._resuming_seats.pop(table_id, None)
-            fresh = await self._load(table_id)
-            if fresh is None:
-                return
-            if live is not None and fresh.state is not None and live.state is not None:
-                # What this process last showed of it: the table's last moves, whose turn
-                # was called (not called again), the turn's deadline if still that turn's.
-                fresh.narration.extend(live.narration)
-                fresh.hand_sizes, fresh.last_to_act = live.hand_sizes, live.last_to_act
-                fresh.deadline, fresh.deadline_stored = live.deadline, live.deadline_stored
-            if fresh.row.status == LOBBY or fresh.state is None:
-                await self._show_table(fresh)
-            elif fresh.row.status == PLAYING:
-                await self._after_change(fresh, [], notify_turn=live is None)
-            elif fresh.row.status == FINISHED and was_playing:
-                await self._redraw(fresh)
-                result = fresh.game.outcome(fresh.state)
-                if result is not None:
-                    await self._announce_ranking(fresh, result,
-                                                 await self.channel_lang(fresh.row.channel))
-
-    async def _logged_events(self, live: Live | None, row: TableRow
-                             ) -> tuple[list[Any] | None, int | None]:
-        """The events of the moves logged since `live`'s version, with the state they lead
-        to taken into `live`; None when they do not lead exactly to `row` (a seat or
-        setting changed between them, or this copy is not the one they started from)."""
-        if live is None or live.state is None or live.row.status != PLAYING \
-                or row.status not in (PLAYING, FINISHED) or row.snapshot is None:
-            return None, None
-        moves = await self.repo.moves(row.id, after=live.row.version)
-        if not moves or [m.seq for m in moves] != list(range(live.row.version + 1,
-                                                             row.version + 1)):
-            return None, None
-        game, state, events = live.game, live.state, []
-        try:
-            for move in moves:
-                state, more = game.apply(state, move.seat,
-                                         game.parse_move(state, move.seat, move.move))
-                events.extend(more)
-        except Exception:
-            log.exception("table %s: the moves logged elsewhere do not replay here", row.id)
-            return None, None
-        if game.dump(state) != row.snapshot:
-            return None, None
-        live.state = state
-        return events, moves[-1].seat
 
     async def settle(self) -> None:
         """Run what is due now and deliver everything queued: tests and shutdown wait on it."""
@@ -320,197 +238,150 @@ class Tables(Lobby, Turns, Privacy):
                 if isinstance(result, Exception):
                     log.error("a background write failed", exc_info=result)
 
-    # --- loading --------------------------------------------------------------------------
+    def in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` without waiting for it; `settle` and `close` do wait for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        return lock
+    def new_seed(self) -> int:
+        return self._seeds()
+
+    # --- the tables in memory -------------------------------------------------------------
+
+    def table(self, table_id: int) -> Table:
+        """The one object of this table here, made on first need (nothing is read yet)."""
+        table = self._tables.get(table_id)
+        if table is None:
+            table = self._tables[table_id] = self.table_type(self, table_id)
+        return table
+
+    def in_memory(self, table_id: int) -> Table | None:
+        """The table if its state is in memory here, else None (nothing is read)."""
+        table = self._loaded.get(table_id)
+        return table if table is not None and table.loaded else None
+
+    async def _loaded_table(self, table_id: int, *, check: bool = True) -> Table | None:
+        """The table with its state read (and its log checked, with `check`); None when
+        there is no such table, or it could not be restored."""
+        table = self.table(table_id)
+        if await table.load(check=check) is None:
+            self._let_go_if_unused(table)
+            return None
+        return table
 
     async def _load(self, table_id: int, *, check: bool = True) -> Live | None:
-        """The table in memory, read if need be. With `check`, a table resumed from its
-        snapshot is first checked against its move log (once); a table whose log no
-        longer replays is closed with a word in its channel, and None returned."""
-        live = await self._load_unchecked(table_id)
-        if live is None or not check or table_id in self._verified or live.state is None:
-            return live
-        return live if await self._check(live) else None
+        return await self.table(table_id).load(check=check)
 
-    async def _check(self, live: Live) -> bool:
-        pending = self._checking.get(live.id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        checking: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._checking[live.id] = checking
-        restorable = False
-        try:
-            await self._verify(live)
-            restorable = True
-        except StorageError as exc:
-            checking.set_exception(exc)
-            checking.exception()  # retrieved: those waiting get it, or nobody needs to
-            raise
-        except Exception:
-            log.exception("table %s cannot be restored; closing it", live.id)
-            await self._close_broken(live.id, "table_unrestorable")
-        finally:
-            del self._checking[live.id]
-            if not checking.done():
-                checking.set_result(restorable)
-        return restorable
-
-    async def _load_unchecked(self, table_id: int) -> Live | None:
-        live = self._live.get(table_id)
-        if live is not None and not self.drives(table_id):
-            # Another process drives it and moves it on: a copy kept here may be old.
-            row = await self.repo.get_table(table_id)
-            current = self._live.get(table_id)
-            if current is not live:
-                live = current  # read afresh meanwhile by another request, or dropped
-            elif row is None or _stamp(row) != _stamp(live.row):
-                self._live.pop(table_id, None)
-                live = None
-        if live is not None:
-            self._live.move_to_end(table_id)
-            live.touched = self.clock.now()
-            return live
-        # One load per table at a time: two copies of one table (a press and a job arriving
-        # together) would each take moves the other never sees.
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        loading: asyncio.Future[Live | None] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = loading
-        try:
-            live = await self._read(table_id)
-        except asyncio.CancelledError:
-            loading.cancel()
-            raise
-        except Exception as exc:  # those waiting get the same error, e.g. a storage fault
-            loading.set_exception(exc)
-            loading.exception()  # retrieved here: no "never retrieved" warning if none wait
-            raise
-        else:
-            loading.set_result(live)
-            return live
-        finally:
-            del self._loading[table_id]
-
-    async def _read(self, table_id: int) -> Live | None:
-        # A table resumed at start-up was read with all the others; read it again only later.
-        row = self._resuming.pop(table_id, None)
-        seats = self._resuming_seats.pop(table_id, None)
-        if row is None:
-            row = await self.repo.get_table(table_id)
-            if row is None:
-                return None
-        if seats is None:
-            seats = await self.repo.get_seats(table_id)
-        try:
-            live = Live(row=row, seats=seats, game=games.get(row.game), state=None,
-                        ref=await self.ref(row.id))
-            deadline = self._deadline_resumed.get(table_id)
-            if deadline is not None and deadline.version == row.version:
-                live.deadline = deadline
-            if row.snapshot is not None:
-                # Checked against its log before its next move (`_commit`) or its redraw
-                # after a restart: thousands of tables do not replay every log up front.
-                live.state = live.game.load(row.snapshot)
-        except StorageError:
-            raise
-        except Exception:
-            # A game this version no longer has, or a log its rules no longer replay (a
-            # rules fix between versions): it cannot go on, so its channel hears why and
-            # is free at once. Its rows stay for a developer to look at.
-            log.exception("table %s cannot be restored; closing it", table_id)
-            if row.status in (LOBBY, PLAYING):
-                await self._close_broken(table_id, "table_unrestorable")
-            return None
-        live.touched = self.clock.now()
-        self._live[table_id] = live
+    def touched(self, table: Table) -> None:
+        """A table's state was read or used: last to be let go, and the idle ones go now."""
+        if self._tables.get(table.id) is not table:
+            return  # let go already: its holder finishes with it, nobody else sees it
+        self._loaded[table.id] = table
+        self._loaded.move_to_end(table.id)
+        table.live.touched = self.clock.now()
         self._evict()
-        return live
-
-    async def _verify(self, live: Live) -> None:
-        """The move log is the truth and the snapshot a cache: check it once per process."""
-        row, game = live.row, live.game
-        # Most moves yield a line, some none: a few times NARRATION_LINES moves fill the list.
-        recent: deque[list[Any]] = deque(maxlen=4 * NARRATION_LINES)
-        replayed = await self._replay(row, game, len(live.seats), recent)
-        if live.row.version != row.version or row.id in self._verified:
-            return  # moved on meanwhile: the log was read before that move
-        dumped = game.dump(replayed)
-        live.state = replayed  # equal to the snapshot's state when they agree
-        # The table's "last moves" as they were before the restart, for its redraw: told
-        # newest first until the list is full, so only the moves it shows are narrated.
-        try:
-            lang = await self.channel_lang(row.channel)
-            told: list[list[str]] = []
-            for events in reversed(recent):
-                told.append(present.narrate(live, events, lang))
-                if sum(map(len, told)) >= NARRATION_LINES:
-                    break
-            shown = list(live.narration)  # lines of moves made since it was loaded
-            live.narration.clear()
-            live.narration.extend([line for lines in reversed(told) for line in lines])
-            live.narration.extend(shown)
-        except Exception:  # a narration bug costs the lines, never the table
-            log.exception("table %s: last moves not narrated", row.id)
-        if dumped != row.snapshot:
-            log.error("table %s: snapshot differs from its move log; using the log", row.id)
-            live.row = await self.repo.update_table(row.id, expected_version=row.version,
-                                                    snapshot=dumped)
-            self.repaired.append(row.id)
-        self._verified.add(row.id)
-
-    async def _replay(self, row: TableRow, game: Game, seats: int,
-                      recent: deque[list[Any]] | None = None) -> Any:
-        """The state the move log gives; `recent` receives the events of its last moves."""
-        state = game.new_game(seats, row.options, row.seed)
-        if row.version == 0:
-            return state  # nothing logged yet: no need to read the log
-        for move in await self.repo.moves(row.id):
-            if move.seq > row.version:
-                break  # logged since `row` was read (by another process): not in its snapshot
-            state, events = game.apply(state, move.seat,
-                                       game.parse_move(state, move.seat, move.move))
-            if recent is not None:
-                recent.append(events)
-        return state
 
     def _evict(self) -> None:
-        """Drop tables nobody touched for `cache_idle_seconds`, and the least recently used
-        past `cached_tables`. Idleness, not a count: however many tables are in play at
-        once, none of them reloads on every move; the count only bounds memory.
+        """Let go of tables nobody touched for `cache_idle_seconds`, and the least recently
+        used past `cached_tables`. Idleness, not a count: however many tables are in play at
+        once, none of them reloads on every move; the count only bounds memory. A table
+        whose lock is held stays, however old: one object per table, one copy.
 
-        `_live` is kept in order of use, so the idle ones are at its front."""
+        `_loaded` is kept in order of use, so the idle ones are at its front."""
         idle_since = self.clock.now() - self.settings.cache_idle_seconds
-        while self._live:
-            oldest = next(iter(self._live.values()))
-            if len(self._live) <= self.settings.cached_tables and oldest.touched >= idle_since:
+        for _ in range(len(self._loaded)):
+            oldest = next(iter(self._loaded.values()))
+            if len(self._loaded) <= self.settings.cached_tables and oldest.loaded \
+                    and oldest.live.touched >= idle_since:
                 break
-            table_id, _ = self._live.popitem(last=False)
-            lock = self._locks.get(table_id)
-            if lock is not None and not lock.locked():
-                del self._locks[table_id]
-            self.outbox.forget(table_id)
+            if oldest.busy():
+                self._loaded.move_to_end(oldest.id)
+                continue
+            self.drop(oldest.id)
 
-    async def _with_table(self, actor: Actor, channel: str,
-                          handler: Callable[[Live, Actor], Awaitable[Reply]]) -> Reply:
-        """Commands typed in a channel act on its open table; buttons name theirs."""
-        live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
-        return await handler(live, actor)
+    def drop(self, table_id: int) -> None:
+        """Forget the table here: the next event for it reads it from storage."""
+        self._tables.pop(table_id, None)
+        self._loaded.pop(table_id, None)
+        self.outbox.forget(table_id)
 
-    async def _in_channel(self, channel: str) -> Live | None:
+    def _let_go_if_unused(self, table: Table) -> None:
+        # A table whose lock is held, or that is being read or resumed, stays: a second
+        # object of it would take moves the first never sees.
+        if not table.loaded and not table.busy() and table.resuming is None \
+                and self._tables.get(table.id) is table:
+            self.drop(table.id)
+
+    async def _in_channel(self, channel: str) -> Table | None:
         logs.bind(platform=self.platform, channel=channel)
         row = await self.repo.open_table_in(self.platform, channel)
         if row is None:
             return None
         logs.bind(table_id=row.id)
-        return await self._load(row.id)
+        return await self._loaded_table(row.id)
+
+    async def _with_table(self, actor: Actor, channel: str,
+                          handler: Callable[[Table, Actor], Awaitable[Reply]]) -> Reply:
+        """Commands typed in a channel act on its open table; buttons name theirs."""
+        table = await self._in_channel(channel)
+        if table is None:
+            return await self.refuse(actor, channel, "no_table")
+        return await handler(table, actor)
+
+    async def opened(self, table_id: int) -> Table:
+        """A table this process just created: it drives it, and its state is read."""
+        if self.driving is not None:
+            await self.driving.adopt(table_id)
+        table = await self._loaded_table(table_id)
+        assert table is not None
+        return table
+
+    async def _run_job(self, job: Job) -> None:
+        logs.bind(platform=self.platform, table_id=job.table_id)
+        table = self.table(job.table_id)
+        await table.run(job)
+        self._let_go_if_unused(table)
+
+    # --- driving (several processes on one database) ----------------------------------------
+
+    def drives(self, table_id: int) -> bool:
+        """Whether this process runs the table's timers and makes its deliveries."""
+        return self.driving is None or self.driving.drives(table_id)
+
+    def idle(self, table_id: int) -> bool:
+        """Nothing under way for the table here: it can be handed to another process."""
+        table = self._tables.get(table_id)
+        return (table is None or not table.busy()) and not self.outbox.busy(table_id)
+
+    def let_go(self, table_id: int) -> None:
+        """Another process drives the table now: no timer or copy of it stays here."""
+        self.scheduler.drop(table_id)
+        self.outbox.forget(table_id)
+        self.drop(table_id)
+
+    async def take_over(self, table_id: int) -> None:
+        """Drive a table from now on, as a restart resumes one: its stored deadline armed
+        (with the grace a restart gives), its bot's move scheduled, and its screens redrawn:
+        its last driver may have died with deliveries in flight, and a change made while
+        it had none was told to nobody."""
+        self.let_go(table_id)  # whatever this process knew of it is stale
+        log.info("table %s: driven here from now on", table_id)
+        row = await self.repo.get_table(table_id)
+        if row is None or row.status not in (LOBBY, PLAYING):
+            return
+        table = self.table(table_id)
+        table.deadline_resumed = None
+        table.redraw_due = True
+        deadline = next(iter(await self.repo.deadlines(table_id)), None)
+        if table.resume_later(row, deadline) and deadline is not None:
+            with contextlib.suppress(StorageError):
+                await self.repo.set_deadline(deadline)
+
+    async def catch_up(self, table_id: int) -> None:
+        """Show a change another process made to a table this one drives."""
+        if self.drives(table_id):
+            await self.table(table_id).catch_up()
 
     # --- table references -----------------------------------------------------------------
 
@@ -559,13 +430,7 @@ class Tables(Lobby, Turns, Privacy):
         self._locales[user_id] = known
         if user_id not in self._storing_locale:  # that write takes the latest value
             self._storing_locale.add(user_id)
-            self._in_background(self._store_locale(user_id))
-
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run `work` without waiting for it; `settle` and `close` do wait for it."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+            self.in_background(self._store_locale(user_id))
 
     async def _store_locale(self, user_id: str) -> None:
         try:
@@ -595,7 +460,7 @@ class Tables(Lobby, Turns, Privacy):
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
         lang = lang.strip().lower()[:2]
         if lang not in LANGS:
-            return await self._refuse(actor, channel, "lang_unknown", langs=", ".join(LANGS))
+            return await self.refuse(actor, channel, "lang_unknown", langs=", ".join(LANGS))
         if personal:
             current = await self.user_settings(actor.user_id)
             new = replace(current, lang=lang)
@@ -603,20 +468,20 @@ class Tables(Lobby, Turns, Privacy):
                 await self.repo.set_user_settings(self.platform, actor.user_id, new)
                 changes.note()
             except StorageError:
-                return await self._refuse(actor, channel, "storage_failed")
+                return await self.refuse(actor, channel, "storage_failed")
             self._users[actor.user_id] = new
             return Reply(t(lang, "lang_set_personal"))
         if not actor.is_admin:
-            return await self._refuse(actor, channel, "admin_only")
+            return await self.refuse(actor, channel, "admin_only")
         try:
             await self.repo.set_channel_lang(self.platform, channel, lang)
             changes.note()
         except StorageError:
-            return await self._refuse(actor, channel, "storage_failed")
+            return await self.refuse(actor, channel, "storage_failed")
         self._channel_langs[channel] = lang
-        live = await self._in_channel(channel)
-        if live is not None:
-            await self._show_table(live)
+        table = await self._in_channel(channel)
+        if table is not None:
+            await table.show_table()
         return Reply(t(lang, "lang_set_channel"))
 
     @answers_storage_faults
@@ -627,25 +492,154 @@ class Tables(Lobby, Turns, Privacy):
             await self.repo.set_user_settings(self.platform, actor.user_id, new)
             changes.note()
         except StorageError:
-            return await self._refuse(actor, None, "storage_failed")
+            return await self.refuse(actor, None, "storage_failed")
         self._users[actor.user_id] = new
         lang = await self.lang_of(actor.user_id)
         return Reply(t(lang, "mentions_on" if on else "mentions_off"))
 
-    async def _refuse(self, actor: Actor, channel: str | None, key: str, /,
+    async def refuse(self, actor: Actor, channel: str | None, key: str, /,
                       **params: Any) -> Reply:
         lang = await self.lang_of(actor.user_id, channel)
         return Reply(t(lang, key, **params), ok=False, reason=key)
 
-    # --- moves ----------------------------------------------------------------------------
+    def forget_settings(self, user_id: str) -> None:
+        """Drop what is kept in memory of a person's settings (they asked to be forgotten)."""
+        self._users.pop(user_id, None)
+        self._locales.pop(user_id, None)
+
+    # --- commands: the lobby --------------------------------------------------------------
+
+    @answers_storage_faults
+    async def new_game(self, actor: Actor, channel: str, game_text: str,
+                       option_words: list[str] | None = None, *, title: str = "") -> Reply:
+        if not (game_text or "").strip():
+            lang = await self.lang_of(actor.user_id, channel)
+            return Reply(present.games_overview(lang), ok=False)
+        game_id = table_options.resolve_game(game_text or "")
+        if game_id is None:
+            return await self.refuse(actor, channel, "unknown_game",
+                                     text=clean.echo(game_text or ""),
+                                     games=", ".join(games.ids()))
+        game = games.get(game_id)
+        try:
+            game_opts, table_settings = table_options.parse(option_words or [])
+            parse_options(game.Options, game_opts)
+        except table_options.OptionsError as exc:
+            return await self.refuse(actor, channel, exc.code, **exc.params)
+        except BadOptions as exc:
+            return await self.bad_options(actor, channel, exc, game)
+        settings = {
+            "deadline": table_settings.get("deadline", self.settings.turn_deadline),
+            "bot_delay": table_settings.get("bot_delay", self.settings.bot_delay),
+            "bots": table_settings.get("bots", bots.DEFAULT_LEVEL),
+            "title": clean.text(title, clean.MAX_NAME * 2) or channel,
+        }
+        host = SeatRow(seat=0, user_id=actor.user_id, name=actor.name)
+        for attempt in range(2):
+            try:
+                row = await self.repo.create_table(
+                    platform=self.platform, channel=channel, game=game_id, options=game_opts,
+                    settings=settings, seed=self._seeds(), host=actor.user_id,
+                    seats=[host])
+                changes.note()
+                break
+            except TableExists as exc:
+                other = await self._load(exc.table_id)
+                if other is None and attempt == 0:
+                    continue  # it could not be restored and loading closed it: try again
+                name = other.game.NAME if other else "?"
+                status = other.row.status if other else LOBBY
+                lang = await self.channel_lang(channel)
+                return await self.refuse(actor, channel, "table_exists", game=name,
+                                         status=t(lang, f"status_{status}"))
+            except StorageError:
+                return await self.refuse(actor, channel, "storage_failed")
+        table = await self.opened(row.id)
+        await table.show_table()
+        lang = await self.lang_of(actor.user_id, channel)
+        return Reply(t(lang, "lobby_opened", game=game.NAME), table_id=row.id)
+
+    async def bad_options(self, actor: Actor, channel: str, exc: BadOptions, game: Game
+                          ) -> Reply:
+        lang = await self.lang_of(actor.user_id, channel)
+        return Reply(t(lang, "bad_options", message=present.option_problems(exc, game, lang)),
+                     ok=False)
+
+    @answers_storage_faults
+    async def set_options(self, actor: Actor, channel: str, words: list[str]) -> Reply:
+        table = await self._in_channel(channel)
+        if table is None:
+            return await self.refuse(actor, channel, "no_table")
+        if not words:
+            return await table.options_text(actor)
+        return await table.set_options(actor, words)
+
+    @answers_storage_faults
+    async def join(self, actor: Actor, channel: str) -> Reply:
+        return await self._with_table(actor, channel, Table.join)
+
+    @answers_storage_faults
+    async def leave(self, actor: Actor, channel: str) -> Reply:
+        return await self._with_table(actor, channel, Table.leave)
+
+    @answers_storage_faults
+    async def add_bot(self, actor: Actor, channel: str) -> Reply:
+        return await self._with_table(actor, channel, Table.add_bot)
+
+    @answers_storage_faults
+    async def remove_bot(self, actor: Actor, channel: str) -> Reply:
+        return await self._with_table(actor, channel, Table.remove_bot)
+
+    @answers_storage_faults
+    async def start_game(self, actor: Actor, channel: str) -> Reply:
+        return await self._with_table(actor, channel, Table.start)
+
+    @answers_storage_faults
+    async def cancel(self, actor: Actor, channel: str) -> Reply:
+        return await self._with_table(actor, channel, Table.cancel)
+
+    @answers_storage_faults
+    async def kick(self, actor: Actor, channel: str, target: str) -> Reply:
+        table = await self._in_channel(channel)
+        if table is None:
+            return await self.refuse(actor, channel, "no_table")
+        return await table.kick(actor, target)
+
+    @answers_storage_faults
+    async def join_link(self, actor: Actor, text: str, is_member: MemberCheck) -> Reply:
+        """A deep link's table reference, opened in a private chat: seat its user if the
+        reference is one we made, the table still takes players, and the platform says
+        they are a member of the table's chat (`is_member(user, channel)`, which raises
+        `RightsUnknown` when it cannot say)."""
+        decoded = decode_ref(text)
+        try:
+            genuine = decoded is not None and await self._genuine(*decoded)
+        except StorageError:  # the key could not be read
+            return await self.refuse(actor, None, "storage_failed")
+        if decoded is None or not genuine:
+            return await self.refuse(actor, None, "bad_link")
+        table = await self._loaded_table(decoded[0])
+        if table is None or table.live.row.platform != self.platform \
+                or table.live.row.status not in (LOBBY, PLAYING):
+            return await self.refuse(actor, None, "no_table")
+        channel = table.live.row.channel
+        try:
+            member = await is_member(actor.user_id, channel)
+        except RightsUnknown:
+            return await self.refuse(actor, channel, "rights_unknown")
+        if not member:
+            return await self.refuse(actor, channel, "not_a_member")
+        return await table.join(actor)
+
+    # --- commands and presses: moves ------------------------------------------------------
 
     @answers_storage_faults
     async def play(self, actor: Actor, channel: str, text: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None or live.row.status != PLAYING:
+        table = await self._in_channel(channel)
+        if table is None or table.live.row.status != PLAYING:
             metrics.REFUSED.labels(self.platform, "no_game").inc()
-            return await self._refuse(actor, channel, "no_game")
-        return await self._play(live, actor, text, expected_version=None)
+            return await self.refuse(actor, channel, "no_game")
+        return await table.play(actor, text, expected_version=None)
 
     @answers_storage_faults
     async def press(self, actor: Actor, press: Press) -> Reply:
@@ -656,11 +650,12 @@ class Tables(Lobby, Turns, Privacy):
         """
         privacy = decode_privacy(press.payload)
         if privacy is not None:  # the /forgetme question: it acts for whoever pressed
-            return await self.privacy_press(actor, *privacy)
-        found = await self.pressed(actor, press)
+            return await self.privacy.privacy_press(actor, *privacy)
+        found = await self._pressed(actor, press)
         if isinstance(found, Reply):
             return found
-        live, payload = found
+        table, payload = found
+        live = table.live
         action, channel = payload.action, live.row.channel
         logs.bind(platform=self.platform, table_id=live.id, channel=channel)
         actor = Actor(actor.user_id, actor.name)
@@ -669,349 +664,91 @@ class Tables(Lobby, Turns, Privacy):
                 # The press is in the table's own chat (checked above): its rights are asked.
                 actor = Actor(actor.user_id, actor.name, is_admin=await press.is_admin())
             except RightsUnknown:
-                return await self._refuse(actor, channel, "rights_unknown")
+                return await self.refuse(actor, channel, "rights_unknown")
         lang = await self.lang_of(actor.user_id, channel)
         if is_move(action):
             if live.row.status != PLAYING or not live.current(payload.version):
                 metrics.REFUSED.labels(self.platform, "out_of_date").inc()
                 return Reply(t(lang, "out_of_date"), ok=False)
-            return await self._play(live, actor, action[2:], expected_version=payload.version)
+            return await table.play(actor, action[2:], expected_version=payload.version)
         if is_signal(action):
             # Talk (The Game's signals): valid whatever happened since the button was drawn.
             if live.row.status != PLAYING:
                 metrics.REFUSED.labels(self.platform, "out_of_date").inc()
                 return Reply(t(lang, "out_of_date"), ok=False)
-            return await self._play(live, actor, action[2:], expected_version=None,
-                                    talk_only=True)
-        handlers = {"join": self._join, "leave": self._leave, "addbot": self._add_bot,
-                    "start": self._start, "rematch": self._rematch, "hand": self._hand_for,
-                    "options": self._options_text, "removebot": self._remove_bot}
-        handler = handlers.get(action)
-        if handler is None:
-            return Reply(t(lang, "bad_button"), ok=False)
+            return await table.play(actor, action[2:], expected_version=None, talk_only=True)
         if action == "rematch":
             if live.row.status != FINISHED:
                 return Reply(t(lang, "out_of_date"), ok=False)
-            return await self._rematch(live, actor, press.is_member)
-        return await handler(live, actor)
+            return await table.rematch(actor, press.is_member)
+        handlers: dict[str, Callable[[Table, Actor], Awaitable[Reply]]] = {
+            "join": Table.join, "leave": Table.leave, "addbot": Table.add_bot,
+            "start": Table.start, "hand": Table.hand_for, "options": Table.options_text,
+            "removebot": Table.remove_bot}
+        handler = handlers.get(action)
+        if handler is None:
+            return Reply(t(lang, "bad_button"), ok=False)
+        return await handler(table, actor)
 
     async def pressed(self, actor: Actor, press: Press) -> tuple[Live, Payload] | Reply:
         """The table a press may act on, or the refusal: the payload must be one we drew,
         and the pressed message must be in that table's chat, or be the presser's own hand
         message of that table in their private chat. Adapters that answer some presses
         themselves (a hand shown in place, a deep link) ask this first."""
+        found = await self._pressed(actor, press)
+        return found if isinstance(found, Reply) else (found[0].live, found[1])
+
+    async def _pressed(self, actor: Actor, press: Press) -> tuple[Table, Payload] | Reply:
         decoded = decode_payload(press.payload)
         try:
             genuine = decoded is not None and await self._genuine(decoded.table_id, decoded.tag)
         except StorageError:  # the key could not be read
-            return await self._refuse(actor, press.channel, "storage_failed")
+            return await self.refuse(actor, press.channel, "storage_failed")
         if decoded is None or not genuine:
-            return await self._refuse(actor, press.channel, "bad_button")
-        live = await self._load(decoded.table_id)
-        if live is None or live.row.platform != self.platform:
-            return await self._refuse(actor, press.channel, "bad_button")
+            return await self.refuse(actor, press.channel, "bad_button")
+        table = await self._loaded_table(decoded.table_id)
+        if table is None or table.live.row.platform != self.platform:
+            return await self.refuse(actor, press.channel, "bad_button")
+        live = table.live
         if press.channel is not None:
             if press.channel != live.row.channel:
-                return await self._refuse(actor, press.channel, "button_elsewhere")
-            return live, decoded
+                return await self.refuse(actor, press.channel, "button_elsewhere")
+            return table, decoded
         if not private_action(decoded.action):
-            return await self._refuse(actor, None, "button_elsewhere")
+            return await self.refuse(actor, None, "button_elsewhere")
         seat = live.seat_of(actor.user_id)
         if seat is None:
-            return await self._refuse(actor, live.row.channel, "not_seated")
+            return await self.refuse(actor, live.row.channel, "not_seated")
         key = f"hand:{seat.seat}"
         shown = self.outbox.ref(live.id, key)
         if shown is None:
             try:
                 shown = (await self.repo.messages(live.id)).get(key)
             except StorageError:
-                return await self._refuse(actor, live.row.channel, "storage_failed")
+                return await self.refuse(actor, live.row.channel, "storage_failed")
         if shown is None or shown.message_id != press.message_id \
                 or shown.extra.get("user") not in (None, actor.user_id):
-            return await self._refuse(actor, live.row.channel, "button_not_your_hand")
-        return live, decoded
+            return await self.refuse(actor, live.row.channel, "button_not_your_hand")
+        return table, decoded
 
-    async def _play(self, live: Live, actor: Actor, text: str, *,
-                    expected_version: int | None, talk_only: bool = False) -> Reply:
-        started = time.perf_counter()
-        reply = await self._play_move(live, actor, text, expected_version=expected_version,
-                                      talk_only=talk_only)
-        metrics.MOVE_SECONDS.labels(self.platform).observe(time.perf_counter() - started)
-        if not reply.ok:
-            metrics.REFUSED.labels(self.platform, reply.reason or "other").inc()
-        return reply
-
-    async def _play_move(self, live: Live, actor: Actor, text: str, *,
-                         expected_version: int | None, talk_only: bool = False) -> Reply:
-        channel = live.row.channel
-        if len(text) > MAX_MOVE_CHARS:
-            return await self._refuse(actor, channel, "move_too_long", max=MAX_MOVE_CHARS)
-        async with self._lock(live.id):
-            if live.row.status != PLAYING or live.state is None:
-                return await self._refuse(actor, channel, "no_game")
-            if expected_version is not None and not live.current(expected_version):
-                return await self._refuse(actor, channel, "out_of_date")
-            seat = live.seat_of(actor.user_id)
-            if seat is None:
-                former = any(s.former_user_id == actor.user_id for s in live.seats)
-                return await self._refuse(actor, channel,
-                                          "seat_taken_by_bot" if former else "not_seated")
-            game, state = live.game, live.state
-            try:
-                if live.game.outcome(state) is not None:
-                    raise IllegalMove("game_over")
-                if seat.seat in game.to_act(state) and not talk_only:
-                    move = game.parse_move(state, seat.seat, text)
-                else:
-                    # Some moves are for any seat at any time (The Game's signals): the
-                    # engine's `apply` says which; text that reads as no move at all is
-                    # still answered "not your turn", the likelier mistake.
-                    try:
-                        move = game.parse_move(state, seat.seat, text)
-                    except IllegalMove as exc:
-                        if talk_only:
-                            return await self._refuse(actor, channel, "bad_button")
-                        if exc.code in {"bad_notation", "unknown_card"}:
-                            raise IllegalMove("not_your_turn") from None
-                        raise
-                is_talk = getattr(game, "is_talk", None)
-                if talk_only and not (is_talk is not None and is_talk(move)):
-                    # A forged `s:` payload carrying a play: plays need a current button.
-                    return await self._refuse(actor, channel, "bad_button")
-                events = await self._commit(live, seat.seat, move, "player")
-            except IllegalMove as exc:
-                lang = await self.lang_of(actor.user_id, channel)
-                return Reply(present.refusal(live, exc, lang), ok=False, reason=exc.code)
-            except VersionConflict:
-                await self._reload(live)
-                return await self._refuse(actor, channel, "out_of_date")
-            except Unstorable:
-                log.exception("table %s: move %r can never be stored", live.id, text)
-                await self._close_broken(live.id, "table_unstorable")
-                return await self._refuse(actor, channel, "move_unstorable")
-            except StorageError:
-                return await self._refuse(actor, channel, "storage_failed")
-            if seat.afk_strikes:
-                with contextlib.suppress(LobbyMoved):  # only a count; the move is stored
-                    await self._save_seat(live, SeatRow(seat=seat.seat, user_id=seat.user_id,
-                                                        name=seat.name))
-        await self._after_change(live, events, mover=seat.seat)
-        return Reply(t(await self.lang_of(actor.user_id, channel), "move_done"),
-                     table_id=live.id)
-
-    async def _commit(self, live: Live, seat: int, move: Any, actor_kind: str) -> list[Any]:
-        """Apply and store one move; the state in memory changes only once it is stored."""
-        game = live.game
-        new_state, events = game.apply(live.state, seat, move)
-        result = game.outcome(new_state)
-        results = None
-        if result is not None:
-            # A cooperative game places the whole team alike, so its ranking says nothing:
-            # the team's place is 1 when it won, 2 when the deck beat it (for /stats).
-            team = 1 if getattr(game, "won", bool)(new_state) else 2
-            cooperative = getattr(game, "COOPERATIVE", False)
-            results = [ResultRow(seat=s.seat, user_id=s.user_id or s.former_user_id,
-                                 name=s.name, is_bot=s.is_bot and not s.former_user_id,
-                                 score=result.scores[s.seat],
-                                 rank=team if cooperative else result.ranking[s.seat])
-                       for s in live.seats]
-        before = live.row.version
-        is_talk = getattr(game, "is_talk", None)
-        talk = is_talk is not None and is_talk(move)
-        # The next turn's deadline goes in the move's own transaction: one durable write.
-        deadline = None if result else self._next_deadline(
-            live, game.to_act(new_state), before + 1, talk=talk)
-        live.row = await self.repo.commit_move(
-            live.id, seq=before + 1, seat=seat, move=str(move), actor=actor_kind,
-            snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
-            results=results, deadline=deadline,
-            clear_deadline=deadline is None and live.deadline_stored,
-            expected_updated_at=live.row.updated_at)
-        changes.note()
-        live.state = new_state
-        live.deadline, live.deadline_stored = deadline, deadline is not None
-        self.scheduler.moved(live.id, live.row.version)  # its jobs for the last turn are moot
-        if talk:
-            if live.talk_top != before:
-                live.talk_base = before
-            live.talk_top = live.row.version
-        metrics.MOVES.labels(self.platform, live.row.game, actor_kind).inc()
-        return events
-
-    async def _reload(self, live: Live) -> None:
-        """Another process moved this table on: take its state from the database."""
-        self._live.pop(live.id, None)
-        fresh = await self._load(live.id)
-        if fresh is not None:
-            live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
-            self._live[live.id] = live
-
-    async def _after_change(self, live: Live, events: list[Any], *, mover: int | None = None,
-                            notify_turn: bool = False) -> None:
-        """Show what changed, then arrange what happens next (deadline or bot move).
-
-        Whatever goes wrong while showing, the next turn is still arranged: a rendering
-        bug may make a message late, never a game stuck.
-        """
-        showing = SHOWING_CHANGE.set(True)
-        try:
-            await self._show_change(live, events, mover=mover, notify_turn=notify_turn)
-        except Exception:
-            log.exception("table %s: showing the change failed", live.id)
-        finally:
-            SHOWING_CHANGE.reset(showing)
-        if live.row.status != PLAYING or live.state is None:
-            return
-        to_act = live.game.to_act(live.state)
-        try:
-            await self._set_deadline(live, to_act)
-        except Exception:
-            log.exception("table %s: deadline not set", live.id)
-        self._schedule_bot(live)
-
-    async def _show_change(self, live: Live, events: list[Any], *, mover: int | None,
-                           notify_turn: bool) -> None:
-        lang = await self.channel_lang(live.row.channel)
-        lines = present.narrate(live, events, lang)
-        live.narration.extend(lines)
-        if lines:
-            live.newest = len(lines)
-        before = live.hand_sizes
-        view = live.game.view(live.state)
-        live.hand_sizes = list(view.get("hand_sizes", []))
-        round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
-        if round_changed:
-            await self._apply_takeovers(live)
-        await self._show_table(live, news=lines)
-        to_act = view.get("to_act", [])
-        for seat in live.seats:
-            if seat.is_bot:
-                continue
-            changed = (before is None or round_changed or seat.seat == mover
-                       or seat.seat in to_act or seat.seat in (live.last_to_act or [])
-                       or before[seat.seat:seat.seat + 1]
-                       != live.hand_sizes[seat.seat:seat.seat + 1])
-            if changed:
-                await self._show_hand(live, seat.seat)
-        result = live.game.outcome(live.state)
-        summaries = [present.round_summary(live, ev, lang) for ev in events
-                     if present.round_ended(live, ev)
-                     and not (result is not None and present.round_was_whole_game(live, ev))]
-        if result is None:
-            for lines in summaries:
-                await self._announce_lines(live, lines, kind="result")
-        else:
-            if live.deadline_stored:
-                await self.repo.clear_deadline(live.id)
-                live.deadline_stored = False
-            # The last round and the ranking in one message, with one rematch button.
-            lines = [line for summary in summaries for line in [*summary, ""]]
-            await self._announce_ranking(live, result, lang, lines)
-            return
-        if to_act != live.last_to_act or (notify_turn and mover is None):
-            await self._ping(live, to_act)
-        elif mover is not None and mover in to_act and not live.seats[mover].is_bot:
-            await self._ping(live, to_act, goes_on=True)
-        live.last_to_act = list(to_act)
-
-    async def _announce_ranking(self, live: Live, result: Any, lang: str,
-                                lines: list[str] | None = None) -> None:
-        """The final ranking (after `lines`, the last round's), with the rematch button."""
-        await self._announce_lines(live, [*(lines or []), *present.final_ranking(live, result,
-                                                                                lang)],
-                                   buttons=[[Button(t(lang, "btn_rematch"), "rematch",
-                                                    "primary")]], kind="result")
-
-    async def _close_broken(self, table_id: int, key: str) -> None:
-        """Close a table that can never go on (a result the database cannot hold, a log
-        that no longer replays), say so in its channel, and free the channel at once.
-
-        Its rows stay for a developer to look at; no job of it runs again, so nothing
-        retries what cannot succeed.
-        """
-        self.scheduler.drop(table_id)
-        live = self._live.pop(table_id, None)
-        self.outbox.forget(table_id)
-        try:
-            row = await self.repo.get_table(table_id)
-            if row is None or row.status not in (LOBBY, PLAYING):
-                return
-            row = await self.repo.update_table(
-                table_id, expected_version=row.version, status=CLOSED,
-                settings={**row.settings, "broken": key})
-            with contextlib.suppress(StorageError):
-                await self.repo.clear_deadline(table_id)
-        except StorageError:
-            log.exception("table %s: could not be closed", table_id)
-            return
-        self._resuming.pop(table_id, None)
-        self._resuming_seats.pop(table_id, None)
-        lang = await self.channel_lang(row.channel)
-        if live is not None:
-            live.row = row  # a caller still holding it sees the table closed, as players do
-            try:
-                await self._show_table(live)
-            except Exception:
-                log.exception("table %s: the closed table could not be shown", table_id)
-        self.outbox.put(Announcement(table_id=table_id, channel=row.channel, text=t(lang, key),
-                                     version=row.version))
-
-    # --- showing --------------------------------------------------------------------------
-
-    async def _show_table(self, live: Live, *, news: list[str] | None = None) -> None:
-        lang = await self.channel_lang(live.row.channel)
-        self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
-                                     draw=lambda: present.table(live, lang),
-                                     news=None if news is None else list(news)))
-
-    async def _show_hand(self, live: Live, seat_no: int) -> None:
-        seat = live.seats[seat_no]
-        if seat.is_bot or seat.user_id is None or live.state is None:
-            return
-        lang = await self.lang_of(seat.user_id, live.row.channel)
-        every_move = self.every_move
-        self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
-                                    user_id=seat.user_id,
-                                    draw=lambda: present.hand(live, seat_no, lang,
-                                                              every_move=every_move)))
-
-    async def _announce(self, live: Live, key: str, /, **params: Any) -> None:
-        lang = await self.channel_lang(live.row.channel)
-        await self._announce_lines(live, [t(lang, key, **params)])
-
-    async def _announce_lines(self, live: Live, lines: list[str],
-                              buttons: list[list[Button]] | None = None,
-                              kind: str = "info", mentions: list[str] | None = None) -> None:
-        if lines:
-            self.outbox.put(Announcement(table_id=live.id, channel=live.row.channel,
-                                         text="\n".join(lines), buttons=buttons or [],
-                                         version=live.row.version, ref=live.ref, kind=kind,
-                                         mentions=mentions or []))
+    # --- commands: what the table shows ---------------------------------------------------
 
     @answers_storage_faults
     async def hand(self, actor: Actor, channel: str) -> Reply:
-        live = await self._in_channel(channel)
-        if live is None or live.row.status != PLAYING:
-            return await self._refuse(actor, channel, "no_game")
-        return await self._hand_for(live, actor)
-
-    async def _hand_for(self, live: Live, actor: Actor) -> Reply:
-        seat = live.seat_of(actor.user_id)
-        if seat is None or live.state is None:
-            return await self._refuse(actor, live.row.channel, "not_seated")
-        await self._show_hand(live, seat.seat)
-        lang = await self.lang_of(actor.user_id, live.row.channel)
-        return Reply(present.hand(live, seat.seat, lang).text, table_id=live.id)
+        table = await self._in_channel(channel)
+        if table is None or table.live.row.status != PLAYING:
+            return await self.refuse(actor, channel, "no_game")
+        return await table.hand_for(actor)
 
     async def hand_rendering(self, actor: Actor, channel: str) -> Any:
         """The hand as a rendering, for adapters that show it in place (ephemeral fallback)."""
-        live = await self._in_channel(channel)
-        if live is None or live.state is None:
+        table = await self._in_channel(channel)
+        if table is None or table.live.state is None:
             return None
-        seat = live.seat_of(actor.user_id)
+        seat = table.live.seat_of(actor.user_id)
         if seat is None:
             return None
-        return present.hand(live, seat.seat, await self.lang_of(actor.user_id, channel))
+        return present.hand(table.live, seat.seat, await self.lang_of(actor.user_id, channel))
 
     async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Any:
         live = await self._load(table_id)
@@ -1026,24 +763,25 @@ class Tables(Lobby, Turns, Privacy):
     @answers_storage_faults
     async def show(self, actor: Actor, channel: str) -> Reply:
         """`/table`: post the table again (a new message) and remember it as the one to edit."""
-        live = await self._in_channel(channel)
-        if live is None and await self.channel_back(channel):
+        table = await self._in_channel(channel)
+        if table is None and await self.channel_back(channel):
             # A table closed when the bot lost this channel: asking for it shows it works.
-            live = await self._in_channel(channel)
-        if live is None:
-            return await self._refuse(actor, channel, "no_table")
+            table = await self._in_channel(channel)
+        if table is None:
+            return await self.refuse(actor, channel, "no_table")
         with contextlib.suppress(StorageError):
-            await self.repo.delete_message(live.id, "table")
-        self.outbox.forget(live.id)
-        await self._show_table(live)
-        drawn = present.table(live, await self.lang_of(actor.user_id, channel))
-        return Reply(drawn.text, table_id=live.id, rendering=drawn)
+            await self.repo.delete_message(table.id, "table")
+        self.outbox.forget(table.id)
+        await table.show_table()
+        drawn = present.table(table.live, await self.lang_of(actor.user_id, channel))
+        return Reply(drawn.text, table_id=table.id, rendering=drawn)
 
     @answers_storage_faults
     async def scores(self, actor: Actor, channel: str) -> Reply:
         """The running scores; once the game is over (and no new table was opened there),
         the finished game's final ranking, which is what people ask for right after it."""
-        live = await self._in_channel(channel)
+        table = await self._in_channel(channel)
+        live = table.live if table is not None else None
         lang = await self.lang_of(actor.user_id, channel)
         if live is None:
             newest = await self.repo.newest_tables_in(self.platform, channel)
@@ -1076,50 +814,10 @@ class Tables(Lobby, Turns, Privacy):
     # --- platform events ------------------------------------------------------------------
 
     async def _channel_gone(self, table_id: int) -> None:
-        """The channel vanished or the bot lost access: close the table, keep its state.
-
-        Often the loss is not for good (a topic closed, rights taken, the bot removed by
-        mistake), so the table notes what it was (`lost`) and `channel_back` resumes it.
-        """
-        log.warning("table %s: channel unreachable; closing it", table_id)
-        async with self._lock(table_id):
-            live = self._live.get(table_id)
-            try:
-                row = live.row if live else await self.repo.get_table(table_id)
-            except StorageError:
-                log.exception("table %s: not closed", table_id)
-                return
-            if row is None or row.status not in (LOBBY, PLAYING):
-                return  # a finished table keeps its rematch button for when it is back
-            await self._set_status(table_id, CLOSED,
-                                   settings={**row.settings, "lost": row.status})
-            if live is not None:
-                live.deadline = None  # cleared below; coming back starts a fresh one
-            try:
-                await self.repo.clear_deadline(table_id)
-            except StorageError:
-                log.exception("table %s: deadline not cleared", table_id)
+        await self.table(table_id).channel_gone()
 
     async def _unreachable(self, table_id: int, user_id: str) -> None:
-        """A player blocked the bot: say so in the channel once; deadlines keep the game going."""
-        live = await self._load(table_id)
-        if live is None:
-            return
-        async with self._lock(table_id):  # settings change only under the table lock
-            seat = live.seat_of(user_id)
-            warned = set(live.row.settings.get("unreachable", []))
-            if seat is None or user_id in warned:
-                return
-            warned.add(user_id)
-            try:
-                await self._save_lobby(live, settings={**live.row.settings,
-                                                       "unreachable": sorted(warned)})
-            except LobbyMoved:
-                return  # the next hand that cannot reach them warns on the stored table
-        # Mentioned, so the player hears of it; without deadlines the table waits for them.
-        key = "cannot_reach" if live.row.settings.get("deadline") else "cannot_reach_waits"
-        lang = await self.channel_lang(live.row.channel)
-        await self._announce_lines(live, [t(lang, key, name=seat.name)], mentions=[user_id])
+        await self.table(table_id).unreachable(user_id)
 
     async def chat_closed(self, chat: str) -> None:
         """The bot left a whole chat: close its table and those of its topics/threads."""
@@ -1141,11 +839,10 @@ class Tables(Lobby, Turns, Privacy):
             log.exception("tables of chat %s could not follow it to %s", old_chat, new_chat)
             return
         for table_id in moved:
-            self._live.pop(table_id, None)  # reloaded with its new channel
-            self.outbox.forget(table_id)
-            live = await self._load(table_id)
-            if live is not None:
-                await self._show_table(live)
+            self.drop(table_id)  # read again with its new channel
+            table = await self._loaded_table(table_id)
+            if table is not None:
+                await table.show_table()
 
     async def channel_back(self, channel: str, *, with_topics: bool = False) -> list[int]:
         """The bot can write in `channel` again (a topic reopened, the bot added back or
@@ -1160,48 +857,9 @@ class Tables(Lobby, Turns, Privacy):
         back: list[int] = []
         for row in rows:
             if row.status == CLOSED and row.settings.get("lost") in (LOBBY, PLAYING) \
-                    and await self._revive(row.id) is not None:
+                    and await self.table(row.id).revive() is not None:
                 back.append(row.id)
         return back
-
-    async def _revive(self, table_id: int) -> Live | None:
-        async with self._lock(table_id):
-            try:
-                # Read again under the lock: two triggers at once bring a table back once.
-                row = await self.repo.get_table(table_id)
-                if row is None or row.status != CLOSED or "lost" not in row.settings:
-                    return None
-                settings = {k: v for k, v in row.settings.items() if k != "lost"}
-                row = await self.repo.update_table(
-                    table_id, expected_version=row.version, status=row.settings["lost"],
-                    settings=settings)
-                changes.note()
-            except StorageError as exc:  # a table opened there meanwhile, or a fault
-                log.info("table %s could not come back: %s", table_id, exc)
-                return None
-            # Its version did not change: the jobs it had (a reminder, an expiry) would look
-            # current again, though its deadline was cleared on closing.
-            self.scheduler.drop(table_id)
-            self._deadline_resumed.pop(table_id, None)
-            self.outbox.revive(table_id)
-            # A closed table takes no move, so a cached copy only needs its row: keeping it
-            # (not loading a second copy) means a press racing with this sees the same one.
-            live = self._live.get(table_id)
-            if live is not None:
-                live.row = row
-            else:
-                live = await self._load(table_id)
-            if live is None:
-                return None
-            log.info("table %s: channel %s is back; resuming", table_id, live.row.channel)
-            await self._show_table(live)  # these only queue deliveries and jobs
-            if live.row.status == PLAYING:
-                await self._announce(live, "table_back")
-                for seat in live.seats:  # hands queued when the channel went were dropped
-                    await self._show_hand(live, seat.seat)
-                self.scheduler.at(self.clock.now(), "resume", table_id, live.row.version)
-                await self._ping(live, live.game.to_act(live.state))
-        return live
 
     async def channel_closed(self, channel: str) -> None:
         """An adapter learnt that a channel is gone (e.g. the bot was removed from a group)."""
@@ -1210,14 +868,8 @@ class Tables(Lobby, Turns, Privacy):
             await self._channel_gone(row.id)
 
     async def table_for_channel(self, channel: str) -> TableRow | None:
-        live = await self._in_channel(channel)
-        return None if live is None else live.row
+        table = await self._in_channel(channel)
+        return None if table is None else table.live.row
 
     async def live_table(self, table_id: int) -> Live | None:
         return await self._load(table_id)
-
-
-def _stamp(row: TableRow) -> tuple[int, str, float]:
-    """What changes with every stored change of a table (seats and settings do not all
-    move its version)."""
-    return row.version, row.status, row.updated_at

@@ -519,9 +519,9 @@ class Console:
             self.lang = self.sink.lang = await tables.channel_lang(CHANNEL)
             return reply.text
         if command == "mydata":
-            return json.dumps(await tables.my_data(USER), ensure_ascii=False, indent=2)
+            return json.dumps(await tables.privacy.my_data(USER), ensure_ascii=False, indent=2)
         if command == "forgetme":
-            question = await tables.forget_prompt(USER)
+            question = await tables.privacy.forget_prompt(USER)
             self.sink.screen.line(question.text)
             self.sink.number(replace(question, ref=PRIVACY_REF))
             return None

@@ -386,7 +386,7 @@ class TapisDiscord(discord.Client):
         lang = await self._lang(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            data = await self.tables.my_data(actor)
+            data = await self.tables.privacy.my_data(actor)
         except StorageError:
             log.exception("/mydata could not read the database")
             await interaction.followup.send(t(lang, "mydata_failed"), ephemeral=True)
@@ -397,7 +397,7 @@ class TapisDiscord(discord.Client):
             file=discord.File(io.BytesIO(document), filename="tapis-my-data.json"))
 
     async def forgetme(self, interaction: discord.Interaction) -> None:
-        question = await self.tables.forget_prompt(actor_of(interaction))
+        question = await self.tables.privacy.forget_prompt(actor_of(interaction))
         view = view_of(PRIVACY_REF, question.version, question.buttons)
         await interaction.response.send_message(fit(question.text), ephemeral=True,
                                                 view=view or discord.utils.MISSING)

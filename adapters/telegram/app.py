@@ -538,7 +538,7 @@ class TelegramBot:
         assert message is not None
         lang = await self.tables.lang_of(actor.user_id)
         try:
-            data = await self.tables.my_data(actor)
+            data = await self.tables.privacy.my_data(actor)
         except StorageError:
             log.exception("/mydata could not read the database")
             await self._in_chat(message, t(lang, "mydata_failed"))
@@ -553,7 +553,7 @@ class TelegramBot:
             return
         message = update.effective_message
         assert message is not None
-        question = await self.tables.forget_prompt(actor)
+        question = await self.tables.privacy.forget_prompt(actor)
         await message.reply_text(question.text, do_quote=False, reply_markup=keyboard(
             PRIVACY_REF, question.version, question.buttons))
 

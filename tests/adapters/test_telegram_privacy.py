@@ -41,7 +41,7 @@ async def finished_and_running_tables(rig, fake):
     running = await open_table(rig, OTHER_GROUP, zephyrine, [bob])
     fake.send_command(OTHER_GROUP, zephyrine, "/addbot")
     fake.send_command(OTHER_GROUP, zephyrine, "/start")
-    await fake.wait_for(lambda: rig.tables._live[running].row.status == PLAYING)
+    await fake.wait_for(lambda: rig.tables.table(running).live.row.status == PLAYING)
     return players, done, running
 
 

@@ -91,8 +91,8 @@ async def test_a_change_made_through_another_process_is_shown_by_the_driver_alon
             before = live.row.version
             await _play_through(two, table_id, actor)
             await _until(lambda before=before: one.tables.outbox.depth() == 0 and bool(
-                one.tables._live.get(table_id)
-                and one.tables._live[table_id].row.version > before))
+                one.tables.in_memory(table_id)
+                and one.tables.table(table_id).live.row.version > before))
         await one.tables.settle()
         assert any(msg.news for msg in [one.sink.tables[table_id]]) or one.shown(table_id)
         # Every message of the table came from its driver: the other drew none of them.
@@ -134,8 +134,8 @@ async def test_a_dead_drivers_tables_are_taken_over_and_their_bots_play_on():
             assert live is not None
             # End the turn; the bots then play theirs in the new driver.
             assert (await two.tables.play(ALICE, CHANNEL, "end")).ok
-            await _until(lambda: bool(two.tables._live.get(table_id)) and (
-                two.tables._live[table_id].row.version > version + 3))
+            await _until(lambda: bool(two.tables.in_memory(table_id)) and (
+                two.tables.table(table_id).live.row.version > version + 3))
 
 
 async def test_people_leaving_through_both_processes_leave_a_game_the_bots_finish():

@@ -9,7 +9,7 @@ from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 
 
 async def confirm(harness, actor, minutes_later=0):
-    prompt = await harness.tables.forget_prompt(actor)
+    prompt = await harness.tables.privacy.forget_prompt(actor)
     harness.clock.advance(minutes_later * 60)
     return await harness.tables.press(
         actor, Press(f"{PRIVACY_REF}.{prompt.version}.{FORGET}", None))

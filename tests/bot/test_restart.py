@@ -137,10 +137,10 @@ async def test_a_table_loaded_by_several_callers_at_once_is_one_copy(harness):
     table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
     await tables.settle()
     tables = await harness.restart()
-    tables._live.clear()  # as after eviction: the next readers load it from storage
+    tables.let_go(table_id)  # as after eviction: the next readers load it from storage
     copies = await asyncio.gather(*(tables.live_table(table_id) for _ in range(5)))
     assert all(copy is copies[0] for copy in copies)
-    assert tables._loading == {}
+    assert not tables.table(table_id).busy()
 
 
 async def test_after_a_restart_every_screen_is_redrawn_as_stored_with_its_last_moves(harness):
@@ -275,11 +275,11 @@ async def test_tables_leave_memory_when_idle_not_because_many_are_in_play(harnes
     for n in range(12):
         reply = await tables.new_game(ALICE, f"room-{n}", "the-game", ["deadline=off"])
         ids.append(reply.table_id)
-    assert set(ids) <= set(tables._live)
+    assert all(tables.in_memory(i) for i in ids)
     await harness.advance(harness.settings.cache_idle_seconds - 10)
     await tables.table_for_channel("room-0")  # still in use
     await harness.advance(20)
     assert (await tables.new_game(ALICE, "room-new", "the-game")).ok  # a load: a sweep
-    assert ids[0] in tables._live and not set(ids[1:]) & set(tables._live)
+    assert tables.in_memory(ids[0]) and not any(tables.in_memory(i) for i in ids[1:])
     live = await tables.live_table(ids[5])  # needed again: reloaded as stored
-    assert live is not None and live.row.id == ids[5] and ids[5] in tables._live
+    assert live is not None and live.row.id == ids[5] and tables.in_memory(ids[5])
