@@ -129,11 +129,11 @@ class Table:
 
     __slots__ = (
         "_checking",
-        "_live",
         "_loading",
         "clock",
         "deadline_resumed",
         "id",
+        "live",
         "lock",
         "outbox",
         "platform",
@@ -145,6 +145,7 @@ class Table:
         "settings",
         "tables",
     )
+    live: Live  # its state: set by its first read, unset until then
 
     def __init__(self, tables: "Tables", table_id: int) -> None:
         self.id = table_id
@@ -155,7 +156,6 @@ class Table:
         # One change at a time: a press, a job and a catch-up each hold it while they
         # decide and store.
         self.lock = asyncio.Lock()
-        self._live: Live | None = None
         self._loading: asyncio.Future[Live | None] | None = None  # a read under way
         self._checking: asyncio.Future[bool] | None = None  # its log being replayed
         # Read by `Tables.start` with all the others, until it is first loaded.
@@ -165,16 +165,13 @@ class Table:
         self.redraw_due = False  # changed shortly before the last stop: redrawn on resume
 
     @property
-    def live(self) -> Live:
-        """Its state; only asked for once `load` gave it (every entry point loads first)."""
-        live = self._live
-        if live is None:
-            raise RuntimeError(f"table {self.id} is not loaded")
-        return live
+    def kept(self) -> Live | None:
+        """Its state if read already (`live` is only asked for once `load` gave it)."""
+        return getattr(self, "live", None)
 
     @property
     def loaded(self) -> bool:
-        return self._live is not None
+        return hasattr(self, "live")
 
     def busy(self) -> bool:
         """Something is under way for it here: it may not be dropped or handed on."""
@@ -216,16 +213,16 @@ class Table:
         return restorable
 
     async def _load_unchecked(self) -> Live | None:
-        live = self._live
+        live = self.kept
         if live is not None and not self.tables.drives(self.id):
             # Another process drives it and moves it on: a copy kept here may be old.
             row = await self.repo.get_table(self.id)
-            if self._live is not live:
-                live = self._live  # read afresh meanwhile by another request, or dropped
+            if self.kept is not live:
+                live = self.kept  # read afresh meanwhile by another request
             elif row is None or stamp(row) != stamp(live.row):
-                self._live = live = None
+                live = None  # read afresh below; those holding this copy keep it meanwhile
         if live is not None:
-            self.tables.touched(self)
+            self.tables.used(self)
             return live
         # One read at a time: two copies of one table (a press and a job arriving together)
         # would each take moves the other never sees.
@@ -279,8 +276,8 @@ class Table:
             if row.status in (LOBBY, PLAYING):
                 await self.close_broken("table_unrestorable")
             return None
-        self._live = live
-        self.tables.touched(self)
+        self.live = live
+        self.tables.read(self)
         return live
 
     async def _verify(self, live: Live) -> None:
@@ -333,11 +330,11 @@ class Table:
     async def reload(self) -> None:
         """Another process (or another copy here) moved this table on: take the stored
         table into the copy everyone here holds."""
-        live = self._live
+        live = self.kept
         fresh = await self._read_again()
         if fresh is not None and live is not None:
             live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
-            self._live = live
+            self.live = live
 
     async def _read_again(self) -> Live | None:
         """The stored table, read afresh (and checked) in place of the copy held here,
@@ -695,7 +692,7 @@ class Table:
 
     async def set_status(self, status: str, *,
                          settings: dict[str, Any] | None = None) -> bool:
-        live = self._live
+        live = self.kept
         row = live.row if live else await self.repo.get_table(self.id)
         if row is None:
             return False
@@ -1407,7 +1404,7 @@ class Table:
         lobby, a start) is shown from the stored table. Then the next turn is arranged.
         """
         async with self.lock:
-            live = self._live
+            live = self.kept
             log.debug("table %s: catching up from version %s", self.id,
                       live.row.version if live else None)
             row = await self.repo.get_table(self.id)
@@ -1476,7 +1473,7 @@ class Table:
         retries what cannot succeed.
         """
         self.scheduler.drop(self.id)
-        live = self._live
+        live = self.kept
         self.outbox.forget(self.id)
         try:
             row = await self.repo.get_table(self.id)
@@ -1509,7 +1506,7 @@ class Table:
         """
         log.warning("table %s: channel unreachable; closing it", self.id)
         async with self.lock:
-            live = self._live
+            live = self.kept
             try:
                 row = live.row if live else await self.repo.get_table(self.id)
             except StorageError:
@@ -1570,7 +1567,7 @@ class Table:
             self.outbox.revive(self.id)
             # A closed table takes no move, so a copy kept here only needs its row: keeping
             # it (not loading a second copy) means a press racing with this sees the same.
-            live = self._live
+            live = self.kept
             if live is not None:
                 live.row = row
             else:
@@ -1601,7 +1598,7 @@ class Table:
     async def refresh(self) -> None:
         """Take the anonymised seats and settings from the database (after /forgetme; the
         caller holds the lock)."""
-        live = self._live
+        live = self.kept
         if live is None:
             return
         try:

@@ -273,8 +273,14 @@ class Tables:
     async def _load(self, table_id: int, *, check: bool = True) -> Live | None:
         return await self.table(table_id).load(check=check)
 
-    def touched(self, table: Table) -> None:
-        """A table's state was read or used: last to be let go, and the idle ones go now."""
+    def used(self, table: Table) -> None:
+        """A table's state in memory was used: the last to be let go."""
+        if self._tables.get(table.id) is table:  # else let go already: its holder finishes
+            self._loaded.move_to_end(table.id)
+            table.live.touched = self.clock.now()
+
+    def read(self, table: Table) -> None:
+        """A table's state was read into memory: kept, and the idle ones let go now."""
         if self._tables.get(table.id) is not table:
             return  # let go already: its holder finishes with it, nobody else sees it
         self._loaded[table.id] = table
