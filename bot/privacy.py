@@ -125,7 +125,7 @@ class Privacy:
             rows = await self.repo.user_tables(self.platform, user_id)
             for row in rows:
                 if row.status in OPEN_STATUSES:
-                    await self.tables.table(row.id).give_up_seat(actor)
+                    await self.tables.give_up_seat(row.id, actor)
             names = {row.id: t(await self.tables.channel_lang(row.channel), "former_player")
                      for row in rows}
             # Under the locks of the tables in memory (in id order, so two people forgetting

@@ -508,6 +508,12 @@ class Tables:
         lang = await self.lang_of(actor.user_id, channel)
         return Reply(t(lang, key, **params), ok=False, reason=key)
 
+    async def give_up_seat(self, table_id: int, actor: Actor) -> None:
+        """/forgetme: leave the table as /leave does."""
+        table = self.table(table_id)
+        await table.give_up_seat(actor)
+        self._let_go_if_unused(table)
+
     def forget_settings(self, user_id: str) -> None:
         """Drop what is kept in memory of a person's settings (they asked to be forgotten)."""
         self._users.pop(user_id, None)
@@ -820,10 +826,14 @@ class Tables:
     # --- platform events ------------------------------------------------------------------
 
     async def _channel_gone(self, table_id: int) -> None:
-        await self.table(table_id).channel_gone()
+        table = self.table(table_id)
+        await table.channel_gone()
+        self._let_go_if_unused(table)  # closed without being read: nothing to keep
 
     async def _unreachable(self, table_id: int, user_id: str) -> None:
-        await self.table(table_id).unreachable(user_id)
+        table = self.table(table_id)
+        await table.unreachable(user_id)
+        self._let_go_if_unused(table)
 
     async def chat_closed(self, chat: str) -> None:
         """The bot left a whole chat: close its table and those of its topics/threads."""
@@ -862,9 +872,11 @@ class Tables:
             return []
         back: list[int] = []
         for row in rows:
-            if row.status == CLOSED and row.settings.get("lost") in (LOBBY, PLAYING) \
-                    and await self.table(row.id).revive() is not None:
-                back.append(row.id)
+            if row.status == CLOSED and row.settings.get("lost") in (LOBBY, PLAYING):
+                table = self.table(row.id)
+                if await table.revive() is not None:
+                    back.append(row.id)
+                self._let_go_if_unused(table)
         return back
 
     async def channel_closed(self, channel: str) -> None:
