@@ -262,12 +262,19 @@ class Tables:
         return table if table is not None and table.loaded else None
 
     async def _loaded_table(self, table_id: int, *, check: bool = True) -> Table | None:
-        """The table with its state read (and its log checked, with `check`); None when
-        there is no such table, or it could not be restored."""
+        """The table with its state read (and its log checked, with `check`), up to date
+        for a person's command or press; None when there is no such table, or it could
+        not be restored.
+
+        With several processes, a change made at another one reaches the driver by a
+        notice, which may still be on its way: the driver looks first (one read), so it
+        never answers from a copy older than what the person saw happen."""
         table = self.table(table_id)
         if await table.load(check=check) is None:
             self._let_go_if_unused(table)
             return None
+        if self.driving is not None and self.drives(table_id):
+            await table.catch_up()
         return table
 
     async def _load(self, table_id: int, *, check: bool = True) -> Live | None:

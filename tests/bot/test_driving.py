@@ -183,3 +183,22 @@ async def test_a_player_who_left_through_one_process_cannot_play_through_another
         assert not reply.ok
         logged = await one.repo.moves(table_id)
         assert not [m for m in logged if m.seat == seat.seat and m.actor == "player"]
+
+
+async def test_the_driver_answers_from_what_was_stored_even_before_its_notice_arrives(
+        monkeypatch):
+    async with _services(2) as (one, two):
+        table_id = (await two.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        await _until(lambda: two.tables.drives(table_id))
+
+        async def still_on_its_way(table_id: int) -> None:
+            return None
+
+        # The notices of what one changes have not reached two yet.
+        monkeypatch.setattr(two.tables, "catch_up", still_on_its_way)
+        assert (await one.tables.join(BOB, CHANNEL)).ok
+        assert (await one.tables.add_bot(ALICE, CHANNEL)).ok
+        reply = await two.tables.start_game(ALICE, CHANNEL)
+        assert reply.ok, reply.text  # three seats, not the two its copy had
+        await two.tables.settle()
+        assert "Bob" in two.shown(table_id)  # and the driver showed them
