@@ -60,6 +60,18 @@ class Live:
     # Anything else that changes the version (a play, a reload) leaves `talk_top` behind.
     talk_base: int = -1
     talk_top: int = -1
+    # The public view of `state`, kept for the state it was made of: a move's change is
+    # shown from it, and the table message drawn from it once more when sent.
+    _view: tuple[Any, dict[str, Any]] | None = field(default=None, repr=False)
+
+    def public_view(self) -> dict[str, Any]:
+        """`game.view(state)`, made once per state (read it, never change it)."""
+        kept = self._view
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
+        view = self.game.view(self.state)
+        self._view = (self.state, view)
+        return view
 
     @property
     def id(self) -> int:

@@ -26,7 +26,7 @@ def table(live: Live, lang: str) -> Rendering:
     if live.state is None:
         lines = [t(lang, "table_cancelled" if live.row.status == CANCELLED else "table_closed")]
         return Rendering(title, lines, [], live.row.version, live.ref)
-    view = game.view(live.state)
+    view = live.public_view()
     renderer = renderers.for_game(live.row.game)
     lines = list(renderer.public_lines(view, names(live, lang), lang))
     to_act = view.get("to_act", [])
@@ -234,7 +234,7 @@ def final_ranking(live: Live, result: Outcome, lang: str) -> list[str]:
 
 
 def score_lines(live: Live, lang: str) -> list[str]:
-    view = live.game.view(live.state)
+    view = live.public_view()
     seat_names = names(live, lang)
     lines = [t(lang, "scores_title", game=live.game.NAME)]
     for seat, score in enumerate(view.get("scores", [])):

@@ -896,7 +896,7 @@ class Table:
         if lines:
             live.newest = len(lines)
         before = live.hand_sizes
-        view = live.game.view(live.state)
+        view = live.public_view()
         live.hand_sizes = list(view.get("hand_sizes", []))
         round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
         if round_changed:
