@@ -461,7 +461,9 @@ class TapisDiscord(discord.Client):
                 return  # deferred: the outbox edits the hand as usual
             decoded = decode_payload(press.payload)
             rendering = None
-            if decoded is not None:
+            # Another process drives the table (bot/driving.py): it alone edits the hand,
+            # so the hand's edits never come from two processes in turn.
+            if decoded is not None and self.tables.drives(decoded.table_id):
                 rendering = await self.in_time(interaction, self.tables.hand_rendering_for_table(
                     actor, decoded.table_id), update=True)
                 if interaction.response.is_done():
@@ -494,6 +496,8 @@ class TapisDiscord(discord.Client):
             table = self.tables.outbox.ref(table_id, "table")
             if table is None or table.message_id != str(message.id):
                 live = None  # a press forged onto another message: that one stays as it is
+            if not self.tables.drives(table_id):
+                live = None  # its driver, another process, edits the table
             if live is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():

@@ -1030,6 +1030,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
+        app.router.add_get("/via/{via}", self._gateway)
         app.router.add_get("/via/{via}/", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         app.router.add_route("*", "/via/{via}/api/v10/{tail:.*}", self._rest)
