@@ -991,8 +991,13 @@ class PostgresCluster(Cluster):
         except _DRIVER_ERRORS as error:
             raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
         try:
+            # The lock before the row: a row whose lock is not held is a dead worker's, and
+            # another process joining at the same moment would delete it as such.
             for _ in range(5):
                 key = secrets.randbelow(2**31 - 2) + 1
+                if not await link.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                           DRIVER_LOCK_SPACE, key):
+                    continue
                 worker = await link.fetchval(
                     "INSERT INTO workers (lock_key, name, started_at, platform, shard_count,"
                     " shard_ids) VALUES ($1, $2, $3, $4, $5, $6)"
@@ -1001,9 +1006,9 @@ class PostgresCluster(Cluster):
                     shards.count if shards else None, list(shards.ids) if shards else None)
                 if worker is not None:
                     break
+                await link.execute("SELECT pg_advisory_unlock($1, $2)", DRIVER_LOCK_SPACE, key)
             else:
                 raise StorageError("no free worker lock key")
-            await link.execute("SELECT pg_advisory_lock($1, $2)", DRIVER_LOCK_SPACE, key)
             self._lock_key = key
             # Workers that died and drive nothing any more: every restart adds a row.
             await link.execute(

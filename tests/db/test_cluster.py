@@ -138,3 +138,24 @@ async def test_tables_go_to_the_worker_whose_shards_hold_their_guild_and_back_af
         finally:
             for repo in repos:
                 await repo.close()
+
+
+async def test_workers_joining_at_once_all_stay_registered():
+    # Each join deletes the rows of dead workers: a row must never look dead while its
+    # process is still joining (it would be deleted, and its tables claimed from it).
+    async with postgres_schema() as schema:
+        repos = [postgres_repository(schema) for _ in range(8)]
+        for repo in repos:
+            await repo.open()
+        try:
+            clusters = [repo.cluster() for repo in repos]
+            for _ in range(3):
+                await asyncio.gather(*(c.join(f"w{n}", lambda _: None, lambda: None,
+                                              platform="telegram")
+                                       for n, c in enumerate(clusters)))
+                assert (await clusters[0].census("telegram")).workers == len(clusters)
+                for cluster in clusters:
+                    await cluster.leave()
+        finally:
+            for repo in repos:
+                await repo.close()
