@@ -268,10 +268,16 @@ class TapisDiscord(discord.Client):
         if not interaction.response.is_done():
             done, _ = await asyncio.wait({task}, timeout=self.budget_left(interaction))
             if not done and not interaction.response.is_done():
-                if update:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    if update:
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=True, thinking=True)
+                except discord.HTTPException:
+                    # Too late to answer (Discord forgot the interaction): the work still
+                    # ends here, awaited, rather than left running with nothing holding it.
+                    await asyncio.wait({task})
+                    raise
         return await task
 
     async def answer(self, interaction: discord.Interaction,
