@@ -62,7 +62,9 @@ async def run(args: argparse.Namespace) -> int:
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
+        # Settings checked together (a model validator) have no one name to show.
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
+                             if e["loc"] else e["msg"].removeprefix("Value error, ")
                              for e in exc.errors())
         print(f"tapis: bad settings: {problems}", file=sys.stderr)
         return 2

@@ -13,6 +13,13 @@ died or that have none (the database says which processes are alive), and hands
 tables it has beyond its share to the others, so processes started one after the other
 end up with even shares. SQLite has no cluster: its one process drives everything and
 none of this runs.
+
+A sharded Discord process is *home* for the tables of the guilds on its shards: Discord
+sends their presses to it alone, so it drives them while it lives (no notice to another
+process per press). It claims them whatever its share, and another process that drove
+one (its home was down, or it made the table) hands it back once it is idle. Tables no
+live process is home for (Telegram's, a dead shard's) are shared evenly, so a dead
+shard's tables still play on: REST calls work from any process.
 """
 
 import asyncio
@@ -28,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.deliveries import Announcement, Delivery, Notice
 from bot.render import Button
-from db.repository import Cluster, StorageError
+from db.repository import ASTRAY, SHARED, Cluster, Shards, StorageError
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -42,6 +49,9 @@ SHOWING_CHANGE: ContextVar[bool] = ContextVar("tapis_showing_change", default=Fa
 SLACK = 1
 # Tables taken over at once (each a few queries): bounded by the connection pool's size.
 TAKEOVER_BATCH = 8
+# Home tables claimed in one look (one statement): a restarted process gets its share back
+# over a few looks rather than in one long transaction.
+HOME_BATCH = 1_000
 # PostgreSQL's NOTIFY carries at most 8,000 bytes.
 NOTICE_LIMIT = 7_900
 
@@ -56,6 +66,8 @@ class Driving:
         self._changed: set[int] = set()  # tables to tell their driver about, once
         self._tasks: list[asyncio.Task[None]] = []
         self._lost = False
+        self._homes: set[str] = set()  # channels whose guild the database was told
+        self.shards = _shards(tables)
 
     def drives(self, table_id: int) -> bool:
         # Before joining (a service used without `start`, as some tools do), it is alone.
@@ -70,7 +82,8 @@ class Driving:
 
     async def _join(self) -> None:
         name = f"{socket.gethostname()}:{os.getpid()}:{self._tables.platform}"
-        await self._cluster.join(name, self._incoming.put_nowait, self._on_lost)
+        await self._cluster.join(name, self._incoming.put_nowait, self._on_lost,
+                                 platform=self._tables.platform, shards=self.shards)
 
     def start(self) -> None:
         self._tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._listen()),
@@ -98,19 +111,25 @@ class Driving:
     # --- shares ---------------------------------------------------------------------------
 
     async def balance(self, *, resume: bool = True) -> None:
-        """Take the tables of dead drivers (up to a fair share), give back the excess."""
+        """Take its home tables and the tables of dead drivers (up to a fair share), give
+        back the excess and the tables whose home process is alive again."""
         if self._lost:
             self._lost = False
             await self._join()
-        open_tables, workers, mine = await self._cluster.census(self._tables.platform)
-        for table_id in self.driven - mine:  # claimed by another (this one seemed dead)
-            self._let_go(table_id)
-        taken = sorted(mine - self.driven)
-        share = math.ceil(open_tables / max(workers, 1))
-        if len(mine | self.driven) < share:
-            claimed = await self._cluster.claim(self._tables.platform,
-                                                share - len(mine | self.driven))
+        platform = self._tables.platform
+        census = await self._cluster.census(platform)
+        for table_id in self.driven - census.mine.keys():  # claimed by another: this one
+            self._let_go(table_id)                          # seemed dead for a while
+        taken = sorted(census.mine.keys() - self.driven)
+        if self.shards is not None:
+            taken += [table_id for table_id, _ in
+                      await self._cluster.claim(platform, HOME_BATCH, home=True)]
+        shared = sum(1 for kind in census.mine.values() if kind == SHARED)
+        share = math.ceil(census.shared / max(census.workers, 1))
+        if shared < share:
+            claimed = await self._cluster.claim(platform, share - shared)
             taken += [table_id for table_id, _ in claimed]
+            shared += len(claimed)
         self.driven.update(taken)
         if resume:
             # Redrawn even when handed over in order: a change made elsewhere while it had
@@ -119,15 +138,29 @@ class Driving:
             for start in range(0, len(taken), TAKEOVER_BATCH):
                 await asyncio.gather(*(self._tables.take_over(table_id)
                                        for table_id in taken[start:start + TAKEOVER_BATCH]))
-        if len(self.driven) > share + max(SLACK, share // 5):
+        fresh = set(taken)
+        given = [t for t, kind in sorted(census.mine.items()) if kind == ASTRAY
+                 and t in self.driven and t not in fresh and self._tables.idle(t)]
+        if shared > share + max(SLACK, share // 5):
             # Only well past its share (a process joined): tables do not go back and forth
             # while games end and the count of open tables changes.
-            given = [t for t in sorted(self.driven)
-                     if self._tables.idle(t)][:len(self.driven) - share]
-            for table_id in given:
-                self._let_go(table_id)
-            if given:
-                await self._cluster.release(given)
+            given += [t for t in sorted(self.driven) if census.mine.get(t) == SHARED
+                      and self._tables.idle(t)][:shared - share]
+        for table_id in given:
+            self._let_go(table_id)
+        if given:
+            await self._cluster.release(given)
+
+    async def note_home(self, channel: str, guild_id: int) -> None:
+        """The guild a channel belongs to, told once per channel: its tables' home."""
+        if channel in self._homes or self._cluster.worker is None:
+            return
+        try:
+            await self._cluster.note_home(self._tables.platform, channel, guild_id)
+        except StorageError:
+            log.warning("channel %s: its guild not stored", channel, exc_info=True)
+            return
+        self._homes.add(channel)
 
     async def adopt(self, table_id: int) -> None:
         """A table this process just made: it drives it unless a live process does."""
@@ -210,6 +243,15 @@ class Driving:
             self._tables.outbox.put(Notice(**notice["n"]))
         else:
             await self._tables.catch_up(table_id)
+
+
+def _shards(tables: "Tables") -> Shards | None:
+    """The shards this process holds Discord's gateway for, when it is sharded."""
+    settings = tables.settings
+    if tables.platform != "discord" or settings.discord_shard_count is None:
+        return None
+    count = settings.discord_shard_count
+    return Shards(count, tuple(settings.discord_shard_ids or range(count)))
 
 
 __all__ = ["SHOWING_CHANGE", "Driving"]

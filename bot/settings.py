@@ -1,9 +1,9 @@
 """Every setting the bot reads, from the environment or `.env` (listed in .env.example)."""
 
 import re
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
@@ -52,10 +52,14 @@ class Settings(BaseSettings):
                                    "the webhook); off: this process only drives tables")
     register_commands: bool = Field(True, description="register the slash commands with the "
                                     "platforms at start; one process of a cluster is enough")
+    discord_shard_count: int | None = Field(
+        None, ge=1, le=10_000, description="Discord shards of the whole bot; with "
+        "DISCORD_SHARD_IDS, the shards this process connects (docs: Running at scale)")
+    discord_shard_ids: list[int] | None = None
     cluster_poll: float = Field(1.0, gt=0, le=3, description="seconds between a cluster "
                                 "process's looks for tables whose driver died")
 
-    @field_validator("metrics_port", "retention_days", mode="before")
+    @field_validator("metrics_port", "retention_days", "discord_shard_count", mode="before")
     @classmethod
     def _empty_is_off(cls, value: object) -> object:
         # `METRICS_PORT=` as .env.example writes it means "not set".
@@ -66,15 +70,39 @@ class Settings(BaseSettings):
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("discord_guild_ids", mode="before")
+    @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
     @classmethod
-    def _split_ids(cls, value: object) -> object:
+    def _split_ids(cls, value: object, info: ValidationInfo) -> object:
         # A comma-separated list is what an operator writes in .env.
         if isinstance(value, str):
-            return [int(part) for part in value.replace(" ", "").split(",") if part]
+            parts = [part for part in value.replace(" ", "").split(",") if part]
+            if not parts and info.field_name == "discord_shard_ids":
+                return None  # `DISCORD_SHARD_IDS=` means "not set": every shard
+            if not all(part.isascii() and part.isdecimal() for part in parts):
+                raise ValueError(f"{value!r} is not a comma-separated list of numbers")
+            return [int(part) for part in parts]
         if isinstance(value, int):
             return [value]
         return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        # Discord refuses a connection whose shard id is not below the count (close code
+        # 4010); said here, at start, in the operator's terms.
+        count, ids = self.discord_shard_count, self.discord_shard_ids
+        if ids is not None and count is None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the bot's total "
+                             "number of shards)")
+        if ids is not None and count is not None:
+            if not ids:
+                raise ValueError("DISCORD_SHARD_IDS is empty: leave it unset for all shards")
+            wrong = [i for i in ids if i >= count]
+            if wrong:
+                raise ValueError(f"DISCORD_SHARD_IDS {wrong} not below DISCORD_SHARD_COUNT "
+                                 f"{count} (shard ids go from 0 to {count - 1})")
+            if len(set(ids)) != len(ids):
+                raise ValueError("DISCORD_SHARD_IDS lists a shard twice")
+        return self
 
     @field_validator("discord_token", "telegram_token", "telegram_api_url", "discord_api_url",
                      "telegram_webhook_url", "telegram_webhook_secret")

@@ -36,6 +36,7 @@ from db.repository import (
     LOBBY,
     OPEN_STATUSES,
     PLAYING,
+    Census,
     Cluster,
     Deadline,
     GameStats,
@@ -44,6 +45,7 @@ from db.repository import (
     Repository,
     ResultRow,
     SeatRow,
+    Shards,
     StorageError,
     TableExists,
     TableNotFound,
@@ -917,15 +919,48 @@ SELECT w.id FROM workers w JOIN pg_locks l
  AND l.objid = w.lock_key::oid AND l.granted
  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 """
+_LIVE_HOMES = f"""
+SELECT w.id, w.platform, w.shard_count, w.shard_ids FROM workers w JOIN pg_locks l
+  ON l.locktype = 'advisory' AND l.classid = {DRIVER_LOCK_SPACE} AND l.objsubid = 2
+ AND l.objid = w.lock_key::oid AND l.granted
+ AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+"""
+# A table `t` (joined to its channel's home `h`) has a live worker home for it.
+_HOMED = """(h.home IS NOT NULL AND EXISTS (SELECT 1 FROM live l WHERE l.platform = t.platform
+  AND l.shard_count IS NOT NULL AND ((h.home >> 22) % l.shard_count)::int = ANY(l.shard_ids)))"""
+_WITH_HOME = ("tables t LEFT JOIN channel_homes h"
+              " ON h.platform = t.platform AND h.channel = t.channel")
+_T_OPEN = f"t.{_IS_OPEN}"
+
+
+def _mine(count: str, ids: str) -> str:
+    """The table's home is on this worker's shards (given as query parameters)."""
+    return (f"(h.home IS NOT NULL AND {count}::int IS NOT NULL"
+            f" AND ((h.home >> 22) % {count}::int)::int = ANY({ids}::int[]))")
+
+
 _CLAIM = f"""
-WITH live AS ({_LIVE_WORKERS}), free AS (
-    SELECT id, driver FROM tables
-    WHERE platform = $2 AND {_IS_OPEN}
-      AND (driver IS NULL OR driver NOT IN (SELECT id FROM live))
-    ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
+WITH live AS ({_LIVE_HOMES}), free AS (
+    SELECT t.id, t.driver FROM {_WITH_HOME}
+    WHERE t.platform = $2 AND {_T_OPEN}
+      AND (t.driver IS NULL OR t.driver NOT IN (SELECT id FROM live))
+      AND CASE WHEN $4 THEN {_mine("$5", "$6")} ELSE NOT {_HOMED} END
+    ORDER BY t.id LIMIT $3 FOR UPDATE OF t SKIP LOCKED
 )
 UPDATE tables t SET driver = $1 FROM free WHERE t.id = free.id
 RETURNING t.id, free.driver IS NOT NULL
+"""
+_CENSUS = f"""
+WITH live AS ({_LIVE_HOMES})
+SELECT (SELECT COUNT(*) FROM {_WITH_HOME} WHERE t.platform = $1 AND {_T_OPEN}
+        AND NOT {_HOMED}),
+       (SELECT COUNT(*) FROM live WHERE platform = $1),
+       ARRAY(SELECT t.id FROM {_WITH_HOME} WHERE t.platform = $1 AND t.driver = $2
+             AND {_T_OPEN} ORDER BY t.id),
+       ARRAY(SELECT CASE WHEN {_mine("$3", "$4")} THEN 'home' WHEN {_HOMED} THEN 'astray'
+                         ELSE 'shared' END
+             FROM {_WITH_HOME} WHERE t.platform = $1 AND t.driver = $2 AND {_T_OPEN}
+             ORDER BY t.id)
 """
 
 
@@ -939,31 +974,41 @@ class PostgresCluster(Cluster):
         self._lock_key = 0
         self._link: asyncpg.Connection | None = None
         self._on_lost: Callable[[], None] = lambda: None
+        self._shards: Shards | None = None
 
     @property
     def channel(self) -> str:
         return f"tapis_{self._lock_key}"
 
     async def join(self, name: str, on_notice: Callable[[str], None],
-                   on_lost: Callable[[], None]) -> int:
+                   on_lost: Callable[[], None], *, platform: str | None = None,
+                   shards: Shards | None = None) -> int:
         self._on_lost = on_lost
+        self._shards = shards
         try:
             link = await asyncpg.connect(self._repo._dsn,
                                          server_settings=self._repo.server_settings)
         except _DRIVER_ERRORS as error:
             raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
         try:
+            # The lock before the row: a row whose lock is not held is a dead worker's, and
+            # another process joining at the same moment would delete it as such.
             for _ in range(5):
                 key = secrets.randbelow(2**31 - 2) + 1
+                if not await link.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                           DRIVER_LOCK_SPACE, key):
+                    continue
                 worker = await link.fetchval(
-                    "INSERT INTO workers (lock_key, name, started_at) VALUES ($1, $2, $3)"
+                    "INSERT INTO workers (lock_key, name, started_at, platform, shard_count,"
+                    " shard_ids) VALUES ($1, $2, $3, $4, $5, $6)"
                     " ON CONFLICT (lock_key) DO NOTHING RETURNING id",
-                    key, name, self._repo._clock())
+                    key, name, self._repo._clock(), platform,
+                    shards.count if shards else None, list(shards.ids) if shards else None)
                 if worker is not None:
                     break
+                await link.execute("SELECT pg_advisory_unlock($1, $2)", DRIVER_LOCK_SPACE, key)
             else:
                 raise StorageError("no free worker lock key")
-            await link.execute("SELECT pg_advisory_lock($1, $2)", DRIVER_LOCK_SPACE, key)
             self._lock_key = key
             # Workers that died and drive nothing any more: every restart adds a row.
             await link.execute(
@@ -998,24 +1043,28 @@ class PostgresCluster(Cluster):
         except (*_DRIVER_ERRORS, TimeoutError):
             link.terminate()
 
-    async def census(self, platform: str) -> tuple[int, int, set[int]]:
-        async def body(db: Connection) -> tuple[int, int, set[int]]:
-            row = await db.fetchrow(
-                f"SELECT (SELECT COUNT(*) FROM tables WHERE platform = $1 AND {_IS_OPEN}),"
-                f" (SELECT COUNT(*) FROM ({_LIVE_WORKERS}) live),"
-                f" ARRAY(SELECT id FROM tables WHERE platform = $1 AND driver = $2"
-                f" AND {_IS_OPEN})", platform, self.worker)
+    async def census(self, platform: str) -> Census:
+        count, ids = self._shard_params()
+
+        async def body(db: Connection) -> Census:
+            row = await db.fetchrow(_CENSUS, platform, self.worker, count, ids)
             assert row is not None  # a SELECT without FROM has its one row
-            return int(row[0]), int(row[1]), set(row[2])
+            return Census(int(row[0]), int(row[1]), dict(zip(row[2], row[3], strict=True)))
 
         return await self._repo._run(body)
 
-    async def claim(self, platform: str, limit: int) -> list[tuple[int, bool]]:
-        if limit <= 0:
+    def _shard_params(self) -> tuple[int | None, list[int]]:
+        shards = self._shards
+        return (shards.count, list(shards.ids)) if shards is not None else (None, [])
+
+    async def claim(self, platform: str, limit: int, *, home: bool = False
+                    ) -> list[tuple[int, bool]]:
+        count, ids = self._shard_params()
+        if limit <= 0 or (home and count is None):
             return []
 
         async def body(db: Connection) -> list[tuple[int, bool]]:
-            rows = await db.fetch(_CLAIM, self.worker, platform, limit)
+            rows = await db.fetch(_CLAIM, self.worker, platform, limit, home, count, ids)
             return [(int(r[0]), bool(r[1])) for r in rows]
 
         return await self._repo._write(body)
@@ -1044,3 +1093,11 @@ class PostgresCluster(Cluster):
                 table_id, notice))
 
         return await self._repo._run(body)
+
+    async def note_home(self, platform: str, channel: str, home: int) -> None:
+        async def body(db: Connection) -> None:
+            await db.execute("INSERT INTO channel_homes (platform, channel, home)"
+                             " VALUES ($1, $2, $3) ON CONFLICT (platform, channel)"
+                             " DO UPDATE SET home = EXCLUDED.home", platform, channel, home)
+
+        await self._repo._write(body)

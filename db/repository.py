@@ -130,6 +130,31 @@ class GameStats:
     average_rank: float
 
 
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards a process holds gateway connections for: Discord sends a guild's
+    events only to shard `(guild_id >> 22) % count`."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def holds(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
+# How a worker stands to one of the open tables it drives (`Census.mine`).
+HOME = "home"  # its channel's guild is on this worker's shards
+ASTRAY = "astray"  # its guild is on another live worker's shards: to be handed back
+SHARED = "shared"  # no live worker is home for it (Telegram, or a shard nobody holds)
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    shared: int  # open tables of the platform no live worker is home for
+    workers: int  # live workers of the platform
+    mine: dict[int, str]  # the open tables this worker drives: HOME, ASTRAY or SHARED
+
+
 class Cluster(ABC):
     """Which process drives which table, when several processes share one database.
 
@@ -139,29 +164,37 @@ class Cluster(ABC):
     worker that runs its timers and edits its messages; a table whose driver is gone is
     claimed by another. Any worker may change any table (the version guards every
     write) and then tells the table's driver, which shows the change.
+
+    A worker may be *home* for some tables: a sharded Discord process for the tables of
+    the guilds on its shards (their presses reach it first). Such tables go to their home
+    worker while it lives; the others (and those whose home is dead) are shared evenly.
     """
 
     worker: int | None  # this process's worker id once joined
 
     @abstractmethod
     async def join(self, name: str, on_notice: Callable[[str], None],
-                   on_lost: Callable[[], None]) -> int:
+                   on_lost: Callable[[], None], *, platform: str | None = None,
+                   shards: Shards | None = None) -> int:
         """Register and stay alive; `on_notice` gets what other workers send this one,
         `on_lost` is called if the database connection that keeps it alive drops (its
-        tables may then be claimed by others: it must stop driving them)."""
+        tables may then be claimed by others: it must stop driving them). `platform` and
+        `shards` say what it serves and is home for."""
 
     @abstractmethod
     async def leave(self) -> None:
         """Stop being a worker: its tables go to the others at once."""
 
     @abstractmethod
-    async def census(self, platform: str) -> tuple[int, int, set[int]]:
-        """(open tables of `platform`, live workers, the open tables this worker drives)."""
+    async def census(self, platform: str) -> Census:
+        """The platform's open tables and live workers, as this worker's share needs."""
 
     @abstractmethod
-    async def claim(self, platform: str, limit: int) -> list[tuple[int, bool]]:
-        """Drive up to `limit` open tables of `platform` that have no live driver; each
-        claimed table with whether its driver died (its screens may be behind)."""
+    async def claim(self, platform: str, limit: int, *, home: bool = False
+                    ) -> list[tuple[int, bool]]:
+        """Drive up to `limit` open tables of `platform` that have no live driver: with
+        `home`, those this worker is home for; without, those no live worker is home for.
+        Each claimed table with whether its driver died (its screens may be behind)."""
 
     @abstractmethod
     async def adopt(self, table_id: int) -> bool:
@@ -174,6 +207,10 @@ class Cluster(ABC):
     @abstractmethod
     async def tell_driver(self, table_id: int, notice: str) -> bool:
         """Send `notice` to the table's live driver; False when it has none."""
+
+    @abstractmethod
+    async def note_home(self, platform: str, channel: str, home: int) -> None:
+        """Remember the guild `home` of a channel (its tables' home is that guild's shard)."""
 
 
 class Repository(ABC):

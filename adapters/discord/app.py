@@ -20,6 +20,8 @@ from urllib.parse import urlparse
 
 import aiohttp
 import discord
+import discord.gateway
+import yarl
 from discord import app_commands
 from discord.app_commands import locale_str
 
@@ -266,10 +268,16 @@ class TapisDiscord(discord.Client):
         if not interaction.response.is_done():
             done, _ = await asyncio.wait({task}, timeout=self.budget_left(interaction))
             if not done and not interaction.response.is_done():
-                if update:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    if update:
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=True, thinking=True)
+                except discord.HTTPException:
+                    # Too late to answer (Discord forgot the interaction): the work still
+                    # ends here, awaited, rather than left running with nothing holding it.
+                    await asyncio.wait({task})
+                    raise
         return await task
 
     async def answer(self, interaction: discord.Interaction,
@@ -319,7 +327,15 @@ class TapisDiscord(discord.Client):
     async def _begin(self, interaction: discord.Interaction) -> bool:
         """Before every command, in the task that runs it: what it stores is recorded."""
         changes.track()
+        await self._note_home(interaction)
         return True
+
+    async def _note_home(self, interaction: discord.Interaction) -> None:
+        """In a cluster, the guild of the channel a table may be made in: the table's home
+        is the process whose shards hold that guild (bot/driving.py)."""
+        driving = self.tables.driving
+        if driving is not None and interaction.guild_id is not None:
+            await driving.note_home(channel_of(interaction), interaction.guild_id)
 
     async def _on_tree_error(self, interaction: discord.Interaction,
                              error: app_commands.AppCommandError) -> None:
@@ -347,6 +363,7 @@ class TapisDiscord(discord.Client):
 
     async def _press(self, interaction: discord.Interaction) -> None:
         changes.track()
+        await self._note_home(interaction)
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         press = press_of(interaction, payload)
@@ -450,7 +467,9 @@ class TapisDiscord(discord.Client):
                 return  # deferred: the outbox edits the hand as usual
             decoded = decode_payload(press.payload)
             rendering = None
-            if decoded is not None:
+            # Another process drives the table (bot/driving.py): it alone edits the hand,
+            # so the hand's edits never come from two processes in turn.
+            if decoded is not None and self.tables.drives(decoded.table_id):
                 rendering = await self.in_time(interaction, self.tables.hand_rendering_for_table(
                     actor, decoded.table_id), update=True)
                 if interaction.response.is_done():
@@ -483,6 +502,8 @@ class TapisDiscord(discord.Client):
             table = self.tables.outbox.ref(table_id, "table")
             if table is None or table.message_id != str(message.id):
                 live = None  # a press forged onto another message: that one stays as it is
+            if not self.tables.drives(table_id):
+                live = None  # its driver, another process, edits the table
             if live is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():
@@ -737,7 +758,9 @@ async def run_discord(repo: Repository, settings: Settings, *,
         raise ValueError("DISCORD_TOKEN is not set")
     if settings.discord_api_url:
         discord.http.Route.BASE = settings.discord_api_url.rstrip("/")
-    client = TapisDiscord(repo, settings)
+    client = (ShardedTapisDiscord(repo, settings, shard_count=settings.discord_shard_count,
+                                  shard_ids=settings.discord_shard_ids)
+              if settings.discord_shard_count is not None else TapisDiscord(repo, settings))
     if health is not None:
         health.watch("discord", client.connection_problem)
     try:
@@ -745,10 +768,45 @@ async def run_discord(repo: Repository, settings: Settings, *,
     except (discord.LoginFailure, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
         await client.close()
         raise StartupError(startup_problem(exc, settings)) from exc
+    if settings.discord_api_url or settings.discord_shard_count is not None:
+        try:
+            await _find_gateway(client, settings)
+        except BaseException:
+            await client.close()
+            raise
     try:
         await client.connect()
     finally:
         await client.close()
+
+
+class ShardedTapisDiscord(TapisDiscord, discord.AutoShardedClient):
+    """The same bot on some of the bot's shards (DISCORD_SHARD_COUNT, DISCORD_SHARD_IDS):
+    one gateway connection per shard, each carrying the events of its guilds only. REST
+    calls (edits, DMs, answers) work from any process whatever the shard."""
+
+
+async def _find_gateway(client: discord.Client, settings: Settings) -> None:
+    """The gateway address Discord gives (GET /gateway/bot), and whether the shards may
+    start: a server of one's own (DISCORD_API_URL) has its gateway elsewhere than
+    discord.py's default, and sharded processes must fit in the day's session starts."""
+    try:
+        recommended, url, limits = await client.http.get_bot_gateway()
+    except (discord.GatewayNotFound, discord.HTTPException, aiohttp.ClientError,
+            OSError) as exc:
+        raise StartupError(f"Discord gave no gateway address ({exc})") from exc
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+    count = settings.discord_shard_count
+    if count is None:
+        return
+    starting = len(settings.discord_shard_ids or range(count))
+    if limits["remaining"] < starting:
+        raise StartupError(
+            f"Discord allows {limits['remaining']} more gateway session starts for "
+            f"{limits['reset_after'] / 1000:.0f} s; this process needs {starting}")
+    if count < recommended:
+        log.warning("DISCORD_SHARD_COUNT is %d; Discord recommends %d shards for this bot",
+                    count, recommended)
 
 
 def startup_problem(exc: BaseException, settings: Settings) -> str:

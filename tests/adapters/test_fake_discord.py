@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import aiohttp
 import discord
+import discord.gateway
 import pytest
 from discord import app_commands
 
@@ -444,3 +447,128 @@ async def test_thread_created_by_the_bot_appears_in_the_guild_and_takes_messages
     assert [m.content for m in fake.channel_messages("table-2")] == [
         "Ochs & Esel: waiting for players"
     ]
+
+
+# --- shards ---------------------------------------------------------------------------------
+
+
+def _sharded(fake: FakeDiscord, name: str, count: int, ids: list[int],
+             seen: list[tuple[str, int | None]]) -> tuple[discord.Client, app_commands.CommandTree]:
+    intents = discord.Intents.none()
+    intents.guilds = True
+    client = discord.AutoShardedClient(intents=intents, shard_count=count, shard_ids=ids,
+                                       **fake.client_options())
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name="deal", description="Deal cards")
+    async def deal(interaction: discord.Interaction) -> None:
+        seen.append((name, interaction.guild_id))
+        await interaction.response.send_message(f"dealt by {name}", ephemeral=True)
+
+    return client, tree
+
+
+async def test_each_guilds_events_go_to_its_shard_only_and_dms_to_shard_zero(
+    fake: FakeDiscord,
+) -> None:
+    members = [fake.user("alice"), fake.user("bob")]
+    guilds = [fake.add_guild(f"g{i}", members, shard=(i % 2, 2)) for i in range(4)]
+    channels = [fake.add_channel(guild, "cards") for guild in guilds]
+    seen: list[tuple[str, int | None]] = []
+    zero, tree = _sharded(fake, "zero", 2, [0], seen)
+    one, _ = _sharded(fake, "one", 2, [1], seen)
+    # Each process connects through its own address, as `python -m bot` processes would.
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = fake._gateway_url_via("zero")
+    async with fake.running(zero):
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = fake._gateway_url_via("one")
+        async with fake.running(one):
+            await tree.sync()
+            # Only the guilds of its shard were announced to each connection.
+            for client, shard in ((zero, 0), (one, 1)):
+                assert {g.id for g in client.guilds} == {
+                    g for g in fake.guilds if (g >> 22) % 2 == shard}
+            assert {guilds[0].id, guilds[2].id} <= {g.id for g in zero.guilds}
+            assert fake.shard_connections() == {(0, 2): ["zero"], (1, 2): ["one"]}
+            for channel in channels:
+                inter = await fake.slash("deal", user="alice", channel=channel)
+                await fake.wait_for(lambda i=inter: i.acknowledged)  # type: ignore[misc]
+                assert inter.delivered_to == ("zero" if channel is channels[0]
+                                              or channel is channels[2] else "one")
+            assert seen == [("zero", guilds[0].id), ("one", guilds[1].id),
+                            ("zero", guilds[2].id), ("one", guilds[3].id)]
+            # A DM belongs to no guild: shard 0 alone gets it.
+            inter = await fake.slash("deal", user="bob", channel=fake.dm_channel("bob"))
+            await fake.wait_for(lambda: inter.acknowledged)
+            assert inter.delivered_to == "zero" and seen[-1] == ("zero", None)
+        # Shard 1's process is gone: its guilds' presses reach nobody; shard 0's still work.
+        lost = await fake.slash("deal", user="alice", channel=channels[1])
+        assert lost.delivered_to is None and fake.undelivered == [lost]
+        await asyncio.sleep(0.2)
+        assert not lost.acknowledged and seen[-1] == ("zero", None)
+        kept = await fake.slash("deal", user="alice", channel=channels[2])
+        await fake.wait_for(lambda: kept.acknowledged)
+        assert kept.delivered_to == "zero"
+
+
+async def _identify(fake: FakeDiscord, **fields: object) -> tuple[int | None, list[str]]:
+    """A raw IDENTIFY: the close code the gateway answered with (None if it accepted it)
+    and the events it sent."""
+    events: list[str] = []
+    async with aiohttp.ClientSession() as session, session.ws_connect(
+            str(fake.gateway_url)) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1,
+                                           "properties": {}, **fields}})
+        while True:
+            try:
+                msg = await ws.receive(timeout=0.5)
+            except TimeoutError:
+                return None, events
+            if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                return ws.close_code, events
+            events.append(json.loads(msg.data)["t"])
+
+
+@pytest.mark.parametrize("shard", [[2, 2], [0, 0], [-1, 3], ["0", 2], [True, 2], [0], "0,1"])
+async def test_an_invalid_shard_is_refused_with_close_code_4010(
+    fake: FakeDiscord, shard: object
+) -> None:
+    assert await _identify(fake, shard=shard) == (4010, [])
+    assert fake.identifies == 0
+
+
+async def test_too_many_guilds_on_one_connection_requires_sharding(fake: FakeDiscord) -> None:
+    fake.max_guilds_per_shard = 2
+    for i in range(3):
+        fake.add_guild(f"g{i}", shard=(i % 2, 2))
+    assert len(fake.guilds) == 4
+    assert await _identify(fake) == (4011, [])
+    code, events = await _identify(fake, shard=[1, 2])
+    assert code is None and events[0] == "READY"
+    assert events.count("GUILD_CREATE") == sum(1 for g in fake.guilds if (g >> 22) % 2 == 1)
+
+
+async def test_gateway_bot_recommends_shards_and_counts_session_starts(
+    fake: FakeDiscord,
+) -> None:
+    fake.guilds_per_shard = 2
+    for i in range(4):
+        fake.add_guild(f"g{i}")
+    async with aiohttp.ClientSession() as session:
+        async def gateway_bot() -> dict[str, object]:
+            async with session.get(f"{fake.base_url_via('p7')}/gateway/bot",
+                                   headers={"Authorization": f"Bot {fake.token}"}) as answer:
+                assert answer.status == 200
+                return dict(await answer.json())
+
+        first = await gateway_bot()
+        assert first["shards"] == 3  # five guilds, two a shard
+        assert first["url"] == str(fake._gateway_url_via("p7")).rstrip("/")
+        assert fake.requests[-1].sender == "p7"
+        await _identify(fake, shard=[0, 3])
+        second = await gateway_bot()
+    limit = second["session_start_limit"]
+    assert isinstance(limit, dict) and isinstance(first["session_start_limit"], dict)
+    assert limit["remaining"] == first["session_start_limit"]["remaining"] - 1
+    fake.session_starts = 0
+    assert (await _identify(fake, shard=[0, 3]))[0] == 4000

@@ -290,6 +290,9 @@ class FakeInteraction:
     autocomplete_choices: list[Json] | None = None
     modal: Json | None = None
     followup_ids: list[int] = field(default_factory=list)
+    # The gateway connection Discord sent it on (its `via` name, "" for the plain address);
+    # None when no connection of its shard was up: the bot never saw it.
+    delivered_to: str | None = None
 
     @property
     def acknowledged(self) -> bool:
@@ -306,6 +309,7 @@ class RequestRecord:
     body: Any = None
     query: dict[str, str] = field(default_factory=dict)
     uploads: dict[str, bytes] = field(default_factory=dict)  # multipart files by name
+    sender: str = ""  # the `via` name in the address the caller used ("" for the plain one)
 
     @property
     def key(self) -> str:
@@ -461,9 +465,12 @@ def _form_error(path: str, code: str, message: str) -> DiscordError:
 
 
 class _Session:
-    def __init__(self, session_id: str, intents: int) -> None:
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int] | None = None,
+                 via: str = "") -> None:
         self.id = session_id
         self.intents = intents
+        self.shard = shard  # (id, count) as IDENTIFY gave it; None: the one shard of one
+        self.via = via
         self.seq = 0
         self.backlog: list[Json] = []
         self.ws: web.WebSocketResponse | None = None
@@ -526,6 +533,12 @@ class FakeDiscord:
         self.heartbeats = 0
         self.identifies = 0
         self.resumes = 0
+        # Discord's sharding rules: more guilds than this on one connection is refused
+        # (close code 4011); GET /gateway/bot recommends one shard per `guilds_per_shard`.
+        self.max_guilds_per_shard = 2_500
+        self.guilds_per_shard = 1_000
+        self.session_starts = 1_000  # IDENTIFYs left today (session_start_limit.remaining)
+        self.undelivered: list[FakeInteraction] = []
 
         self._failures: list[_Failure] = []
         self._limits: list[_Limit] = []
@@ -573,8 +586,16 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, members: list[FakeUser] | None = None) -> FakeGuild:
-        guild = FakeGuild(self.snowflake(), name, self.owner.id, joined_at=self._now_iso())
+    def add_guild(self, name: str, members: list[FakeUser] | None = None, *,
+                  shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild the bot is in; with `shard` (id, count), one whose id Discord routes to
+        that shard (guilds made in one millisecond would all share a shard)."""
+        guild_id = self.snowflake()
+        if shard is not None:
+            ms = guild_id >> 22
+            guild_id = (ms + (shard[0] - ms) % shard[1]) << 22
+            self._last_id = max(self._last_id, guild_id)
+        guild = FakeGuild(guild_id, name, self.owner.id, joined_at=self._now_iso())
         guild.roles.append(FakeRole(guild.id, "@everyone", EVERYONE_PERMISSIONS))
         bot_role = FakeRole(self.snowflake(), self.bot.name, BOT_PERMISSIONS, 1, managed=True)
         guild.roles.append(bot_role)
@@ -992,14 +1013,27 @@ class FakeDiscord:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/api/v10"
 
+    def base_url_via(self, name: str) -> str:
+        """The REST address for a caller that the fake records as `name` (`sender` of its
+        requests, `delivered_to` of the interactions sent on its gateway connections): so
+        that a test running several bot processes can tell who did what."""
+        return f"http://127.0.0.1:{self.port}/via/{name}/api/v10"
+
     @property
     def gateway_url(self) -> yarl.URL:
         return yarl.URL(f"ws://127.0.0.1:{self.port}/")
 
+    def _gateway_url_via(self, via: str) -> yarl.URL:
+        return self.gateway_url if not via else yarl.URL(
+            f"ws://127.0.0.1:{self.port}/via/{via}/")
+
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
+        app.router.add_get("/via/{via}", self._gateway)
+        app.router.add_get("/via/{via}/", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        app.router.add_route("*", "/via/{via}/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -1076,6 +1110,7 @@ class FakeDiscord:
         await ws.prepare(request)
         self._sockets.add(ws)
         session: _Session | None = None
+        via = request.match_info.get("via", "")
         try:
             await ws.send_json(
                 {"op": 10, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}}
@@ -1089,7 +1124,7 @@ class FakeDiscord:
                     self.heartbeats += 1
                     await ws.send_json({"op": 11})
                 elif op == 2:
-                    session = await self._identify(ws, data)
+                    session = await self._identify(ws, data, via)
                 elif op == 6:
                     session = await self._resume(ws, data)
         finally:
@@ -1098,12 +1133,29 @@ class FakeDiscord:
                 session.ws = None
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: Json) -> _Session | None:
+    async def _identify(self, ws: web.WebSocketResponse, data: Json, via: str = ""
+                        ) -> _Session | None:
         if data.get("token") != self.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
+        shard = data.get("shard")
+        if shard is not None:
+            if not (isinstance(shard, list) and len(shard) == 2
+                    and all(type(n) is int for n in shard)  # a bool is no shard number
+                    and shard[1] >= 1 and 0 <= shard[0] < shard[1]):
+                await ws.close(code=4010, message=b"Invalid shard.")
+                return None
+            shard = (shard[0], shard[1])
+        if sum(1 for g in self.guilds if _on_shard(shard, g)) > self.max_guilds_per_shard:
+            await ws.close(code=4011, message=b"Sharding required.")
+            return None
+        if self.session_starts <= 0:
+            # Discord ends the connection when the day's session starts are spent.
+            await ws.close(code=4000, message=b"Session start limit reached.")
+            return None
+        self.session_starts -= 1
         self.identifies += 1
-        session = _Session(uuid.uuid4().hex, int(data.get("intents", 0)))
+        session = _Session(uuid.uuid4().hex, int(data.get("intents", 0)), shard, via)
         self._sessions[session.id] = session
         session.ws = ws
         await self._send(
@@ -1112,10 +1164,12 @@ class FakeDiscord:
             {
                 "v": 10,
                 "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds
+                           if _on_shard(shard, g)],
+                **({"shard": list(shard)} if shard is not None else {}),
                 "session_id": session.id,
                 "session_type": "normal",
-                "resume_gateway_url": str(self.gateway_url),
+                "resume_gateway_url": str(self._gateway_url_via(via)),
                 "application": {"id": str(self.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -1127,7 +1181,9 @@ class FakeDiscord:
             },
         )
         for guild in self.guilds.values():
-            await self._send(session, "GUILD_CREATE", self.guild_payload(guild, session.intents))
+            if _on_shard(shard, guild.id):
+                await self._send(session, "GUILD_CREATE",
+                                 self.guild_payload(guild, session.intents))
         self._touch()
         return session
 
@@ -1157,14 +1213,30 @@ class FakeDiscord:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await session.ws.send_json(frame)
 
-    async def dispatch(self, event: str, data: Json, *, intent: int | None = None) -> None:
-        """Send a gateway event to every identified bot session (subscribed to `intent`)."""
-        for session in self._sessions.values():
-            if intent is None or session.intents & intent:
+    async def dispatch(self, event: str, data: Json, *, intent: int | None = None) -> str | None:
+        """Send a gateway event to every identified bot session (subscribed to `intent`)
+        of the shard of the event's guild (shard 0 for an event of no guild, a DM's); the
+        `via` name of a live connection that got it, None if none did."""
+        guild_id = data.get("guild_id")
+        guild = int(guild_id) if guild_id is not None else None
+        got = None
+        for session in list(self._sessions.values()):
+            if (intent is None or session.intents & intent) and _on_shard(session.shard, guild):
                 await self._send(session, event, data)
+                if session.ws is not None and not session.ws.closed:
+                    got = session.via
+        return got
 
     def _connected(self) -> bool:
         return any(s.ws is not None and not s.ws.closed for s in self._sessions.values())
+
+    def shard_connections(self) -> dict[tuple[int, int] | None, list[str]]:
+        """The live gateway connections by shard (id, count): the `via` name of each."""
+        live: dict[tuple[int, int] | None, list[str]] = {}
+        for session in self._sessions.values():
+            if session.ws is not None and not session.ws.closed:
+                live.setdefault(session.shard, []).append(session.via)
+        return live
 
     async def reconnect_request(self) -> None:
         """Ask the bot to reconnect (op 7); discord.py then resumes its session."""
@@ -1323,7 +1395,7 @@ class FakeDiscord:
         where = self.get_channel(channel if channel is not None else self.channel)
         data = self._command_data(command, options or {}, where.guild_id, None)
         inter, payload = self._new_interaction(2, who, where, data)
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self._deliver(inter, payload)
         return inter
 
     async def autocomplete(
@@ -1340,7 +1412,7 @@ class FakeDiscord:
         where = self.get_channel(channel if channel is not None else self.channel)
         data = self._command_data(command, options, where.guild_id, focused)
         inter, payload = self._new_interaction(4, who, where, data)
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self._deliver(inter, payload)
         return inter
 
     async def click(
@@ -1404,8 +1476,15 @@ class FakeDiscord:
         elif values is not None:
             raise ValueError(f"{custom_id!r} is a button: use click()")
         inter, payload = self._new_interaction(3, who, self.channels[msg.channel_id], data, msg)
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self._deliver(inter, payload)
         return inter
+
+    async def _deliver(self, inter: FakeInteraction, payload: Json) -> None:
+        inter.delivered_to = await self.dispatch("INTERACTION_CREATE", payload)
+        if inter.delivered_to is None:
+            # Its shard has no connection: Discord shows the user "This interaction failed".
+            self.undelivered.append(inter)
+            self._record("interaction_undelivered", id=inter.id, guild=inter.guild_id)
 
     async def say(
         self,
@@ -1568,7 +1647,7 @@ class FakeDiscord:
         channel = self.channels[msg.channel_id]
         intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
         for session in self._sessions.values():
-            if not session.intents & intent:
+            if not session.intents & intent or not _on_shard(session.shard, msg.guild_id):
                 continue
             if event == "MESSAGE_DELETE":
                 data: Json = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
@@ -1628,7 +1707,8 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         record = RequestRecord(
-            request.method, path, path, time.monotonic(), query=dict(request.query)
+            request.method, path, path, time.monotonic(), query=dict(request.query),
+            sender=request.match_info.get("via", ""),
         )
         self.requests.append(record)
         try:
@@ -1654,7 +1734,8 @@ class FakeDiscord:
             if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise DiscordError(401, 0, "401: Unauthorized")
             headers = self._check_limits(record, params)
-            result = await route.handler(body=body, files=files, query=request.query, **params)
+            result = await route.handler(body=body, files=files, query=request.query,
+                                         record=record, **params)
         except _RateLimitedError as exc:
             record.status = 429
             self._record("rate_limited", route=record.route, retry_after=exc.retry_after)
@@ -1736,14 +1817,15 @@ class FakeDiscord:
             "bot": {**self.bot.payload()},
         }
 
-    async def _get_gateway(self, **_: Any) -> Json:
+    async def _get_gateway(self, record: RequestRecord | None = None, **_: Any) -> Json:
+        via = record.sender if record is not None else ""
         return {
-            "url": str(self.gateway_url).rstrip("/"),
-            "shards": 1,
+            "url": str(self._gateway_url_via(via)).rstrip("/"),
+            "shards": max(1, math.ceil(len(self.guilds) / self.guilds_per_shard)),
             "session_start_limit": {
                 "total": 1000,
-                "remaining": 1000,
-                "reset_after": 0,
+                "remaining": self.session_starts,
+                "reset_after": 24 * 3600 * 1000,
                 "max_concurrency": 1,
             },
         }
@@ -2039,6 +2121,15 @@ class FakeDiscord:
         msg = self._channel_message(channel_id, message_id)
         self._delete_message(msg)
         await self._echo("MESSAGE_DELETE", msg)
+
+
+def _on_shard(shard: tuple[int, int] | None, guild_id: int | None) -> bool:
+    """Whether Discord sends the events of `guild_id` (None: DMs) to a connection on
+    `shard`: guild events to shard (guild_id >> 22) % count, DMs to shard 0 only."""
+    if shard is None:
+        return True
+    shard_id, count = shard
+    return shard_id == 0 if guild_id is None else (guild_id >> 22) % count == shard_id
 
 
 def _earlier_component(msg: FakeMessage, custom_id: str) -> Json:
