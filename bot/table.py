@@ -214,13 +214,13 @@ class Table:
 
     async def _load_unchecked(self) -> Live | None:
         live = self.kept
-        if live is not None and not self.tables.drives(self.id):
-            # Another process drives it and moves it on: a copy kept here may be old.
+        if live is not None and not self.tables.drives(self.id) and not self.lock.locked():
+            # Another process drives it and moves it on: a copy kept here may be old. (While
+            # a change is being decided here, the copy stays as it is: that change's write is
+            # conditional, and a refused one reads the table again under the lock.)
             row = await self.repo.get_table(self.id)
-            if self.kept is not live:
-                live = self.kept  # read afresh meanwhile by another request
-            elif row is None or stamp(row) != stamp(live.row):
-                live = None  # read afresh below; those holding this copy keep it meanwhile
+            if row is None or stamp(row) != stamp(live.row):
+                live = None  # read afresh below, into the same copy
         if live is not None:
             self.tables.used(self)
             return live
@@ -232,7 +232,13 @@ class Table:
         loading: asyncio.Future[Live | None] = asyncio.get_running_loop().create_future()
         self._loading = loading
         try:
-            live = await self._read()
+            fresh = await self._fetch()
+            if fresh is None:
+                live = None  # gone, or closed as beyond restoring
+            elif self.kept is not None and self.lock.locked():
+                live = self.kept  # a change is being decided on the copy: see above
+            else:
+                live = self._take(fresh)
         except asyncio.CancelledError:
             loading.cancel()
             raise
@@ -246,7 +252,21 @@ class Table:
         finally:
             self._loading = None
 
-    async def _read(self) -> Live | None:
+    def _take(self, fresh: Live) -> Live:
+        """The table as just read becomes its state here. Read again, it is taken into the
+        copy already held, so that everyone here (a job, a press, the lock's holder) has
+        one and the same copy; only the lock's holder, or nobody, may do that."""
+        live = self.kept
+        if live is None:
+            self.live = fresh
+            self.tables.read(self)
+            return fresh
+        live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
+        self.tables.used(self)
+        return live
+
+    async def _fetch(self) -> Live | None:
+        """The stored table, as a new copy (`_take` makes it this table's state)."""
         # A table resumed at start-up was read with all the others; read it again only later.
         row, seats = self.resuming, self.resuming_seats
         self.resuming = self.resuming_seats = None
@@ -276,8 +296,6 @@ class Table:
             if row.status in (LOBBY, PLAYING):
                 await self.close_broken("table_unrestorable")
             return None
-        self.live = live
-        self.tables.read(self)
         return live
 
     async def _verify(self, live: Live) -> None:
@@ -329,19 +347,20 @@ class Table:
 
     async def reload(self) -> None:
         """Another process (or another copy here) moved this table on: take the stored
-        table into the copy everyone here holds."""
-        live = self.kept
-        fresh = await self._read_again()
-        if fresh is not None and live is not None:
-            live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
-            self.live = live
+        table into the copy everyone here holds (the caller holds the lock)."""
+        await self._read_again()
 
     async def _read_again(self) -> Live | None:
-        """The stored table, read afresh (and checked) in place of the copy held here,
-        which those using it keep until the new one is read."""
+        """The stored table, read afresh (and checked) into the copy held here (the caller
+        holds the lock); None when it is gone or cannot be restored."""
         self.resuming = self.resuming_seats = None  # rows read before: stale
-        fresh = await self._read()
-        return None if fresh is None else await self.load()
+        fresh = await self._fetch()
+        if fresh is None:
+            return None
+        live = self._take(fresh)
+        if self.id in self.tables.verified or live.state is None:
+            return live
+        return live if await self._check(live) else None
 
     # --- answers --------------------------------------------------------------------------
 
@@ -1297,7 +1316,10 @@ class Table:
             raise
         except Exception:
             log.exception("table %s: the bot failed; playing the first legal move", live.id)
-        move = next(iter(live.game.legal_moves(live.state, seat)))
+        move = next(iter(live.game.legal_moves(live.state, seat)), None)
+        if move is None:  # not this seat's turn after all: nothing to play, nothing stuck
+            log.error("table %s: seat %s has no move to play for the bot", live.id, seat)
+            return []
         return await self.commit(seat, move, purpose)
 
     async def _remind(self, version: int) -> None:
@@ -1417,15 +1439,11 @@ class Table:
                 await self.after_change(events, mover=mover)
                 return
             was_playing = live is not None and live.row.status == PLAYING
+            # Into the same copy: what this process last showed of it stays (the table's last
+            # moves, whose turn was called, the turn's deadline if still that turn's).
             fresh = await self._read_again()
             if fresh is None:
                 return
-            if live is not None and fresh.state is not None and live.state is not None:
-                # What this process last showed of it: the table's last moves, whose turn
-                # was called (not called again), the turn's deadline if still that turn's.
-                fresh.narration.extend(live.narration)
-                fresh.hand_sizes, fresh.last_to_act = live.hand_sizes, live.last_to_act
-                fresh.deadline, fresh.deadline_stored = live.deadline, live.deadline_stored
             if fresh.row.status == LOBBY or fresh.state is None:
                 await self.show_table()
             elif fresh.row.status == PLAYING:

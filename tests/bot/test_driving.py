@@ -202,3 +202,20 @@ async def test_the_driver_answers_from_what_was_stored_even_before_its_notice_ar
         assert reply.ok, reply.text  # three seats, not the two its copy had
         await two.tables.settle()
         assert "Bob" in two.shown(table_id)  # and the driver showed them
+
+
+async def test_the_driver_keeps_one_copy_of_a_table_that_others_change():
+    # A timer that took the table's copy before a change made elsewhere was shown must
+    # act on what is stored once it runs, not on a copy nobody else holds any more.
+    async with _services(2, bot_delay=60) as (one, two):
+        table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        await _until(lambda: one.tables.drives(table_id))
+        assert (await two.tables.join(BOB, CHANNEL)).ok
+        assert (await two.tables.join(CAROL, CHANNEL)).ok
+        assert (await one.tables.start_game(ALICE, CHANNEL)).ok
+        held = one.tables.table(table_id).live  # as a job holds it while it waits
+        assert (await two.tables.leave(CAROL, CHANNEL)).ok  # a seat change: no move to replay
+        await _until(lambda: held.seat_of(CAROL.user_id) is None)
+        assert one.tables.table(table_id).live is held
+        stored = await one.repo.get_seats(table_id)
+        assert [s.is_bot for s in held.seats] == [s.is_bot for s in stored]
