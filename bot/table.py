@@ -1316,11 +1316,11 @@ class Table:
             raise
         except Exception:
             log.exception("table %s: the bot failed; playing the first legal move", live.id)
-        move = next(iter(live.game.legal_moves(live.state, seat)), None)
-        if move is None:  # not this seat's turn after all: nothing to play, nothing stuck
+        first = next(iter(live.game.legal_moves(live.state, seat)), None)
+        if first is None:  # not this seat's turn after all: nothing to play, nothing stuck
             log.error("table %s: seat %s has no move to play for the bot", live.id, seat)
             return []
-        return await self.commit(seat, move, purpose)
+        return await self.commit(seat, first, purpose)
 
     async def _remind(self, version: int) -> None:
         live = self.live
