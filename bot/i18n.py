@@ -193,8 +193,16 @@ def number(n: int, *, signed: bool = False) -> str:
 
 def count(lang: str, unit: str, n: int) -> str:
     """`1 card`, `3 cards`: the message `n.<unit>`, whose variant the language's CLDR plural
-    rules pick (French takes the singular for 0 too)."""
-    return t(lang, f"n.{unit}", n=_Counted(n))
+    rules pick (French takes the singular for 0 too).
+
+    Remembered apart from `t`'s memo: a table shows a count for every seat at every move,
+    and making the Fluent number to look it up there cost more than the lookup."""
+    memo = (count, lang, unit, n, DIALECT.get())  # `count` first: never one of t's keys
+    text = _MEMO.get(memo)
+    if text is None:
+        text = t(lang, f"n.{unit}", n=_Counted(n))
+        _MEMO[memo] = text
+    return text
 
 
 def _arg(value: Any) -> Any:

@@ -11,6 +11,7 @@ load only where that game is played.
 """
 
 import random
+import sys
 from importlib import import_module
 from typing import Any, Protocol, runtime_checkable
 
@@ -48,7 +49,8 @@ def get(game_id: str, level: str = DEFAULT_LEVEL) -> Bot:
         raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
     name = f"engine.bots.{game_id.replace('-', '_')}"
     try:
-        module = import_module(name)
+        # Asked twice a bot move: the module table first, import machinery only once.
+        module = sys.modules.get(name) or import_module(name)
     except ModuleNotFoundError as exc:
         if exc.name != name:
             raise  # the module exists but something it imports is missing: a real bug

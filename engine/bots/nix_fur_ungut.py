@@ -88,11 +88,19 @@ def _row_worth(values: list[int], board: list[Any], seat: int, turn: int, later:
     return worth
 
 
-def _worth(state: nix.State, seat: int, move: nix.Play) -> float:
-    players = state.seats + (1 if state.personne else 0)
-    later = (players - 1 - state.acted) + (nix.TURNS - state.turn) * players
-    worth = _row_worth(state.board_values[move.row], state.board[move.row], seat,
-                       state.turn, later, move.row, move.super_chip)
+def _worth(state: nix.State, seat: int, move: nix.Play,
+           rows: dict[tuple[str, bool], float] | None = None) -> float:
+    """`rows` remembers each (row, super chip)'s worth across one decision's moves: it
+    depends on the row, not on the cards, and a hand offers dozens of moves per row."""
+    key = (move.row, move.super_chip)
+    worth = None if rows is None else rows.get(key)
+    if worth is None:
+        players = state.seats + (1 if state.personne else 0)
+        later = (players - 1 - state.acted) + (nix.TURNS - state.turn) * players
+        worth = _row_worth(state.board_values[move.row], state.board[move.row], seat,
+                           state.turn, later, move.row, move.super_chip)
+        if rows is not None:
+            rows[key] = worth
     if state.turn < nix.TURNS:
         worth -= _CARD_COST * len(move.cards)
         if nix.JOKER in move.cards and move.row in _LOW_ROWS:
@@ -103,7 +111,8 @@ def _worth(state: nix.State, seat: int, move: nix.Play) -> float:
 def policy(state: nix.State, seat: int, rng: random.Random) -> Move:
     """The baseline: weighs each row's value against the chips still to come that may
     push it out, rewards pushing opponents down, and keeps jokers for the high rows."""
-    return max(_plays(state, seat), key=lambda m: (_worth(state, seat, m), rng.random()))
+    rows: dict[tuple[str, bool], float] = {}
+    return max(_plays(state, seat), key=lambda m: (_worth(state, seat, m, rows), rng.random()))
 
 
 def _plays(state: nix.State, seat: int) -> list[nix.Play]:
@@ -285,7 +294,8 @@ class Strong:
         seat: int = view["seat"]
         known = world(view, None)
         must_act(nix.to_act(known), seat)
+        rows: dict[tuple[str, bool], float] = {}
         ranked = sorted(_plays(known, seat),
-                        key=lambda m: (-_worth(known, seat, m), rng.random()))
+                        key=lambda m: (-_worth(known, seat, m, rows), rng.random()))
         return pimc(ranked[:self.candidates], lambda r: _Sim(world(view, r)),
                     lambda sim, m, r: _rollout(sim, seat, m, r), rng, self.rollouts)
