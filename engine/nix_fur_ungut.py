@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
-from engine.core.notation import sort_numbers_first, strip_verb, tokens
+from engine.core.notation import numbers_first, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
@@ -27,6 +27,7 @@ NAME = "Nix für Ungut"
 SEATS = range(2, 6)
 
 JOKER = "J"
+_CARD_ORDER = numbers_first({JOKER: 0})  # the hand order: numbers, then the joker
 NUMBERS = tuple(str(n) for n in range(1, 8))
 DECK = [n for n in NUMBERS for _ in range(10)] + [JOKER] * 10  # "80 cartes ... dont 10 jokers"
 HAND_SIZE = 12  # "chaque joueur en reçoit 12"
@@ -133,7 +134,7 @@ def load(text: str) -> State:
 
 
 def sort_cards(cards: list[str] | tuple[str, ...]) -> list[str]:
-    return sort_numbers_first(list(cards), {JOKER: 0})
+    return sorted(cards, key=_CARD_ORDER)
 
 
 def _copy(state: State) -> State:

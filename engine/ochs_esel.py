@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
-from engine.core.notation import sort_numbers_first, strip_verb, tokens
+from engine.core.notation import numbers_first, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
@@ -34,6 +34,7 @@ OX_PILE_PENALTY = {JOKER: 1, OX: 0}  # "un Joker vaut 1 seul point de pénalité
 CARDS_PER_PLAYER = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 10, 11: 9, 12: 9}
 DECK = [n for n in NUMBERS for _ in range(8)] + [JOKER] * 4  # 108 cards; animals apart
 _ORDER = {JOKER: 0, DONKEY: 1, OX: 2}
+_CARD_ORDER = numbers_first(_ORDER)  # the hand order: numbers, then joker, donkey, ox
 
 NORMAL, DONKEY_TRICK, OX_TRICK = "normal", "donkey", "ox"
 
@@ -126,7 +127,7 @@ def _copy(state: State) -> State:
 
 
 def sort_cards(cards: list[str]) -> list[str]:
-    return sort_numbers_first(cards, _ORDER)
+    return sorted(cards, key=_CARD_ORDER)
 
 
 # --- setting up ---------------------------------------------------------------------------
