@@ -66,10 +66,11 @@ class Scheduler:
         self._forget(self._by_table.pop(table_id, set()))
 
     def moved(self, table_id: int, version: int) -> None:
-        """The table is now at `version`: its jobs for any other version will not run."""
+        """The table is now at `version`: its jobs for any other version will not run,
+        but for its resume (taking it up from whatever version it is at then)."""
         jobs = self._by_table.get(table_id)
         if jobs:
-            stale = {job for job in jobs if job.version != version}
+            stale = {job for job in jobs if job.version != version and job.kind != "resume"}
             if stale:
                 jobs -= stale
                 self._forget(stale)

@@ -403,13 +403,17 @@ class Tables:
         it had none was told to nobody."""
         self.let_go(table_id)  # whatever this process knew of it is stale
         log.info("table %s: driven here from now on", table_id)
+        # The deadline before the table, as a restart reads them: a move stored elsewhere
+        # in between then leaves an older turn's deadline beside a newer table (a fresh
+        # deadline is set for the turn), never a newer deadline beside an older table,
+        # which armed no timer for either and left the game waiting for good.
+        deadline = next(iter(await self.repo.deadlines(table_id)), None)
         row = await self.repo.get_table(table_id)
         if row is None or row.status not in (LOBBY, PLAYING):
             return
         table = self.table(table_id)
         table.deadline_resumed = None
         table.redraw_due = True
-        deadline = next(iter(await self.repo.deadlines(table_id)), None)
         if table.resume_later(row, deadline) and deadline is not None:
             with contextlib.suppress(StorageError):
                 await self.repo.set_deadline(deadline)

@@ -1,0 +1,53 @@
+"""A table taken over while another process stores a move on it: the new driver read the
+table at one version and its deadline at the next, so no timer was armed for the turn and
+the game waited for good (seen once in many runs of the cluster test, under load). Reads
+around the table's deadline must come out with the game going on whatever lands between
+them."""
+
+import pytest
+
+from bot.tables import Tables
+from db.sqlite import SqliteRepository
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, RecordingSink
+
+
+async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = harness.tables
+    assert tables is not None and harness.repo is not None
+    table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+    assert (await tables.join(BOB, CHANNEL)).ok
+    assert (await tables.join(CAROL, CHANNEL)).ok
+    assert (await tables.start_game(ALICE, CHANNEL)).ok
+    await tables.settle()
+    # Another process on the same database, where a player's move arrives.
+    other_repo = SqliteRepository(str(harness.path))
+    await other_repo.open()
+    other = Tables(other_repo, RecordingSink(), platform="test", settings=harness.settings,
+                   clock=harness.clock)
+    try:
+        real = harness.repo.deadlines
+
+        async def deadlines(*table_ids: int):  # type: ignore[no-untyped-def]
+            if table_ids:  # the take-over's read of this table's deadline
+                live = await other.live_table(table_id)
+                assert live is not None and live.state is not None
+                seat = live.game.to_act(live.state)[0]
+                actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+                move = live.game.legal_moves(live.state, seat)[0]
+                assert (await other.play(actor, CHANNEL, str(move))).ok
+            return await real(*table_ids)
+
+        monkeypatch.setattr(harness.repo, "deadlines", deadlines)
+        await tables.take_over(table_id)
+        await tables.settle()
+        row = await harness.repo.get_table(table_id)
+        assert row is not None
+        moved_on = row.version
+        # Nobody plays on: past the turn's deadline the bot plays the idle seat's turn.
+        await harness.advance(harness.settings.turn_deadline + 61)
+        row = await harness.repo.get_table(table_id)
+        assert row is not None and row.version > moved_on, "the game waits for good"
+    finally:
+        await other.close()
+        await other_repo.close()
