@@ -298,11 +298,45 @@ class _Hidden:
                 room[pick] -= 1
             else:
                 break
-        else:  # the constraints painted themselves into a corner: dropped
-            holder, room = self.holder[:], dict(self.room)
-            free = self.free + [card for card, _ in self.tied]
-            return self._fill(holder, room, free, rng)
+        else:  # drawn at random, the constraints painted themselves into a corner
+            holder, room, loose = self._matched(rng)
+            return self._fill(holder, room, self.free + loose, rng)
         return self._fill(holder, room, self.free, rng)
+
+    def _matched(self, rng: random.Random) -> tuple[list[int], dict[int, int], list[int]]:
+        """The constrained cards placed by augmenting paths, which always finds a place for
+        each when one exists (the true deal is one): a world that gives a seat a card it
+        cannot hold (one below a card it led) misleads every rollout played in it."""
+        options = {card: list(holders) for card, holders in self.tied}
+        placed: dict[int, list[int]] = {h: [] for h in self.room}
+
+        def place(card: int, tried: set[int]) -> bool:
+            choices = options[card][:]
+            rng.shuffle(choices)
+            for h in choices:
+                if h in tried:
+                    continue
+                tried.add(h)
+                if len(placed[h]) < self.room[h]:
+                    placed[h].append(card)
+                    return True
+                for other in placed[h]:
+                    if place(other, tried):
+                        placed[h].remove(other)
+                        placed[h].append(card)
+                        return True
+            return False
+
+        order = [card for card, _ in self.tied]
+        rng.shuffle(order)
+        # A card no deal can place (it cannot happen with a true view) joins the free ones.
+        loose = [card for card in order if not place(card, set())]
+        holder, room = self.holder[:], dict(self.room)
+        for h, cards in placed.items():
+            for card in cards:
+                holder[card] = h
+                room[h] -= 1
+        return holder, room, loose
 
     @staticmethod
     def _fill(holder: list[int], room: dict[int, int], free: list[int],

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine import michigan as mi
@@ -143,6 +143,7 @@ def test_the_quick_play_out_plays_the_deal_as_the_engine_does(seats, seed, swap)
 
 @settings(max_examples=10, deadline=None, database=None)
 @given(seats=st.integers(3, 8), seed=st.integers(0, 2**31))
+@example(seats=5, seed=1004324029)  # random draws cornered: the constraints were dropped
 def test_the_searched_deals_of_the_play_agree_with_the_view(seats, seed):
     """During the play the search deals card numbers, not states: the seat's own hand
     stays its own, every other seat gets as many cards as it holds, played cards and
