@@ -19,9 +19,14 @@ class Renderer:
         self._specific = specific
 
     def __getattr__(self, name: str) -> Any:
+        # Found once, then kept on the instance (where Python looks before calling this):
+        # a table's every drawing asks for a few of them.
         if self._specific is not None and hasattr(self._specific, name):
-            return getattr(self._specific, name)
-        return getattr(generic, name)
+            found = getattr(self._specific, name)
+        else:
+            found = getattr(generic, name)
+        setattr(self, name, found)
+        return found
 
 
 def for_game(game_id: str) -> Renderer:
