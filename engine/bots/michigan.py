@@ -31,6 +31,9 @@ _WIN = 100.0  # a win in the last deal outweighs any margin of chips
 # and build an engine state per world, so they get fewer. Both keep p99 under 50 ms.
 ROLLOUTS = 200
 DECISION_ROLLOUTS = 96
+# The searching seat's own later leads in a rollout (`play_out`'s `me`): keeping the lead
+# is worth this many cards shed; the baseline's score only breaks ties.
+_KEEP_LEAD = 3.0
 
 
 def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[str, set[int]],
@@ -171,13 +174,38 @@ _SUIT_AT = {suit: k for k, suit in enumerate(mi.SUITS)}
 _RANKS = len(mi.RANKS)
 
 
+def _run_from(holder: list[int], card: int, me: int, pay: list[int]) -> tuple[int, int, bool]:
+    """What leading `card` does for `me` in this world: its cards shed, the pay chips it
+    wins less those others win on the way, and whether the run ends on its own card (it
+    then leads again)."""
+    seat, shed, chips = me, 0, 0
+    while True:
+        at = _PAY_AT.get(card)
+        if seat == me:
+            shed += 1
+            chips += pay[at] if at is not None else 0
+        elif at is not None:
+            chips -= pay[at]
+        if card in _ACES or holder[card + 1] < 0:
+            return shed, chips, seat == me
+        card += 1
+        seat = holder[card]
+
+
 def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
-             pay: list[int], rng: random.Random, lead: int = -1) -> list[int]:
+             pay: list[int], rng: random.Random, lead: int = -1, me: int = -1) -> list[int]:
     """The rest of a deal's play, every lead chosen as `policy` chooses, on card numbers
     instead of engine states (several times quicker, the same play: the same leads from
     the same `rng`); `lead` forces the first lead's suit. `holder[card]` is the seat
     holding it or -1; `holder`, `counts` and `pay` are used up. Returns each seat's
-    chips won (pay cards, going out)."""
+    chips won (pay cards, going out).
+
+    `me`, the searching seat, leads by what each lead's run does in this world
+    (`_run_from`) rather than by the baseline's count of its own cards: the search
+    plays its own later leads better than the baseline, and a rollout that plays them
+    as the baseline undervalues leads that keep control (bench/RESULTS.md: about 1.4
+    points of wins at 4 players), though the world is plainer to it here than at the
+    table."""
     seats = len(counts)
     gains = [0] * seats
     while True:
@@ -191,7 +219,8 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
             options = list(suits)
             if len(options) > 1 and last_suit in suits:
                 options.remove(last_suit)
-            best, best_key = options[0], (-1.0, 0.0)
+            best, best_key = options[0], (-1e9, 0.0)
+            planned = leader == me and len(options) > 1
             for suit in options:
                 cards = suits[suit]
                 run = 1
@@ -203,7 +232,12 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
                     if at is not None:
                         score += pay[at] * (1.0 if i < run else 0.4)
                 # The engine plays a lone choice itself: the policy draws nothing then.
-                key = (score, rng.random() if len(options) > 1 else 0.0)
+                # The draw is made for `me` too, so the others' leads draw as before.
+                draw = rng.random() if len(options) > 1 else 0.0
+                if planned:
+                    shed, chips, again = _run_from(holder, cards[0], me, pay)
+                    score = shed + chips + _KEEP_LEAD * again + 0.01 * score
+                key = (score, draw)
                 if key > best_key:
                     best, best_key = suit, key
         last_suit = best
@@ -263,7 +297,7 @@ def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
         state, _ = mi.apply(state, actor, policy(state, actor, rng, extra_value))
     holder, counts = _holders(state.hands)
     gains = play_out(holder, counts, state.leader, _SUIT_AT.get(state.last_suit, -1),
-                     list(state.pay), rng)
+                     list(state.pay), rng, me=seat)
     spent = [after - b for after, b in zip(state.chips, before, strict=True)]
     return _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
 
@@ -357,7 +391,7 @@ def _lead_rollout(view: dict[str, Any], holder: list[int], move: Move,
     seat: int = view["seat"]
     counts = list(view["hand_sizes"])
     gains = play_out(holder[:], counts, seat, _SUIT_AT.get(view["suit"] or "", -1),
-                     pay[:], rng, lead=_SUIT_AT[move.suit])
+                     pay[:], rng, lead=_SUIT_AT[move.suit], me=seat)
     return _value_at(view["chips"], view["deals"] - view["deal"], seat, gains)
 
 

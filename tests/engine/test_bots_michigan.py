@@ -141,6 +141,34 @@ def test_the_quick_play_out_plays_the_deal_as_the_engine_does(seats, seed, swap)
     assert quick == engine_gains
 
 
+def test_the_searching_seat_plans_its_own_leads_in_a_rollout():
+    """The baseline leads its longest suit, spades, and the run passes to seat 1 (5S),
+    then seat 2 goes out on clubs; the searching seat leads diamonds, keeps the lead
+    (JD is dead) and goes out on spades, paid by everyone else's cards."""
+    hands = [["2S", "3S", "4S", "9D", "10D"], ["5S", "2C", "3C"], ["4C", "5C"]]
+    holder, counts = bots._holders(hands)
+    as_baseline = bots.play_out(holder[:], counts[:], 0, -1, [0] * 4, random.Random(1))
+    planned = bots.play_out(holder[:], counts[:], 0, -1, [0] * 4, random.Random(1), me=0)
+    assert as_baseline == [-2, 4, -2]
+    assert planned == [5, -3, -2]
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(seats=st.integers(3, 8), seed=st.integers(0, 2**31), me=st.integers(0, 7))
+def test_a_planned_rollout_only_moves_chips_between_seats_and_pay_cards(seats, seed, me):
+    """Whoever leads and however, a rollout's gains are the pay piles taken and the
+    payments for going out, which the others pay: nothing made or lost besides."""
+    state = mi.new_game(seats, {}, seed=seed)
+    state, _ = mi.apply(state, state.dealer, mi.Keep())
+    holder, counts = bots._holders(state.hands)
+    pay = list(state.pay)
+    left = list(pay)
+    gains = bots.play_out(holder, counts, state.leader, -1, left, random.Random(seed),
+                          me=me % seats)
+    assert sum(gains) == sum(pay) - sum(left)
+    assert sum(1 for c in counts if c == 0) == 1
+
+
 @settings(max_examples=10, deadline=None, database=None)
 @given(seats=st.integers(3, 8), seed=st.integers(0, 2**31))
 @example(seats=5, seed=1004324029)  # random draws cornered: the constraints were dropped
