@@ -18,7 +18,11 @@ only unless a play is nearly free.
 - it talks: "please don't play here" on a pile where it holds the backward jump,
   "no big jump here" where it holds a card within 3 of the top, and it withdraws them
   when they no longer hold; it weighs others' signals before playing on their piles
-  ("no big jump" by how much of those 3 numbers a play would jump over).
+  ("no big jump" by how much of those 3 numbers a play would jump over), and reads
+  them as it gives them when it deals the others' hands: "don't play here" holds the
+  backward jump, "no big jump" a card within 3 of the top, silence neither;
+- it keeps 10-apart pairs in hand (a backward jump in reserve) and spends the piles'
+  range evenly: a pile that has run far pays more for each card it skips.
 """
 
 import random
