@@ -115,7 +115,8 @@ SAMPLES = 6  # hands dealt to the next player from the unseen cards, per plan
 LATER = 0.5
 # At 2-3 players 16 hands played better (under 10 left: 84.8 to 85.8 % and 75.8 to
 # 77.8 %, 2,000 games each); at 4-5 players no better or worse (90.0 to 89.8 %, 92.8 to
-# 91.4 %), so they keep 6.
+# 91.4 %), so they keep 6. Fifth pass: 32 (83.1 % against 82.8 % at 3 players, 800
+# games; kept with the signals read, see `INFER`).
 SAMPLES_FEW_SEATS = 32
 # Splits of the other hands dealt to play each plan out once the draw pile is gone.
 # Over 1,000 games (seeds 10000-10999) under 10 left / perfect went at 3 players from
@@ -126,7 +127,8 @@ ENDGAME = 10
 # signals are exact about its hand (see `_inferred`), so dealing against them wastes
 # samples on hands nobody holds. Fifth pass: with `PAIR` and 32 hands at 2-3 players,
 # 3 players went from 81.1 % to 83.7 % under 10 left over 1,600 games (seeds
-# 10000-11599); see bench/RESULTS.md.
+# 10000-11599); with `PACE` too, the table's 2,000 games at 2-5 players went from
+# 86.4 / 80.6 / 93.5 / 96.7 % to 87.9 / 84.2 / 96.3 / 98.7 % (bench/RESULTS.md).
 INFER = 1
 # A 10-apart pair kept in hand is a backward jump in reserve (play the high card, then
 # the low one back, on an ascending pile; the reverse on a descending one): each pair
