@@ -18,7 +18,11 @@ only unless a play is nearly free.
 - it talks: "please don't play here" on a pile where it holds the backward jump,
   "no big jump here" where it holds a card within 3 of the top, and it withdraws them
   when they no longer hold; it weighs others' signals before playing on their piles
-  ("no big jump" by how much of those 3 numbers a play would jump over).
+  ("no big jump" by how much of those 3 numbers a play would jump over), and reads
+  them as it gives them when it deals the others' hands: "don't play here" holds the
+  backward jump, "no big jump" a card within 3 of the top, silence neither;
+- it keeps 10-apart pairs in hand (a backward jump in reserve) and spends the piles'
+  range evenly: a pile that has run far pays more for each card it skips.
 """
 
 import random
@@ -111,13 +115,30 @@ SAMPLES = 6  # hands dealt to the next player from the unseen cards, per plan
 LATER = 0.5
 # At 2-3 players 16 hands played better (under 10 left: 84.8 to 85.8 % and 75.8 to
 # 77.8 %, 2,000 games each); at 4-5 players no better or worse (90.0 to 89.8 %, 92.8 to
-# 91.4 %), so they keep 6.
-SAMPLES_FEW_SEATS = 16
+# 91.4 %), so they keep 6. Fifth pass: 32 (83.1 % against 82.8 % at 3 players, 800
+# games; kept with the signals read, see `INFER`).
+SAMPLES_FEW_SEATS = 32
 # Splits of the other hands dealt to play each plan out once the draw pile is gone.
 # Over 1,000 games (seeds 10000-10999) under 10 left / perfect went at 3 players from
 # 80.5 / 35.0 % to 81.1 / 40.2 %, at 4 from 89.6 / 49.8 % to 91.6 / 57.4 % (600 games at
 # 5: 93.7 / 56.5 % to 95.5 / 66.7 %); at 2 players, where the split is no secret, alike.
 ENDGAME = 10
+# Deal the others' hands (lookahead and endgame) as their signals say: this bot's
+# signals are exact about its hand (see `_inferred`), so dealing against them wastes
+# samples on hands nobody holds. Fifth pass: with `PAIR` and 32 hands at 2-3 players,
+# 3 players went from 81.1 % to 83.7 % under 10 left over 1,600 games (seeds
+# 10000-11599); with `PACE` too, the table's 2,000 games at 2-5 players went from
+# 86.4 / 80.6 / 93.5 / 96.7 % to 87.9 / 84.2 / 96.3 / 98.7 % (bench/RESULTS.md).
+INFER = 1
+# A 10-apart pair kept in hand is a backward jump in reserve (play the high card, then
+# the low one back, on an ascending pile; the reverse on a descending one): each pair
+# left in hand after the turn is worth this much.
+PAIR = 1.0
+# The piles' run: per pile, the share of the live cards it can no longer take, squared
+# and summed, times the live cards. Squared, so a pile that has run far pays more for
+# each card it skips than one that has not: the range is spent evenly over the piles
+# rather than one pile racing ahead of the card flow.
+PACE = 1.0
 
 
 @dataclass(slots=True)
@@ -136,6 +157,9 @@ class _Table:
     min_play: int
     unseen_prefix: list[int] = field(default_factory=list)  # unseen cards below c
     dead_unseen: int = 0  # unseen cards already dead before this turn
+    # per other seat, read from its signals: groups of unseen cards it holds one of,
+    # and the unseen cards it does not hold
+    holds: dict[int, tuple[list[list[int]], set[int]]] = field(default_factory=dict)
 
     def unseen_set_has(self, card: int) -> bool:
         return self.unseen_prefix[card + 1] > self.unseen_prefix[card]
@@ -173,7 +197,72 @@ def _read(view: dict[str, Any]) -> _Table:
                    unseen=unseen, hand_sizes=list(view.get("hand_sizes", [])),
                    min_play=int(view.get("min_play", 2)), unseen_prefix=unseen_prefix)
     table.dead_unseen = _dead_unseen(table, table.tops)
+    if INFER:
+        table.holds = _inferred(table, signals)
     return table
+
+
+def _inferred(table: _Table, signals: dict[str, list[str | None]]) -> dict[
+        int, tuple[list[list[int]], set[int]]]:
+    """What the others' signals say of their hands, read as this bot gives them: "don't
+    play here" holds the backward jump; "no big jump" a card within `SMALL_SIGNAL_GAP`
+    of the top and not the jump; silence neither. Numbers are never said, only these
+    sets of cards, which the dealt hands of the lookahead and the endgame then respect."""
+    hidden = set(table.unseen)
+    out: dict[int, tuple[list[list[int]], set[int]]] = {}
+    for s in range(len(table.hand_sizes)):
+        if s == table.seat or not table.hand_sizes[s]:
+            continue
+        groups: list[list[int]] = []
+        never: set[int] = set()
+        for pile, name in enumerate(PILES):
+            said = signals.get(name, [])
+            kind = said[s] if s < len(said) else None
+            top = table.tops[pile]
+            if ASCENDING[pile]:
+                back, window = top - JUMP, range(top + 1, top + SMALL_SIGNAL_GAP + 1)
+            else:
+                back, window = top + JUMP, range(top - SMALL_SIGNAL_GAP, top)
+            near = [c for c in window if c in hidden and c != back]
+            if kind == STOP:
+                if back in hidden:
+                    groups.append([back])
+            elif kind == SMALL:
+                never.add(back)
+                if near:
+                    groups.append(near)
+            else:
+                never.add(back)
+                never.update(near)
+        out[s] = (groups, never & hidden)
+    return out
+
+
+def _deal_one(table: _Table, seat: int, size: int, rng: random.Random,
+              taken: set[int] | None = None) -> list[int]:
+    """A hand for `seat` from the unseen cards, as its signals say (when read)."""
+    if seat not in table.holds:
+        if taken:
+            pool = [c for c in table.unseen if c not in taken]
+            return rng.sample(pool, min(size, len(pool)))
+        return rng.sample(table.unseen, size)
+    groups, never = table.holds[seat]
+    hand: list[int] = []
+    chosen: set[int] = set(taken) if taken else set()
+    for group in groups:
+        if len(hand) >= size:
+            break
+        free = [c for c in group if c not in chosen]
+        if free and not any(c in chosen for c in group if c in hand):
+            card = rng.choice(free)
+            hand.append(card)
+            chosen.add(card)
+    pool = [c for c in table.unseen if c not in chosen and c not in never]
+    want = size - len(hand)
+    if want > len(pool):
+        pool += [c for c in table.unseen if c not in chosen and c in never]
+    hand += rng.sample(pool, min(want, len(pool)))
+    return hand
 
 
 def cost(table: _Table, card: int, pile: int, top: int,
@@ -279,6 +368,16 @@ def _value(table: _Table, steps: list[_Step], spent: float, hand: list[int],
     value = spent + DEAD * _dead(hand, tops) - bar * extras
     if DEAD_UNSEEN:
         value += DEAD_UNSEEN * max(0, _dead_unseen(table, tops) - table.dead_unseen)
+    if PACE:
+        prefix = table.prefix
+        live = prefix[HIGHEST + 1]
+        if live:
+            a1, a2, d1, d2 = tops
+            passed = (prefix[a1], prefix[a2], live - prefix[d1 + 1], live - prefix[d2 + 1])
+            value += PACE * sum(p * p for p in passed) / live
+    if PAIR:
+        kept = set(hand)
+        value -= PAIR * sum(1 for c in hand if c + JUMP in kept)
     return value
 
 
@@ -407,14 +506,14 @@ def _next_turn(table: _Table, tops: list[int], rng: random.Random) -> float:
     samples = SAMPLES_FEW_SEATS if seats <= 3 else SAMPLES
     later = [(table.seat + k) % seats for k in range(2, seats)] if LATER else []
     for _ in range(samples):
-        dealt = sorted(best[c] for c in rng.sample(table.unseen, size))
+        dealt = sorted(best[c] for c in _deal_one(table, following, size, rng))
         total += sum(dealt[:need])
         for s in later:
             # Dealt apart from the next player's hand, on the same piles: a rough
             # measure of how much room the round will use, quick enough to repeat.
             n = min(table.hand_sizes[s], len(table.unseen))
             if n:
-                dealt = sorted(best[c] for c in rng.sample(table.unseen, n))
+                dealt = sorted(best[c] for c in _deal_one(table, s, n, rng))
                 total += LATER * sum(dealt[:min(n, need)])
     return total / samples
 
@@ -485,13 +584,7 @@ def _endgame(table: _Table, finished: list[tuple[float, list[_Step], list[int]]]
     others = [s for s in range(seats) if s != table.seat and table.hand_sizes[s]]
     totals = [0.0] * len(plans)
     for _ in range(ENDGAME):
-        cards = list(table.unseen)
-        rng.shuffle(cards)
-        hands: dict[int, list[int]] = {}
-        at = 0
-        for s in others:
-            hands[s] = cards[at:at + table.hand_sizes[s]]
-            at += table.hand_sizes[s]
+        hands = _split(table, others, rng)
         for i, steps in enumerate(plans):
             played = {c for c, _ in steps}
             tops_ = list(table.tops)
@@ -502,6 +595,49 @@ def _endgame(table: _Table, finished: list[tuple[float, list[_Step], list[int]]]
             totals[i] += _finish(world, tops_, (table.seat + 1) % seats, seats)
     best = min(range(len(plans)), key=lambda i: (totals[i], i))
     return plans[best]
+
+
+def _split(table: _Table, others: list[int], rng: random.Random) -> dict[int, list[int]]:
+    """The unseen cards dealt among the other hands, as their signals say where they
+    can (the cards they must hold first, then the rest to seats not ruling them out)."""
+    if not INFER or len(others) < 2:
+        cards = list(table.unseen)
+        rng.shuffle(cards)
+        hands: dict[int, list[int]] = {}
+        at = 0
+        for s in others:
+            hands[s] = cards[at:at + table.hand_sizes[s]]
+            at += table.hand_sizes[s]
+        return hands
+    hands = {s: [] for s in others}
+    taken: set[int] = set()
+    order = list(others)
+    rng.shuffle(order)
+    for s in order:
+        groups, _ = table.holds.get(s, ([], set()))
+        for group in groups:
+            free = [c for c in group if c not in taken]
+            if free and len(hands[s]) < table.hand_sizes[s] and \
+                    not any(c in hands[s] for c in group):
+                card = rng.choice(free)
+                hands[s].append(card)
+                taken.add(card)
+    rest = [c for c in table.unseen if c not in taken]
+    rng.shuffle(rest)
+    spill: list[int] = []
+    for card in rest:
+        room = [s for s in order if len(hands[s]) < table.hand_sizes[s]
+                and card not in table.holds.get(s, ([], set()))[1]]
+        if room:  # each seat by the room it has left, as a fair deal would
+            weights = [table.hand_sizes[s] - len(hands[s]) for s in room]
+            hands[rng.choices(room, weights)[0]].append(card)
+        else:
+            spill.append(card)
+    for card in spill:
+        room = [s for s in order if len(hands[s]) < table.hand_sizes[s]]
+        if room:
+            hands[rng.choice(room)].append(card)
+    return hands
 
 
 def _finish(hands: dict[int, list[int]], tops: list[int], turn: int, seats: int) -> int:

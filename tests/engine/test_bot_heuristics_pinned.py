@@ -103,6 +103,29 @@ def test_the_game_bot_does_not_count_as_dead_a_card_a_backward_jump_still_takes(
     assert bots_tg._dead([35, 40, 50, 70, 75], [80, 85, 30, 25]) == 1
 
 
+def test_the_game_bot_deals_the_others_hands_as_their_signals_say() -> None:
+    # Seat 1 asks "don't play" on A1 (top 30, it holds 20) and "no big jump"
+    # on D1 (top 60, it holds 58); it says nothing on A2 or D2 (tops 1 and 100), so it
+    # holds neither 2-4 nor 97-99. Every hand dealt to it holds 20 and one of 57-59, and
+    # none of the cards its silence rules out.
+    state = tg.new_game(2, seed=1, setup={"hands": [[30, 60, 45, 46, 47, 48, 49],
+                                                    [20, 58, 5, 6, 7, 8, 9]],
+                                          "draw": list(range(61, 80)), "first": 0})
+    state, _ = tg.apply(state, 0, tg.parse_move(state, 0, "30 A1, 60 D1"))
+    state, _ = tg.apply(state, 0, tg.parse_move(state, 0, "end"))
+    bot = bots_tg.Strong()
+    while (signal := bot.speak(tg.view(state, 1), random.Random(0))) is not None:
+        state, _ = tg.apply(state, 1, signal)
+    table = bots_tg._read(tg.view(state, 0))
+    groups, never = table.holds[1]
+    assert [20] in groups and any(58 in g for g in groups)
+    assert {2, 3, 4, 97, 98, 99} <= never and not never & {20, 58}
+    rng = random.Random(3)
+    for _ in range(20):
+        dealt = set(bots_tg._deal_one(table, 1, 7, rng))
+        assert 20 in dealt and dealt & {57, 58, 59} and not dealt & never
+
+
 def test_michigan_hand_strength_counts_an_ace_two_chips_of_control_a_king_one() -> None:
     # Each card here is a run of its own (1.5 to get rid of); the ace and the king give
     # the lead back, the ace surely, the king once the ace is out.
