@@ -66,11 +66,10 @@ class Scheduler:
         self._forget(self._by_table.pop(table_id, set()))
 
     def moved(self, table_id: int, version: int) -> None:
-        """The table is now at `version`: its jobs for any other version will not run,
-        but for its resume (taking it up from whatever version it is at then)."""
+        """The table is now at `version`: its jobs for any other version will not run."""
         jobs = self._by_table.get(table_id)
         if jobs:
-            stale = {job for job in jobs if job.version != version and job.kind != "resume"}
+            stale = {job for job in jobs if job.version != version}
             if stale:
                 jobs -= stale
                 self._forget(stale)

@@ -1230,9 +1230,7 @@ class Table:
             log.exception("table %s could not be loaded; closing it", self.id)
             await self.close_broken("table_unrestorable")
             return
-        if live is None:
-            return
-        if live.row.version != job.version and job.kind != "resume":
+        if live is None or live.row.version != job.version:
             log.debug("table %s: %s job for version %s is stale", self.id, job.kind,
                       job.version)
             return  # the table moved on: this job is stale
@@ -1245,19 +1243,13 @@ class Table:
             # Redrawn by a job of its own, after every table's resume: a restart makes
             # every table playable first, then brings the screens up to date.
             self.redraw_due = False
-            self.scheduler.at(self.clock.now(), "redraw", self.id, live.row.version)
+            self.scheduler.at(self.clock.now(), "redraw", self.id, job.version)
         if live.row.status != PLAYING:
             return
         if job.kind == "resume":
-            # Never stale: "drive this table from now on" holds whatever moved since it
-            # was scheduled. A table taken over while a move was stored elsewhere was read
-            # at one version and its deadline at the next: that turn had no timer at all,
-            # and the game waited for good (seen in the cluster test, once in many runs).
-            resumed = self.deadline_resumed
-            if resumed is None or resumed.version != live.row.version:
-                # No deadline survived for this turn (never stored, the bot stopped between
-                # the move and its deadline, or it is an older turn's): a human's turn gets
-                # a fresh one.
+            if self.deadline_resumed is None:
+                # No deadline survived for this turn (never stored, or the bot stopped
+                # between the move and its deadline): a human's turn gets a fresh one.
                 await self._set_deadline(live.game.to_act(live.state))
             self._schedule_bot()
         elif job.kind == "ping":
