@@ -29,19 +29,18 @@ def world(view: dict[str, Any], rng: random.Random | None) -> nix.State:
     seats = len(sizes)
     unseen = Counter(nix.DECK) - Counter(view["hand"]) - Counter(view["played"])
     wanted = {s: sizes[s] for s in range(seats) if s != seat}
+    wanted[_DRAW] = sum(unseen.values()) - sum(wanted.values())
     if rng is None:
         # The cards are the right ones, who holds which does not matter: unsorted, as a
         # decision on this world reads only the seat's own hand (the baseline's every
         # move built and sorted hands for nothing).
         pool = list(unseen.elements())
-        wanted[_DRAW] = len(pool) - sum(wanted.values())
         dealt: dict[int, list[str]] = {}
         for holder, n in wanted.items():
             dealt[holder], pool = pool[:n], pool[n:]
         hands = [list(view["hand"]) if s == seat else dealt[s] for s in range(seats)]
     else:
         pool = sorted(unseen.elements(), key=lambda c: (c == nix.JOKER, c))
-        wanted[_DRAW] = len(pool) - sum(wanted.values())
         dealt = deal(pool, wanted, None, rng)
         hands = [list(view["hand"]) if s == seat else nix.sort_cards(dealt[s])
                  for s in range(seats)]
