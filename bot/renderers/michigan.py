@@ -221,6 +221,8 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     key = kind
     if kind == "led" and ev.get("automatic"):
         key = "led_forced"
+    elif kind == "passed" and ev.get("automatic"):
+        key = "passed_auto"
     elif kind == "sequence_stopped":
         params["stop"] = _stop(ev, names, lang)
     elif kind in ("auction_won", "pay_card_won"):
@@ -245,7 +247,8 @@ def describe_events(game_id: str, events: list[dict[str, Any]], names: list[str]
     """The events of one move as lines, a lead and its forced plays folded into one.
 
     `Alice leads ♥ hearts: Alice 5♥ 6♥ · Bob 7♥ — 8♥ is not in play; Bob leads next`,
-    then the pay cards won on the way; consecutive passes read as one line.
+    then the pay cards won on the way; consecutive passes read as one line. A pass the
+    engine made for a bidder who could not outbid says so: that player chose nothing.
     """
     lines: list[str] = []
     run: list[tuple[int, str]] = []
@@ -264,13 +267,21 @@ def describe_events(game_id: str, events: list[dict[str, Any]], names: list[str]
         lines.extend(after)
         lead, run, after = None, [], []
 
-    passes: list[str] = []
+    passes: list[str] = []  # consecutive passes of one kind, told as one line
+    forced = False  # those passes were the engine's: the bidder could not outbid
+
+    def told_passes() -> None:
+        nonlocal passes
+        if passes:
+            key = "passed_auto" if forced else "passed"
+            lines.append(t(lang, f"event.michigan.{key}", seat=passes[0]) if len(passes) == 1
+                         else t(lang, f"event.michigan.{key}_many", names=", ".join(passes)))
+            passes = []
+
     for ev in events:
         kind = ev.get("type")
-        if kind != "passed" and passes:
-            lines.append(t(lang, "event.michigan.passed", seat=passes[0]) if len(passes) == 1
-                         else t(lang, "event.michigan.passed_many", names=", ".join(passes)))
-            passes = []
+        if passes and (kind != "passed" or bool(ev.get("automatic")) != forced):
+            told_passes()
         if kind == "led":
             flush()
             lead, run = ev, [(ev["seat"], ev["card"])]
@@ -281,15 +292,14 @@ def describe_events(game_id: str, events: list[dict[str, Any]], names: list[str]
         elif kind == "sequence_stopped" and lead is not None:
             flush(ev)
         elif kind == "passed":
+            forced = bool(ev.get("automatic"))
             passes.append(player_name(ev["seat"], names))
         else:
             flush()
             line = describe(game_id, ev, names, lang)
             if line:
                 lines.append(line)
-    if passes:
-        lines.append(t(lang, "event.michigan.passed", seat=passes[0]) if len(passes) == 1
-                     else t(lang, "event.michigan.passed_many", names=", ".join(passes)))
+    told_passes()
     flush()
     return lines
 

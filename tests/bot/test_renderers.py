@@ -381,14 +381,32 @@ def test_michigan_narrates_the_auction_pay_cards_won_the_deal_over_and_the_next_
     assert for_game("michigan").round_points(over) == [5, -2, -3]
 
 
-def test_michigan_merges_the_passes_a_maximum_bid_forces():
+def test_michigan_merges_the_passes_a_maximum_bid_forces_and_says_nobody_chose_them():
     hands = [["2H", "3H", "4S"], ["5H", "2S"], ["7H", "3S"], ["9H", "5S"], ["2C", "3D"]]
-    # Alice bids all her 16 chips: Bob and Carol hold 16 too and cannot outbid her.
+    # Alice bids all her 16 chips: Bob and Carol hold 16 too and cannot outbid her. The
+    # engine passes for them, and a player reading "Bob passes" would wonder why he did.
     _, events = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 16"))
     assert narrate("michigan", events, "en") == [
-        "Dave (dealer) auctions the extra hand", "Alice bids 16", "Bob, Carol pass",
+        "Dave (dealer) auctions the extra hand", "Alice bids 16",
+        "Bob, Carol cannot outbid and pass",
         "Alice buys the extra hand for 16 chips, paid to Dave"]
-    assert narrate("michigan", events, "fr")[2] == "Bob, Carol passent"
+    assert narrate("michigan", events, "fr")[2] == \
+        "Bob, Carol ne peuvent pas surenchérir et passent"
+    assert narrate("michigan", events, "de")[2] == \
+        "Bob, Carol können nicht überbieten und passen"
+
+
+def test_michigan_tells_a_chosen_pass_apart_from_the_forced_ones_after_it():
+    hands = [["2H", "3H", "4S"], ["5H", "2S"], ["7H", "3S"], ["9H", "5S"], ["2C", "3D"]]
+    _, events = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 15"),
+                          (1, "pass"), (2, "bid 16"))
+    # Bob chose to pass; Alice (15 bid, 16 chips) could still bid but not above Carol's 16.
+    assert narrate("michigan", events, "en")[-3:] == [
+        "Carol bids 16", "Alice cannot outbid and passes",
+        "Carol buys the extra hand for 16 chips, paid to Dave"]
+    _, chosen = apply_all("michigan", michigan(3, hands), (3, "auction"), (0, "bid 15"),
+                          (1, "pass"))
+    assert narrate("michigan", chosen, "en")[-1] == "Bob passes"
 
 
 # --- every game -------------------------------------------------------------------------------

@@ -230,10 +230,6 @@ def test_a_rounds_end_shows_its_summary_then_the_whole_table(tmp_path):
     assert rest.split("\n")[1:3] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known race, open: with all input piped at once, a press is sometimes read while the "
-    "next deal's auction is still being shown, before its moves list (about 1 run in 6 "
-    "since the faster Michigan bots); see the session note"))
 def test_a_deal_summary_never_buries_your_moves(tmp_path):
     """Michigan: the deal's summary and the next deal's table come first, then the moves,
     so a dealer's decision is the last thing on the screen."""
@@ -244,7 +240,9 @@ def test_a_deal_summary_never_buries_your_moves(tmp_path):
     you = getpass.getuser().capitalize()  # the console seats you under your login name
     checked = 0
     for after in out.split("Deal 1 is over. A chip per card left")[1:]:
-        mine = [line for line in after.split("\n") if line.startswith(f"  · {you} ")]
+        # Your own moves: a pass the engine made for you (you could not outbid) is not one.
+        mine = [line for line in after.split("\n") if line.startswith(f"  · {you} ")
+                and "cannot outbid" not in line]
         if not mine:
             continue  # the input ran out before you acted again
         # Shown again before you act.
