@@ -430,13 +430,22 @@ def _combinations(hand: list[str], turn: int) -> list[tuple[str, tuple[str, ...]
 def legal_moves(state: State, seat: int) -> list[Move]:
     if seat not in to_act(state):
         return []
-    moves: list[Move] = []
-    may_super = not state.super_used[seat] and state.turn <= SUPER_LAST_TURN
-    for row, cards in _combinations(state.hands[seat], state.turn):
-        moves.append(Play(row, cards))
+    return [Play(row, cards, super_chip)
+            for row, cards, super_chip in plays(state.hands[seat], state.turn,
+                                                state.super_used[seat])]
+
+
+def plays(hand: list[str], turn: int, super_used: bool) -> list[tuple[str, tuple[str, ...], bool]]:
+    """What `legal_moves` offers a seat to act, in its order, as (row, cards, super chip)
+    before any `Play` is made: the baseline bot weighs up to a hundred of them a turn and
+    keeps one, and building them all was most of its decision."""
+    may_super = not super_used and turn <= SUPER_LAST_TURN
+    out: list[tuple[str, tuple[str, ...], bool]] = []
+    for row, cards in _combinations(hand, turn):
+        out.append((row, cards, False))
         if may_super and JOKER not in cards:
-            moves.append(Play(row, cards, True))
-    return moves
+            out.append((row, cards, True))
+    return out
 
 
 def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:

@@ -9,6 +9,7 @@ own hand, shared between the other hands (their sizes are public) and the draw p
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from math import exp
 from typing import Any
 
@@ -94,6 +95,17 @@ def _row_worth(values: list[int], board: list[Any], seat: int, turn: int, later:
     return worth
 
 
+def _card_cost(turn: int, row: str, cards: tuple[str, ...]) -> float:
+    """What laying these cards costs beyond the row's worth: cards missing later, and a
+    joker spent on a low row."""
+    if turn >= nix.TURNS:
+        return 0.0
+    cost = _CARD_COST * len(cards)
+    if nix.JOKER in cards and row in _LOW_ROWS:
+        cost += _LOW_ROW_JOKER_COST
+    return cost
+
+
 def _worth(state: nix.State, seat: int, move: nix.Play,
            rows: dict[tuple[str, bool], float] | None = None) -> float:
     """`rows` remembers each (row, super chip)'s worth across one decision's moves: it
@@ -101,24 +113,47 @@ def _worth(state: nix.State, seat: int, move: nix.Play,
     key = (move.row, move.super_chip)
     worth = None if rows is None else rows.get(key)
     if worth is None:
-        players = state.seats + (1 if state.personne else 0)
-        later = (players - 1 - state.acted) + (nix.TURNS - state.turn) * players
         worth = _row_worth(state.board_values[move.row], state.board[move.row], seat,
-                           state.turn, later, move.row, move.super_chip)
+                           state.turn, _later(state.seats, state.personne, state.acted,
+                                              state.turn), move.row, move.super_chip)
         if rows is not None:
             rows[key] = worth
-    if state.turn < nix.TURNS:
-        worth -= _CARD_COST * len(move.cards)
-        if nix.JOKER in move.cards and move.row in _LOW_ROWS:
-            worth -= _LOW_ROW_JOKER_COST
-    return worth
+    return worth - _card_cost(state.turn, move.row, move.cards)
+
+
+def _later(seats: int, personne: bool, acted: int, turn: int) -> int:
+    """Chips still to be laid this round after the one being decided."""
+    players = seats + (1 if personne else 0)
+    return (players - 1 - acted) + (nix.TURNS - turn) * players
+
+
+def _pick(turn: int, options: list[tuple[str, tuple[str, ...], bool]],
+          row_worth: Callable[[str, bool], float], rng: random.Random) -> nix.Play:
+    """The baseline's choice among `nix.plays`: the best worth, ties by a draw per option
+    (one `rng.random()` each, in order, as `max` over the engine's moves drew them)."""
+    rows: dict[tuple[str, bool], float] = {}
+    best: tuple[str, tuple[str, ...], bool] | None = None
+    best_key = (0.0, 0.0)
+    for option in options:
+        row, cards, super_chip = option
+        worth = rows.get((row, super_chip))
+        if worth is None:
+            worth = rows[(row, super_chip)] = row_worth(row, super_chip)
+        key = (worth - _card_cost(turn, row, cards), rng.random())
+        if best is None or key > best_key:
+            best, best_key = option, key
+    assert best is not None, "a seat to act always has a play (`none` with an empty hand)"
+    return nix.Play(*best)
 
 
 def policy(state: nix.State, seat: int, rng: random.Random) -> Move:
     """The baseline: weighs each row's value against the chips still to come that may
     push it out, rewards pushing opponents down, and keeps jokers for the high rows."""
-    rows: dict[tuple[str, bool], float] = {}
-    return max(_plays(state, seat), key=lambda m: (_worth(state, seat, m, rows), rng.random()))
+    later = _later(state.seats, state.personne, state.acted, state.turn)
+    return _pick(state.turn, nix.plays(state.hands[seat], state.turn, state.super_used[seat]),
+                 lambda row, super_chip: _row_worth(state.board_values[row], state.board[row],
+                                                    seat, state.turn, later, row, super_chip),
+                 rng)
 
 
 def _plays(state: nix.State, seat: int) -> list[nix.Play]:
@@ -126,12 +161,26 @@ def _plays(state: nix.State, seat: int) -> list[nix.Play]:
 
 
 class Easy:
-    """Today's baseline bot, seeing only its view."""
+    """Today's baseline bot, seeing only its view.
+
+    It reads its own hand and the board straight from the view: an engine state built
+    from it (`world`) cost as much as the decision itself, on every bot move of a table."""
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
-        state, seat = world(view, None), view["seat"]
-        must_act(nix.to_act(state), seat)
-        return policy(state, seat, rng)
+        seat: int = view["seat"]
+        to_act: list[int] = view["to_act"]
+        must_act(to_act, seat)
+        turn: int = view["turn"]
+        seats = len(view["hand_sizes"])
+        later = _later(seats, view["personne"], (to_act[0] - view["first"]) % seats, turn)
+        board, values = view["board"], view["board_values"]
+
+        def row_worth(row: str, super_chip: bool) -> float:
+            cells = [None if c is None else nix.Chip(c["seat"], c["super"]) for c in board[row]]
+            return _row_worth(values[row], cells, seat, turn, later, row, super_chip)
+
+        return _pick(turn, nix.plays(view["hand"], turn, view["super_used"][seat]),
+                     row_worth, rng)
 
 
 # --- the fast rollout -----------------------------------------------------------------------
