@@ -54,17 +54,25 @@ def deal(
     """Share `cards` among holders with the given sizes at random, each card only to a
     holder `allowed` to have it (what the play so far rules out). Cards go out most
     constrained first; when the random choices paint themselves into a corner, the deal
-    starts again, and after `tries` failures the constraints are dropped rather than
-    leaving the bot without a world."""
+    starts again, and after `tries` failures the constrained cards are placed by
+    augmenting paths (`_matched`), which finds them a place whenever one exists: the
+    true deal is one, and a world that gives a seat a card it cannot hold misleads
+    every rollout played in it. Only a card no holder may have goes anywhere."""
     holders = list(sizes)
-    for _ in range(tries if allowed is not None else 0):
+    if allowed is None:
         order = list(cards)
         rng.shuffle(order)
-        options = {c: [h for h in holders if allowed(c, h)]  # type: ignore[misc]
-                   for c in set(order)}
+        out: dict[int, list[str]] = {}
+        for h in holders:
+            out[h], order = order[:sizes[h]], order[sizes[h]:]
+        return out
+    for _ in range(tries):
+        order = list(cards)
+        rng.shuffle(order)
+        options = {c: [h for h in holders if allowed(c, h)] for c in set(order)}
         order.sort(key=lambda c: len(options[c]))
         room = dict(sizes)
-        out: dict[int, list[str]] = {h: [] for h in holders}
+        out = {h: [] for h in holders}
         for card in order:
             open_ = [h for h in options[card] if room[h] > 0]
             if not open_:
@@ -75,11 +83,51 @@ def deal(
             room[pick] -= 1
         else:
             return out
-    order = list(cards)
-    rng.shuffle(order)
-    out = {}
+    return _matched(cards, sizes, allowed, rng)
+
+
+def _matched(cards: Sequence[str], sizes: dict[int, int],
+             allowed: Callable[[str, int], bool], rng: random.Random) -> dict[int, list[str]]:
+    """A deal respecting every constraint that some deal respects: the constrained cards
+    placed one by one, each by an augmenting path (a holder with room, or one whose
+    card can move on to another holder with room, and so on), which places as many as
+    any deal can; then the free cards and any left over fill the room at random."""
+    holders = list(sizes)
+    options: list[list[int]] = []
+    tied: list[int] = []  # indices into `cards`: cards some holder may not have
+    free: list[int] = []
+    for i, card in enumerate(cards):
+        may = [h for h in holders if allowed(card, h)]
+        options.append(may)
+        (free if len(may) == len(holders) else tied).append(i)
+    placed: dict[int, list[int]] = {h: [] for h in holders}
+
+    def place(i: int, tried: set[int]) -> bool:
+        choices = options[i][:]
+        rng.shuffle(choices)
+        for h in choices:
+            if h in tried:
+                continue
+            tried.add(h)
+            if len(placed[h]) < sizes[h]:
+                placed[h].append(i)
+                return True
+            for other in placed[h]:
+                if place(other, tried):
+                    placed[h].remove(other)
+                    placed[h].append(i)
+                    return True
+        return False
+
+    rng.shuffle(tied)
+    # A card no deal can place (it cannot happen with a true view) joins the free ones.
+    rest = free + [i for i in tied if not place(i, set())]
+    rng.shuffle(rest)
+    out: dict[int, list[str]] = {}
     for h in holders:
-        out[h], order = order[:sizes[h]], order[sizes[h]:]
+        n = sizes[h] - len(placed[h])
+        out[h] = [cards[i] for i in placed[h] + rest[:n]]
+        rest = rest[n:]
     return out
 
 
