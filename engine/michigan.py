@@ -283,6 +283,14 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     if seat is not None:
         out["seat"] = seat
         out["hand"] = list(state.hands[seat])
+        # The hand this seat gave up for the extra hand (the dealer who swapped, the
+        # buyer): it held those cards, so it knows they are out of play; nobody else
+        # sees them (docs/games/michigan.md). Read from the decision, so that no state
+        # field records who discarded and snapshots stay as they were.
+        gave_up = state.phase in (PLAY, OVER) and (
+            (state.decision == SWAP and seat == state.dealer)
+            or (state.decision == SELL and seat == state.high_bidder))
+        out["discarded"] = list(state.dead) if gave_up else []
     return out
 
 

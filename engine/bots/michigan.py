@@ -34,6 +34,10 @@ DECISION_ROLLOUTS = 96
 # The searching seat's own later leads in a rollout (`play_out`'s `me`): keeping the lead
 # is worth this many cards shed; the baseline's score only breaks ties.
 _KEEP_LEAD = 3.0
+# What ending up with the extra hand is worth beyond the rollouts, in chips: the seat
+# then knows the dead hand (its own old one) for the whole play, which the rollouts,
+# playing every world in the open, cannot credit.
+_OWN_DEAD = 5.0
 
 
 def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[str, set[int]],
@@ -48,6 +52,8 @@ def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[st
     own = set(view["hand"])
     dead_known = {nxt for c in played if (nxt := _NEXT[c]) is not None
                   and nxt not in played and nxt not in own}
+    # The seat's own old hand, when it swapped or bought: the whole dead hand.
+    dead_known.update(view.get("discarded", ()))
     pool = [c for c in mi.DECK if c not in own and c not in played and c not in dead_known]
     wanted = {s: sizes[s] for s in range(seats) if s != seat}
     rest = len(pool) - sum(wanted.values())
@@ -299,7 +305,10 @@ def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
     gains = play_out(holder, counts, state.leader, _SUIT_AT.get(state.last_suit, -1),
                      list(state.pay), rng, me=seat)
     spent = [after - b for after, b in zip(state.chips, before, strict=True)]
-    return _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
+    value = _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
+    took = (state.decision == mi.SWAP and seat == state.dealer) or (
+        state.decision == mi.SELL and seat == state.high_bidder)
+    return value + _OWN_DEAD * took
 
 
 class _Hidden:

@@ -45,13 +45,18 @@ def twin(state: mi.State, keep: int, rng: random.Random) -> mi.State:
     again from the same cards, at the same sizes."""
     other = mi.load(mi.dump(state))
     others = [s for s in range(state.seats) if s != keep]
-    pool = [c for s in others for c in other.hands[s]] + other.extra + other.dead
+    # A seat that swapped or bought knows the dead hand: it was its own.
+    known_dead = bool(mi.view(state, keep)["discarded"])
+    pool = [c for s in others for c in other.hands[s]] + other.extra + (
+        [] if known_dead else other.dead)
     rng.shuffle(pool)
     for s in others:
         size = len(other.hands[s])
         other.hands[s], pool = mi.sort_cards(pool[:size]), pool[size:]
     extra = len(other.extra)
-    other.extra, other.dead = mi.sort_cards(pool[:extra]), mi.sort_cards(pool[extra:])
+    other.extra = mi.sort_cards(pool[:extra])
+    if not known_dead:
+        other.dead = mi.sort_cards(pool[extra:])
     other.seed = state.seed + 1
     return other
 
@@ -96,6 +101,20 @@ def test_the_searched_worlds_agree_with_the_view_and_the_play_so_far(seats, seed
                     lower = [c for c in world.hands[s]
                              if c[-1] == card[-1] and mi.DECK.index(c) < mi.DECK.index(card)]
                     assert not lower
+
+
+def test_a_seat_that_gave_up_its_hand_deals_it_dead_in_every_world():
+    state = mi.new_game(4, {}, seed=3)
+    dealer = state.dealer
+    old = list(state.hands[dealer])
+    state, _ = mi.apply(state, dealer, mi.Swap())
+    view = mi.view(state, dealer)
+    assert view["discarded"] == old
+    rng = random.Random(3)
+    for _ in range(5):
+        assert bots.world(view, rng).dead == old
+        holder = bots._Hidden(view).deal(rng)
+        assert all(holder[bots._INDEX[c]] == -1 for c in old)
 
 
 def test_strong_seat_wins_more_chips_than_the_easy_seats():

@@ -147,8 +147,10 @@ def test_dealer_swap_takes_the_extra_hand_unseen_and_the_old_hand_goes_dead():
     assert {"type": "swapped", "seat": 2} in events
     assert view(state, 2)["hand"] == ["AS", "7H"]
     old_hand = set(RUN_TO_DEAD_CARD[2])
-    for seat in (None, 0, 1, 2):
+    # Only the dealer, who held it, is reminded of the old hand (docs/games/michigan.md).
+    for seat in (None, 0, 1):
         assert not old_hand & shown(view(state, seat))
+    assert view(state, 2)["discarded"] == ["5S", "4H", "8H", "4C"]
     assert view(state)["extra_hand"] is False
 
 
@@ -157,6 +159,7 @@ def test_keep_leaves_the_extra_hand_dead():
     assert view(state, 2)["hand"] == ["5S", "4H", "8H", "4C"]  # suits S H D C, rank up
     assert view(state)["extra_hand"] is False
     assert "7H" not in shown(view(state)) | shown(view(state, 2))
+    assert [view(state, seat)["discarded"] for seat in range(3)] == [[], [], []]
     assert to_act(state) == [0]  # "le joueur à gauche du donneur" leads
 
 
@@ -178,7 +181,12 @@ def test_auction_goes_round_from_the_dealers_left_and_the_highest_bidder_pays_th
     public = view(state)
     assert public["chips"] == [46 - 6, 46, 46, 42 + 6]
     assert view(state, 0)["hand"] == ["10S", "2H", "2D"]
-    assert not {"2S", "3H"} & (shown(public) | shown(view(state, 0)))
+    assert not {"2S", "3H"} & shown(public)
+    # The buyer is reminded of the hand it gave up; the others never see it.
+    assert view(state, 0)["discarded"] == ["2S", "3H"]
+    for seat in (1, 2, 3):
+        assert not {"2S", "3H"} & shown(view(state, seat))
+        assert view(state, seat)["discarded"] == []
     assert to_act(state) == [0]
     assert [str(m) for m in legal_moves(state, 0)] == ["lead S", "lead H", "lead D"]
 
@@ -190,6 +198,7 @@ def test_auction_with_no_bid_leaves_the_extra_hand_dead_and_nobody_pays():
     assert view(state)["chips"] == [46, 46, 46, 42]
     assert view(state, 0)["hand"] == ["2S", "3H"]
     assert not set(FOUR_SEATS[-1]) & shown(view(state))
+    assert all(view(state, seat)["discarded"] == [] for seat in range(4))
 
 
 def test_last_bidder_left_still_chooses_and_the_auction_ends_when_the_others_have_passed():

@@ -54,11 +54,18 @@ def check_views(state: State) -> None:
     public = view(state)
     assert "hand" not in public
     assert not shown(public) & (unseen | {c for h in state.hands for c in h})
+    # The dead hand is shown to one seat only, the one that held it (it swapped or
+    # bought the extra hand), and only once the play has begun.
+    swapper = state.dealer if state.decision == "swap" else (
+        state.high_bidder if state.decision == "auction" and state.phase != "auction"
+        else -1)
     for seat in range(state.seats):
         mine = view(state, seat)
         assert mine["hand"] == state.hands[seat]
+        assert mine["discarded"] == (state.dead if seat == swapper else [])
         others = {c for s, h in enumerate(state.hands) if s != seat for c in h}
-        assert not shown(mine) & (unseen | others)
+        hidden = unseen - set(mine["discarded"])
+        assert not shown(mine) & (hidden | others)
 
 
 @settings(max_examples=36, deadline=None)

@@ -64,8 +64,8 @@ EXPECTED = {
     "the-game-3-4": "46accaa6bf94e698",
     "nix-fur-ungut-2-5": "000bed1b58857257",
     "nix-fur-ungut-4-6": "319868a5f13dfe00",
-    "michigan-3-7": "ec0470ff2c692d4e",
-    "michigan-5-8": "f970a702f74eb198",
+    "michigan-3-7": "1b01ebca52aacbec",
+    "michigan-5-8": "31a24ea5446efc41",
 }
 
 

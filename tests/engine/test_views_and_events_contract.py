@@ -94,7 +94,8 @@ PUBLIC_VIEW: dict[str, set[str]] = {
                  "pay_cards", "phase", "played", "sequence", "suit", "start_chips"},
 }
 # Keys only a seat's own view has, besides "seat" and "hand".
-OWN_VIEW: dict[str, set[str]] = {"ochs-esel": {"ox_pile", "ox_pile_points"}}
+OWN_VIEW: dict[str, set[str]] = {"ochs-esel": {"ox_pile", "ox_pile_points"},
+                                  "michigan": {"discarded"}}
 # Keys a variant adds to the public view.
 VARIANT_VIEW: dict[str, set[str]] = {"nix-fur-ungut": {"personne_cards", "personne_seat"}}
 VARIANTS: dict[str, list[dict[str, Any]]] = {
