@@ -135,6 +135,10 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     held = [f"{card_text(c, lang)} ({pay[c]})" for c in hand if c in pay]
     if held:
         lines.append(t(lang, "mi.hand_pay", cards=", ".join(held)))
+    discarded = view.get("discarded") or []
+    if discarded:
+        # Dead cards stop runs: a player at a table remembers the hand they gave up.
+        lines.append(t(lang, "mi.hand_discarded", cards=hand_text(discarded, lang)))
     if seat is not None:
         lines.append(t(lang, "mi.hand_chips", chips=count(lang, "chip", view["chips"][seat])))
     if seat in view["to_act"]:

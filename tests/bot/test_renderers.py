@@ -469,3 +469,13 @@ def test_every_view_of_a_full_bot_game_renders_in_both_languages(game_id: str, s
         recent += narrate(game_id, events, "en", names)
     assert game.outcome(state) is not None
     assert longest < TABLE_LIMIT, longest
+
+
+def test_michigan_hand_reminds_the_buyer_of_the_hand_they_gave_up_and_nobody_else():
+    # Alice buys the extra hand: her old hand is dead, and dead cards stop runs.
+    state, _ = apply_all("michigan", michigan(), (2, "auction"), (0, "bid 1"), (1, "pass"))
+    alice = hand_text("michigan", state, 0, "en")
+    assert "Out of play, the hand you gave up: 4♠ J♠ · 2♥ 3♥ · 9♣ K♣" in alice
+    assert "Hors jeu, la main que vous avez laissée" in hand_text("michigan", state, 0, "fr")
+    assert "gave up" not in hand_text("michigan", state, 1, "en")
+    assert "gave up" not in table_text("michigan", state, "en")

@@ -28,6 +28,7 @@ mi--seat = { $marker }{ $name }: { $cards } · { $chips }{ $dealer }{ $played }
 mi--seat_dealer = { " " }· Geber
 mi--seat_played = { " " }· gelegt { $cards }
 mi--hand_pay = Zahlkarten auf deiner Hand: { $cards }
+mi--hand_discarded = Aus dem Spiel, die Hand, die du abgegeben hast: { $cards }
 mi--hand_chips = Du hast { $chips }.
 mi--hand_decide = Du gibst: Tausch deine Hand gegen die Extrahand (unbesehen), behalte sie oder versteigere die Extrahand.
 mi--hand_bid = Biete { $min }–{ $max } für die Extrahand (höchstens deine Chips), oder passe (wer passt, ist endgültig raus).

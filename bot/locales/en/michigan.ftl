@@ -27,6 +27,7 @@ mi--seat = { $marker }{ $name }: { $cards } · { $chips }{ $dealer }{ $played }
 mi--seat_dealer = { " " }· dealer
 mi--seat_played = { " " }· played { $cards }
 mi--hand_pay = Pay cards in your hand: { $cards }
+mi--hand_discarded = Out of play, the hand you gave up: { $cards }
 mi--hand_chips = You have { $chips }.
 mi--hand_decide = You deal: swap your hand for the extra hand (unseen), keep it, or auction the extra hand.
 mi--hand_bid = Bid { $min }–{ $max } for the extra hand (at most your chips), or pass (a pass is final).

@@ -27,6 +27,7 @@ mi--seat = { $marker }{ $name } : { $cards } · { $chips }{ $dealer }{ $played }
 mi--seat_dealer = { " " }· donneur
 mi--seat_played = { " " }· a joué { $cards }
 mi--hand_pay = Cartes payantes dans votre main : { $cards }
+mi--hand_discarded = Hors jeu, la main que vous avez laissée : { $cards }
 mi--hand_chips = Vous avez { $chips }.
 mi--hand_decide = Vous donnez : échangez votre main contre la main supplémentaire (sans la voir), gardez-la, ou mettez la main supplémentaire aux enchères.
 mi--hand_bid = Misez de { $min } à { $max } pour la main supplémentaire (au plus vos jetons), ou passez (c'est définitif).
