@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from engine import michigan as mi
-from engine.bots.search import deal, must_act, pimc
+from engine.bots.search import deal, matched, must_act, pimc
 from engine.core.types import Move
 
 # The card after / before each card in its suit; none after the ace or before the 2.
@@ -351,29 +351,9 @@ class _Hidden:
         each when one exists (the true deal is one): a world that gives a seat a card it
         cannot hold (one below a card it led) misleads every rollout played in it."""
         options = {card: list(holders) for card, holders in self.tied}
-        placed: dict[int, list[int]] = {h: [] for h in self.room}
-
-        def place(card: int, tried: set[int]) -> bool:
-            choices = options[card][:]
-            rng.shuffle(choices)
-            for h in choices:
-                if h in tried:
-                    continue
-                tried.add(h)
-                if len(placed[h]) < self.room[h]:
-                    placed[h].append(card)
-                    return True
-                for other in placed[h]:
-                    if place(other, tried):
-                        placed[h].remove(other)
-                        placed[h].append(card)
-                        return True
-            return False
-
-        order = [card for card, _ in self.tied]
-        rng.shuffle(order)
+        placed, loose = matched([card for card, _ in self.tied], options.__getitem__,
+                                self.room, rng)
         # A card no deal can place (it cannot happen with a true view) joins the free ones.
-        loose = [card for card in order if not place(card, set())]
         holder, room = self.holder[:], dict(self.room)
         for h, cards in placed.items():
             for card in cards:

@@ -19,6 +19,7 @@ from engine.core.types import Move
 
 W = TypeVar("W")
 M = TypeVar("M", bound=Move)
+T = TypeVar("T")
 
 
 def pimc(
@@ -100,28 +101,9 @@ def _matched(cards: Sequence[str], sizes: dict[int, int],
         may = [h for h in holders if allowed(card, h)]
         options.append(may)
         (free if len(may) == len(holders) else tied).append(i)
-    placed: dict[int, list[int]] = {h: [] for h in holders}
-
-    def place(i: int, tried: set[int]) -> bool:
-        choices = options[i][:]
-        rng.shuffle(choices)
-        for h in choices:
-            if h in tried:
-                continue
-            tried.add(h)
-            if len(placed[h]) < sizes[h]:
-                placed[h].append(i)
-                return True
-            for other in placed[h]:
-                if place(other, tried):
-                    placed[h].remove(other)
-                    placed[h].append(i)
-                    return True
-        return False
-
-    rng.shuffle(tied)
+    placed, unplaced = matched(tied, lambda i: options[i], sizes, rng)
     # A card no deal can place (it cannot happen with a true view) joins the free ones.
-    rest = free + [i for i in tied if not place(i, set())]
+    rest = free + unplaced
     rng.shuffle(rest)
     out: dict[int, list[str]] = {}
     for h in holders:
@@ -129,6 +111,35 @@ def _matched(cards: Sequence[str], sizes: dict[int, int],
         out[h] = [cards[i] for i in placed[h] + rest[:n]]
         rest = rest[n:]
     return out
+
+
+def matched(items: list[T], options: Callable[[T], list[int]], room: dict[int, int],
+            rng: random.Random) -> tuple[dict[int, list[T]], list[T]]:
+    """`items` (shuffled in place) given to holders they may go to, at most `room[h]`
+    each, one by one by augmenting paths: a holder with room, or one whose item can move
+    on to another holder with room, and so on, which places as many as any assignment
+    can. Returns what each holder got and the items nothing could place."""
+    placed: dict[int, list[T]] = {h: [] for h in room}
+
+    def place(item: T, tried: set[int]) -> bool:
+        choices = options(item)[:]
+        rng.shuffle(choices)
+        for h in choices:
+            if h in tried:
+                continue
+            tried.add(h)
+            if len(placed[h]) < room[h]:
+                placed[h].append(item)
+                return True
+            for other in placed[h]:
+                if place(other, tried):
+                    placed[h].remove(other)
+                    placed[h].append(item)
+                    return True
+        return False
+
+    rng.shuffle(items)
+    return placed, [item for item in items if not place(item, set())]
 
 
 def must_act(to_act: list[int], seat: int) -> None:
