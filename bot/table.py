@@ -1230,6 +1230,13 @@ class Table:
             log.exception("table %s could not be loaded; closing it", self.id)
             await self.close_broken("table_unrestorable")
             return
+        if live is not None and live.row.version < job.version:
+            # A job armed for a later version than this copy: another copy of the table
+            # moved it on (a press that began on the object a take-over replaced), so this
+            # one is stale, not the job. Dropping the job would leave the game waiting.
+            async with self.lock:
+                if live.row.version < job.version:
+                    live = await self._read_again()
         if live is None or live.row.version != job.version:
             log.debug("table %s: %s job for version %s is stale", self.id, job.kind,
                       job.version)
