@@ -51,3 +51,37 @@ async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
     finally:
         await other.close()
         await other_repo.close()
+
+
+async def test_a_turn_timer_from_a_replaced_copy_of_the_table_still_fires(
+        harness: Harness) -> None:
+    """A take-over replaces the table's object in memory; a press already holding the old
+    object commits on it and arms the turn's expiry for the new version. The expiry then
+    runs on the new object, whose copy is a move behind: it must read the table again, not
+    drop the timer as stale (seen in the cluster test: a game stuck on a human's turn)."""
+    tables = harness.tables
+    assert tables is not None and harness.repo is not None
+    table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+    assert (await tables.join(BOB, CHANNEL)).ok
+    assert (await tables.join(CAROL, CHANNEL)).ok
+    assert (await tables.start_game(ALICE, CHANNEL)).ok
+    await tables.settle()
+    old = tables.table(table_id)
+    live = await old.load()
+    assert live is not None and live.state is not None
+    tables.drop(table_id)  # as `take_over` lets the old object go
+    new = tables.table(table_id)
+    assert new is not old and await new.load() is not None
+    seat = live.game.to_act(live.state)[0]
+    move = live.game.legal_moves(live.state, seat)[0]
+    async with old.lock:
+        events = await old.commit(seat, move, "player")
+    await old.after_change(events, mover=seat)
+    await tables.settle()
+    row = await harness.repo.get_table(table_id)
+    assert row is not None
+    moved_on = row.version
+    # Nobody plays on: past the turn's deadline the bot plays the idle seat's turn.
+    await harness.advance(harness.settings.turn_deadline + 61)
+    row = await harness.repo.get_table(table_id)
+    assert row is not None and row.version > moved_on, "the game waits for good"
