@@ -11,8 +11,8 @@ from db.sqlite import SqliteRepository
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, RecordingSink
 
 
-async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+async def _started(harness: Harness) -> tuple[Tables, int]:
+    """A game of three people under way."""
     tables = harness.tables
     assert tables is not None and harness.repo is not None
     table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
@@ -20,6 +20,23 @@ async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
     assert (await tables.join(CAROL, CHANNEL)).ok
     assert (await tables.start_game(ALICE, CHANNEL)).ok
     await tables.settle()
+    return tables, table_id
+
+
+async def _times_out(harness: Harness, table_id: int) -> None:
+    """Nobody plays on: past the turn's deadline the bot plays the idle seat's turn."""
+    assert harness.repo is not None
+    row = await harness.repo.get_table(table_id)
+    assert row is not None
+    moved_on = row.version
+    await harness.advance(harness.settings.turn_deadline + 61)
+    row = await harness.repo.get_table(table_id)
+    assert row is not None and row.version > moved_on, "the game waits for good"
+
+
+async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    tables, table_id = await _started(harness)
     # Another process on the same database, where a player's move arrives.
     other_repo = SqliteRepository(str(harness.path))
     await other_repo.open()
@@ -41,13 +58,7 @@ async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
         monkeypatch.setattr(harness.repo, "deadlines", deadlines)
         await tables.take_over(table_id)
         await tables.settle()
-        row = await harness.repo.get_table(table_id)
-        assert row is not None
-        moved_on = row.version
-        # Nobody plays on: past the turn's deadline the bot plays the idle seat's turn.
-        await harness.advance(harness.settings.turn_deadline + 61)
-        row = await harness.repo.get_table(table_id)
-        assert row is not None and row.version > moved_on, "the game waits for good"
+        await _times_out(harness, table_id)
     finally:
         await other.close()
         await other_repo.close()
@@ -59,13 +70,7 @@ async def test_a_turn_timer_from_a_replaced_copy_of_the_table_still_fires(
     object commits on it and arms the turn's expiry for the new version. The expiry then
     runs on the new object, whose copy is a move behind: it must read the table again, not
     drop the timer as stale (seen in the cluster test: a game stuck on a human's turn)."""
-    tables = harness.tables
-    assert tables is not None and harness.repo is not None
-    table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
-    assert (await tables.join(BOB, CHANNEL)).ok
-    assert (await tables.join(CAROL, CHANNEL)).ok
-    assert (await tables.start_game(ALICE, CHANNEL)).ok
-    await tables.settle()
+    tables, table_id = await _started(harness)
     old = tables.table(table_id)
     live = await old.load()
     assert live is not None and live.state is not None
@@ -78,10 +83,4 @@ async def test_a_turn_timer_from_a_replaced_copy_of_the_table_still_fires(
         events = await old.commit(seat, move, "player")
     await old.after_change(events, mover=seat)
     await tables.settle()
-    row = await harness.repo.get_table(table_id)
-    assert row is not None
-    moved_on = row.version
-    # Nobody plays on: past the turn's deadline the bot plays the idle seat's turn.
-    await harness.advance(harness.settings.turn_deadline + 61)
-    row = await harness.repo.get_table(table_id)
-    assert row is not None and row.version > moved_on, "the game waits for good"
+    await _times_out(harness, table_id)
