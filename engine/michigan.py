@@ -247,6 +247,14 @@ def lead_suits(state: State) -> list[str]:
     return [s for s in SUITS if s in held]
 
 
+def took_extra_hand(state: State, seat: int) -> bool:
+    """Whether the seat holds the extra hand this deal, its own old hand now the dead one:
+    the dealer who swapped, or the buyer."""
+    return state.phase in (PLAY, OVER) and (
+        (state.decision == SWAP and seat == state.dealer)
+        or (state.decision == SELL and seat == state.high_bidder))
+
+
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": ID,
@@ -287,10 +295,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         # buyer): it held those cards, so it knows they are out of play; nobody else
         # sees them (docs/games/michigan.md). Read from the decision, so that no state
         # field records who discarded and snapshots stay as they were.
-        gave_up = state.phase in (PLAY, OVER) and (
-            (state.decision == SWAP and seat == state.dealer)
-            or (state.decision == SELL and seat == state.high_bidder))
-        out["discarded"] = list(state.dead) if gave_up else []
+        out["discarded"] = list(state.dead) if took_extra_hand(state, seat) else []
     return out
 
 

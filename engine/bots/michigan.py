@@ -306,9 +306,7 @@ def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
                      list(state.pay), rng, me=seat)
     spent = [after - b for after, b in zip(state.chips, before, strict=True)]
     value = _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
-    took = (state.decision == mi.SWAP and seat == state.dealer) or (
-        state.decision == mi.SELL and seat == state.high_bidder)
-    return value + _OWN_DEAD * took
+    return value + _OWN_DEAD * mi.took_extra_hand(state, seat)
 
 
 class _Hidden:
