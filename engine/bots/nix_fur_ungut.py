@@ -107,17 +107,16 @@ def _card_cost(turn: int, row: str, cards: tuple[str, ...]) -> float:
 
 
 def _worth(state: nix.State, seat: int, move: nix.Play,
-           rows: dict[tuple[str, bool], float] | None = None) -> float:
+           rows: dict[tuple[str, bool], float]) -> float:
     """`rows` remembers each (row, super chip)'s worth across one decision's moves: it
     depends on the row, not on the cards, and a hand offers dozens of moves per row."""
     key = (move.row, move.super_chip)
-    worth = None if rows is None else rows.get(key)
+    worth = rows.get(key)
     if worth is None:
-        worth = _row_worth(state.board_values[move.row], state.board[move.row], seat,
-                           state.turn, _later(state.seats, state.personne, state.acted,
-                                              state.turn), move.row, move.super_chip)
-        if rows is not None:
-            rows[key] = worth
+        worth = rows[key] = _row_worth(
+            state.board_values[move.row], state.board[move.row], seat, state.turn,
+            _later(state.seats, state.personne, state.acted, state.turn), move.row,
+            move.super_chip)
     return worth - _card_cost(state.turn, move.row, move.cards)
 
 
@@ -129,8 +128,10 @@ def _later(seats: int, personne: bool, acted: int, turn: int) -> int:
 
 def _pick(turn: int, options: list[tuple[str, tuple[str, ...], bool]],
           row_worth: Callable[[str, bool], float], rng: random.Random) -> nix.Play:
-    """The baseline's choice among `nix.plays`: the best worth, ties by a draw per option
-    (one `rng.random()` each, in order, as `max` over the engine's moves drew them)."""
+    """The baseline's choice among `nix.plays`: it weighs each row's value against the
+    chips still to come that may push it out, rewards pushing opponents down, and keeps
+    jokers for the high rows. The best worth wins, ties by a draw per option (one
+    `rng.random()` each, in order, as `max` over the engine's moves drew them)."""
     rows: dict[tuple[str, bool], float] = {}
     best: tuple[str, tuple[str, ...], bool] | None = None
     best_key = (0.0, 0.0)
@@ -144,16 +145,6 @@ def _pick(turn: int, options: list[tuple[str, tuple[str, ...], bool]],
             best, best_key = option, key
     assert best is not None, "a seat to act always has a play (`none` with an empty hand)"
     return nix.Play(*best)
-
-
-def policy(state: nix.State, seat: int, rng: random.Random) -> Move:
-    """The baseline: weighs each row's value against the chips still to come that may
-    push it out, rewards pushing opponents down, and keeps jokers for the high rows."""
-    later = _later(state.seats, state.personne, state.acted, state.turn)
-    return _pick(state.turn, nix.plays(state.hands[seat], state.turn, state.super_used[seat]),
-                 lambda row, super_chip: _row_worth(state.board_values[row], state.board[row],
-                                                    seat, state.turn, later, row, super_chip),
-                 rng)
 
 
 def _plays(state: nix.State, seat: int) -> list[nix.Play]:
