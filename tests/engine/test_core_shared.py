@@ -5,7 +5,7 @@ Each game's tests reach these through its own notation; these hold the cases no 
 test happens to type (a capital Œ, a number with leading zeros, a tie for first place).
 """
 
-from engine.core.notation import fold, read_number, sort_numbers_first, strip_verb, tokens
+from engine.core.notation import fold, numbers_first, read_number, strip_verb, tokens
 from engine.core.rng import rng_for, shuffled
 from engine.core.types import Outcome, event
 
@@ -36,7 +36,7 @@ def test_a_leading_verb_is_dropped_only_when_it_is_one() -> None:
 
 
 def test_hands_list_numbers_by_value_then_named_cards_in_the_games_order() -> None:
-    assert sort_numbers_first(["J", "10", "D", "2", "Z"], {"J": 0, "D": 1}) == \
+    assert sorted(["J", "10", "D", "2", "Z"], key=numbers_first({"J": 0, "D": 1})) == \
         ["2", "10", "J", "D", "Z"]
 
 
