@@ -343,9 +343,16 @@ async def test_three_processes_share_the_tables_and_survive_a_kill(tmp_path: Pat
                     " FROM tables t JOIN seats s ON s.table_id = t.id"
                     " WHERE t.status <> 'finished' GROUP BY t.id")
                 workers = await db.fetch("SELECT * FROM workers")
+                ids = [r["id"] for r in stuck]
+                # What a stuck table's driver had to go on: its log, deadline and screens.
+                trail = [dict(r) for query in (
+                    "SELECT * FROM moves WHERE table_id = ANY($1) ORDER BY table_id, seq",
+                    "SELECT * FROM deadlines WHERE table_id = ANY($1)",
+                    "SELECT * FROM messages WHERE table_id = ANY($1)")
+                    for r in await db.fetch(query, ids)]
                 raise AssertionError(f"not finished: {[dict(r) for r in stuck]}; "
-                                     f"workers {[dict(w) for w in workers]}, dead {dead}"
-                                     ) from late
+                                     f"workers {[dict(w) for w in workers]}, dead {dead}; "
+                                     f"trail {trail}") from late
         # Consistency: each snapshot is its log replayed.
         for row in await db.fetch("SELECT id, game, options, seed, snapshot, version"
                                   " FROM tables"):
