@@ -143,6 +143,7 @@ class Table:
         "resuming_seats",
         "scheduler",
         "settings",
+        "stale",
         "tables",
     )
     live: Live  # its state: set by its first read, unset until then
@@ -163,6 +164,11 @@ class Table:
         self.resuming_seats: list[SeatRow] | None = None
         self.deadline_resumed: Deadline | None = None  # a stored deadline re-armed at resume
         self.redraw_due = False  # changed shortly before the last stop: redrawn on resume
+        # Its copy may be behind what is stored (this process stopped driving it for a
+        # while): read again at the next load that is not inside a change. The object
+        # itself stays: a press that already holds it must change the one copy everyone
+        # here reads, or its move and the timers it arms land where nobody looks.
+        self.stale = False
 
     @property
     def kept(self) -> Live | None:
@@ -214,7 +220,11 @@ class Table:
 
     async def _load_unchecked(self) -> Live | None:
         live = self.kept
-        if live is not None and not self.tables.drives(self.id) and not self.lock.locked():
+        if live is not None and self.stale and not self.lock.locked():
+            live = None  # read afresh below, into the same copy
+            self.resuming = self.resuming_seats = None  # what is stored now, not then
+        elif live is not None and not self.tables.drives(self.id) \
+                and not self.lock.locked():
             # Another process drives it and moves it on: a copy kept here may be old. (While
             # a change is being decided here, the copy stays as it is: that change's write is
             # conditional, and a refused one reads the table again under the lock.)
@@ -257,11 +267,14 @@ class Table:
         copy already held, so that everyone here (a job, a press, the lock's holder) has
         one and the same copy; only the lock's holder, or nobody, may do that."""
         live = self.kept
+        self.stale = False
         if live is None:
             self.live = fresh
             self.tables.read(self)
             return fresh
         live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
+        if fresh.deadline is not None:  # as stored for this turn, re-armed by a take-over
+            live.deadline = fresh.deadline
         self.tables.used(self)
         return live
 
@@ -712,7 +725,7 @@ class Table:
     async def set_status(self, status: str, *,
                          settings: dict[str, Any] | None = None) -> bool:
         live = self.kept
-        row = live.row if live else await self.repo.get_table(self.id)
+        row = live.row if live and not self.stale else await self.repo.get_table(self.id)
         if row is None:
             return False
         try:
@@ -1533,7 +1546,8 @@ class Table:
         async with self.lock:
             live = self.kept
             try:
-                row = live.row if live else await self.repo.get_table(self.id)
+                row = live.row if live and not self.stale \
+                    else await self.repo.get_table(self.id)
             except StorageError:
                 log.exception("table %s: not closed", self.id)
                 return
@@ -1630,7 +1644,7 @@ class Table:
             row = await self.repo.get_table(self.id)
             seats = await self.repo.get_seats(self.id)
         except StorageError:
-            self.tables.drop(self.id)  # read again on next use
+            self.stale = True  # read again on next use
             return
         if row is not None:
             live.row, live.seats = row, seats

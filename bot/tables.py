@@ -391,10 +391,25 @@ class Tables:
         return (table is None or not table.busy()) and not self.outbox.busy(table_id)
 
     def let_go(self, table_id: int) -> None:
-        """Another process drives the table now: no timer or copy of it stays here."""
+        """Another process drives the table now: no timer of it stays here, and its copy
+        is read again before it is used."""
         self.scheduler.drop(table_id)
         self.outbox.forget(table_id)
-        self.drop(table_id)
+        self.read_again(table_id)
+
+    def read_again(self, table_id: int) -> None:
+        """The table's copy here may be behind what is stored: its next use reads it.
+
+        The object stays. Replacing it would leave two copies whenever something already
+        held the old one (a press between its first look and the lock, a change under the
+        lock): that one's move, seats and timers would land on a copy nobody else reads,
+        and the game would wait for good."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        table.stale = True
+        table.resuming = table.resuming_seats = None
+        table.deadline_resumed = None
 
     async def take_over(self, table_id: int) -> None:
         """Drive a table from now on, as a restart resumes one: its stored deadline armed
@@ -889,7 +904,7 @@ class Tables:
             log.exception("tables of chat %s could not follow it to %s", old_chat, new_chat)
             return
         for table_id in moved:
-            self.drop(table_id)  # read again with its new channel
+            self.read_again(table_id)  # with its new channel
             table = await self._loaded_table(table_id)
             if table is not None:
                 await table.show_table()

@@ -84,3 +84,38 @@ async def test_a_turn_timer_from_a_replaced_copy_of_the_table_still_fires(
     await old.after_change(events, mover=seat)
     await tables.settle()
     await _times_out(harness, table_id)
+
+
+async def test_a_player_leaving_while_the_table_is_taken_over_gets_a_bot_that_plays(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player to act leaves; while their /leave waits for their language, this process
+    takes the table over and something loads it. The leave then stores the seat as a bot's
+    (same version: seats do not move it) on the table it began with. Every copy here must
+    see that bot, or the bot's move finds a person in the seat, and the game waits for
+    good (seen as a stuck table of bots in the cluster test)."""
+    tables, table_id = await _started(harness)
+    live = await tables.table(table_id).load()
+    assert live is not None and live.state is not None
+    seat = live.game.to_act(live.state)[0]
+    actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+    real = tables.lang_of
+    taken = False
+
+    async def lang_of(user_id: str, channel: str | None = None) -> str:
+        nonlocal taken
+        if not taken:
+            taken = True
+            await tables.take_over(table_id)
+            assert await tables.table(table_id).load() is not None  # its resume, a press
+        return await real(user_id, channel)
+
+    monkeypatch.setattr(tables, "lang_of", lang_of)
+    assert (await tables.leave(actor, CHANNEL)).ok
+    assert taken
+    assert harness.repo is not None
+    row = await harness.repo.get_table(table_id)
+    assert row is not None
+    await harness.advance(1)  # the bot's delay is 0; the turn's deadline is minutes away
+    moved = await harness.repo.get_table(table_id)
+    assert moved is not None and moved.version > row.version, \
+        "the bot in the left seat never played"
