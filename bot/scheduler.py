@@ -76,6 +76,9 @@ class Scheduler:
                 if not jobs:
                     del self._by_table[table_id]
 
+    def has_jobs(self, table_id: int) -> bool:
+        return bool(self._by_table.get(table_id))
+
     def jobs_of(self, table_id: int) -> list[Job]:
         """The table's jobs still to run, soonest first."""
         return sorted(self._by_table.get(table_id, ()))

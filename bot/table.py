@@ -1181,6 +1181,35 @@ class Table:
         deadline.due_at = due
         return moved
 
+    def waits_on_nothing(self, quiet_since: float) -> bool:
+        """Its copy says a bot's move or a turn's deadline should be under way, yet no
+        timer of it is, and nothing touched it since `quiet_since`: a change lost on the
+        way (a bug) left the game waiting for good."""
+        live = self.kept
+        if live is None or live.touched > quiet_since or live.row.status != PLAYING \
+                or live.state is None or self.busy() or self.scheduler.has_jobs(self.id):
+            return False
+        to_act = live.game.to_act(live.state)
+        return any(live.seats[s].is_bot for s in to_act) \
+            or (bool(to_act) and self._deadline_seconds(live.row) > 0)
+
+    async def rearrange(self) -> bool:
+        """Read the table again and arrange its next turn (`Tables.unstick`); True when
+        that armed a timer, i.e. the game was indeed waiting on nothing."""
+        async with self.lock:
+            if self.scheduler.has_jobs(self.id):
+                return False
+            live = await self._read_again()
+            if live is None or live.row.status != PLAYING or live.state is None:
+                return False
+            self.scheduler.moved(self.id, live.row.version)
+            await self.after_change([])
+            arranged = self.scheduler.has_jobs(self.id)
+        if arranged:
+            log.warning("table %s: nothing was arranged for its next turn (version %s);"
+                        " arranged now", self.id, live.row.version)
+        return arranged
+
     def _schedule_bot(self) -> None:
         live = self.live
         if live.row.status != PLAYING or live.state is None:

@@ -80,6 +80,10 @@ __all__ = [
 REDRAW_WINDOW = 600.0
 # The stored secret that keys table references (`Tables.ref`): generated on first run.
 REFERENCE_SECRET = "table-references"
+# Seconds between looks for tables in memory waiting on nothing (`Tables.unstick`), and
+# how long such a table has gone untouched before it counts: a move's own arranging of
+# the next turn takes well under a second.
+STUCK_CHECK_SECONDS = 30.0
 
 P = ParamSpec("P")
 S = TypeVar("S", bound="Tables")
@@ -170,6 +174,7 @@ class Tables:
         # user -> their app's language as last seen (None: one we don't speak); stored too
         self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._watching: asyncio.Task[None] | None = None  # `unstick`, now and then
         self._storing_locale: set[str] = set()  # users whose app language is being written
         # Tables whose move log this process checked against their snapshot (once each).
         self.verified: set[int] = set()
@@ -236,10 +241,16 @@ class Tables:
         _freeze_start_up_heap()
         if run_scheduler:
             self.scheduler.start()
+            self._watching = asyncio.get_running_loop().create_task(self._watch())
             if self.driving is not None:
                 self.driving.start()
 
     async def close(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watching
+            self._watching = None
         await self.scheduler.stop()
         await self._background_done()
         await self.outbox.close()
@@ -378,6 +389,30 @@ class Tables:
         table = self.table(job.table_id)
         await table.run(job)
         self._let_go_if_unused(table)
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(STUCK_CHECK_SECONDS)
+            try:
+                await self.unstick()
+            except Exception:
+                log.exception("looking for tables waiting on nothing failed")
+
+    async def unstick(self) -> int:
+        """Arrange the next turn of every table in memory that waits on nothing: a bot or a
+        deadline due, no timer armed, untouched for `STUCK_CHECK_SECONDS`. A safety net:
+        no known path leaves a game so, but one unknown must not stop it for good. Each
+        one found is logged as a warning, to be fixed at its cause. How many were."""
+        quiet_since = self.clock.now() - STUCK_CHECK_SECONDS
+        found = 0
+        for table in [each for each in list(self._loaded.values())
+                      if self.drives(each.id) and each.waits_on_nothing(quiet_since)]:
+            try:
+                found += await table.rearrange()
+            except StorageError:
+                log.warning("table %s: its next turn not arranged; tried again later",
+                            table.id, exc_info=True)
+        return found
 
     # --- driving (several processes on one database) ----------------------------------------
 
