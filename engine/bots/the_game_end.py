@@ -14,10 +14,11 @@ for the sampled endgame to decide instead.
 """
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from itertools import combinations
 
-from engine.the_game import ASCENDING, JUMP
+from engine.the_game import ASCENDING, JUMP, can_reach
 
 # Positions visited per decision before giving up. A position costs some 10-20 µs, so
 # this keeps a decision well inside 50 ms on one core, fallback included.
@@ -37,16 +38,10 @@ class _OverBudget(Exception):
     """The search visited `BUDGET` positions without settling."""
 
 
-def _key(tops: _Tops, cur: _Hand, other: _Hand, started: bool) -> tuple[object, ...]:
-    # The two ascending piles are alike, as are the two descending ones.
-    a1, a2, d1, d2 = tops
-    return (min(a1, a2), max(a1, a2), min(d1, d2), max(d1, d2), cur, other, started)
-
-
-def _plays(tops: _Tops, cur: _Hand, other: _Hand) -> list[tuple[int, int, int]]:
-    """Every play of `cur`, cheapest first: (cards in either hand it skips, card, pile),
-    a backward jump costing -1. Of two piles with the same top, only the first."""
-    live = cur + other
+def _plays(tops: _Tops, cur: _Hand, live: list[int]) -> list[tuple[int, int, int]]:
+    """Every play of `cur`, cheapest first: (cards still to play it skips, card, pile),
+    a backward jump costing -1; `live` (sorted) are the hands' cards and the draw
+    pile's. Of two piles with the same top, only the first."""
     out = []
     for pile in range(4):
         top = tops[pile]
@@ -55,13 +50,13 @@ def _plays(tops: _Tops, cur: _Hand, other: _Hand) -> list[tuple[int, int, int]]:
         for card in cur:
             if ASCENDING[pile]:
                 if card > top:
-                    cost = sum(1 for c in live if top < c < card)
+                    cost = bisect_left(live, card) - bisect_right(live, top)
                 elif card == top - JUMP:
                     cost = -1
                 else:
                     continue
             elif card < top:
-                cost = sum(1 for c in live if card < c < top)
+                cost = bisect_left(live, top) - bisect_right(live, card)
             elif card == top + JUMP:
                 cost = -1
             else:
@@ -71,11 +66,10 @@ def _plays(tops: _Tops, cur: _Hand, other: _Hand) -> list[tuple[int, int, int]]:
     return out
 
 
-def _bound(tops: _Tops, cur: _Hand, other: _Hand) -> int:
+def _bound(tops: _Tops, cards: set[int]) -> int:
     """Cards no pile can ever take: under every ascending pile's lowest reach and over
     every descending pile's highest. A pile reaches back only by exact jumps of 10 from
-    its top or from a card of the hands it may take first."""
-    cards = set(cur) | set(other)
+    its top or from a card still to play that it may take first."""
     if not cards:
         return 0
     low_up = 101
@@ -83,15 +77,13 @@ def _bound(tops: _Tops, cur: _Hand, other: _Hand) -> int:
     for pile in range(4):
         top = tops[pile]
         if ASCENDING[pile]:
-            starts = [top] + [c for c in cards if c > top]
-            for start in starts:
+            for start in [top] + [c for c in cards if c > top]:
                 reach = start
                 while reach - JUMP in cards:
                     reach -= JUMP
                 low_up = min(low_up, reach)
         else:
-            starts = [top] + [c for c in cards if c < top]
-            for start in starts:
+            for start in [top] + [c for c in cards if c < top]:
                 reach = start
                 while reach + JUMP in cards:
                     reach += JUMP
@@ -99,75 +91,101 @@ def _bound(tops: _Tops, cur: _Hand, other: _Hand) -> int:
     return sum(1 for c in cards if high_down < c < low_up)
 
 
+# A position: the tops, the hand of the seat to act, its partner's, the draw pile (top
+# first, known in the world searched) and the cards played this turn.
+_Position = tuple[_Tops, _Hand, _Hand, _Hand, int]
+
+
 class _Search:
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, min_play: int = 1) -> None:
         self.memo: dict[tuple[object, ...], int] = {}
         self.left = budget
+        self.min_play = min_play
 
-    def value(self, tops: _Tops, cur: _Hand, other: _Hand, started: bool) -> int:
-        """Cards left at the end when both seats play on perfectly, `cur` to act
-        (`started`: it has played this turn, so it may end it)."""
+    def _need(self, cur: _Hand, draw: _Hand, played: int) -> int:
+        # `minimum` of engine/the_game.py: never more than the hand held at the start.
+        return min(self.min_play if draw else 1, len(cur) + played)
+
+    def value(self, tops: _Tops, cur: _Hand, other: _Hand, draw: _Hand, played: int) -> int:
+        """Cards left at the end (hands and draw pile) when both seats play on
+        perfectly, `cur` to act having played `played` cards this turn."""
         if not cur:
             if not other:
-                return 0
-            cur, other, started = other, cur, False
-        key = _key(tops, cur, other, started)
+                return len(draw)
+            cur, other, played = other, cur, 0
+        need = self._need(cur, draw, played)
+        # Past the minimum, what was played counts only for the cards drawn.
+        count = played if played < need else min(played, max(need, len(draw)))
+        a1, a2, d1, d2 = tops
+        # The two ascending piles are alike, as are the two descending ones.
+        key = (min(a1, a2), max(a1, a2), min(d1, d2), max(d1, d2), cur, other, draw, count)
         known = self.memo.get(key)
         if known is not None:
             return known
         self.left -= 1
         if self.left < 0:
             raise _OverBudget
-        best = len(cur) + len(other)
-        floor = _bound(tops, cur, other)
-        for _, child in self.children(tops, cur, other, started):
-            if best <= floor:
-                break
-            best = min(best, self.value(*child))
+        best = len(cur) + len(other) + len(draw)
+        if need - played < 2 or can_reach(list(cur), list(tops), need - played):
+            floor = _bound(tops, {*cur, *other, *draw})
+            for _, child in self.children(tops, cur, other, draw, played):
+                if best <= floor:
+                    break
+                best = min(best, self.value(*child))
+        # else: the seat cannot reach its minimum, the game ends here
         self.memo[key] = best
         return best
 
-    def children(self, tops: _Tops, cur: _Hand, other: _Hand, started: bool) -> Iterator[
-            tuple[tuple[int, int] | None, tuple[_Tops, _Hand, _Hand, bool]]]:
+    def children(self, tops: _Tops, cur: _Hand, other: _Hand, draw: _Hand,
+                 played: int) -> Iterator[tuple[tuple[int, int] | None, _Position]]:
         """Each choice (a play, or None: end the turn) and the position after it, in
         the order tried: free plays (a jump, or one skipping no card left), then ending
-        the turn, then the dearer plays."""
-        ended = False
-        for cost, card, pile in _plays(tops, cur, other):
-            if started and not ended and cost > 0:
-                ended = True
-                yield None, (tops, other, cur, False)
+        the turn, then the dearer plays. A turn that ends draws as many cards as it
+        played, while the pile lasts."""
+
+        def ended(after: _Tops, hand: _Hand, count: int) -> _Position:
+            drawn = min(count, len(draw))
+            mine = tuple(sorted(hand + draw[:drawn])) if drawn else hand
+            return (after, other, mine, draw[drawn:], 0)
+
+        may_end = played >= self._need(cur, draw, played)
+        offered = False
+        for cost, card, pile in _plays(tops, cur, sorted(cur + other + draw)):
+            if may_end and not offered and cost > 0:
+                offered = True
+                yield None, ended(tops, cur, played)
             moved = _put(tops, pile, card)
             rest = tuple(c for c in cur if c != card)
             # A hand that runs out ends the turn by itself.
-            yield (card, pile), ((moved, rest, other, True) if rest else
-                                 (moved, other, rest, False))
-        if started and not ended:
-            yield None, (tops, other, cur, False)
+            yield (card, pile), ((moved, rest, other, draw, played + 1) if rest else
+                                 ended(moved, rest, played + 1))
+        if may_end and not offered:
+            yield None, ended(tops, cur, played)
 
 
 def solve_turn(tops: list[int], hand: list[int], partner: list[int], started: bool,
                budget: int | None = None) -> tuple[list[tuple[int, int]], int] | None:
-    """This seat's best turn, `partner` to act after it: the plays (card, pile index),
-    in order, and the cards that will be left at the end; None over the budget
-    (`BUDGET` positions unless given)."""
+    """This seat's best turn once the draw pile is gone, `partner` to act after it: the
+    plays (card, pile index), in order, and the cards that will be left at the end;
+    None over the budget (`BUDGET` positions unless given)."""
     search = _Search(BUDGET if budget is None else budget)
     at: _Tops = (tops[0], tops[1], tops[2], tops[3])
     cur, other = tuple(sorted(hand)), tuple(sorted(partner))
+    played = 1 if started else 0
     steps: list[tuple[int, int]] = []
     try:
-        goal = search.value(at, cur, other, started)
+        goal = search.value(at, cur, other, (), played)
         # Down the line the search took: the first choice reaching the goal, as tried.
         while cur:
             chosen = None
-            for choice, child in search.children(at, cur, other, started):
+            for choice, child in search.children(at, cur, other, (), played):
                 if search.value(*child) == goal:
                     chosen = choice, child
                     break
             if chosen is None or chosen[0] is None:
                 break  # nothing goes, or ending the turn is best
             steps.append(chosen[0])
-            at, cur, started = chosen[1][0], tuple(c for c in cur if c != chosen[0][0]), True
+            at, cur, played = chosen[1][0], tuple(c for c in cur if c != chosen[0][0]), 1
     except _OverBudget:
         return None
     return steps, goal
@@ -196,7 +214,30 @@ def last_draw(plans: list[tuple[list[int], list[int]]], unseen: list[int], draw_
             for i, (tops, kept) in enumerate(plans):
                 mine = tuple(sorted([*kept, *drawn]))
                 totals[i] += search.value((tops[0], tops[1], tops[2], tops[3]), partner,
-                                          mine, False)
+                                          mine, (), 0)
     except _OverBudget:
         return None
     return [total / len(ways) for total in totals]
+
+
+def played_out(plans: list[tuple[list[int], list[int], int]],
+               worlds: list[tuple[list[int], list[int]]], min_play: int,
+               budget: int | None = None) -> list[float] | None:
+    """The cards each plan leaves on average over `worlds` (the partner's hand, the
+    draw pile top first), each searched to the end as if both seats saw every card: a
+    plan is (tops, hand kept, cards played this turn) after this seat's turn, which
+    then draws. Seeing the draw pile flatters every plan alike, and the plans meet the
+    same worlds. None over the budget."""
+    search = _Search(BUDGET if budget is None else budget, min_play)
+    totals = [0.0] * len(plans)
+    try:
+        for partner, draw in worlds:
+            pile = tuple(draw)
+            for i, (tops, kept, played) in enumerate(plans):
+                drawn = min(played, len(pile))
+                mine = tuple(sorted([*kept, *pile[:drawn]]))
+                totals[i] += search.value((tops[0], tops[1], tops[2], tops[3]),
+                                          tuple(sorted(partner)), mine, pile[drawn:], 0)
+    except _OverBudget:
+        return None
+    return [total / len(worlds) for total in totals]

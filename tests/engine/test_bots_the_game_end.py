@@ -96,3 +96,21 @@ def test_the_last_draw_weighs_only_the_splits_the_partners_signals_allow() -> No
     told = end.last_draw(plans, [20, 45], 1, lambda partner: 45 in partner,
                          random.Random(0), 12)
     assert told == [0.0]
+
+
+def test_a_world_played_out_counts_the_draw_pile_when_the_team_is_stuck() -> None:
+    # The seat played 2 and keeps 50, draws 70 and 80; the partner's 60 goes nowhere:
+    # its hand, the seat's three cards and the 90 still to draw are left.
+    plans = [([99, 99, 2, 2], [50], 2)]
+    assert end.played_out(plans, [([60], [70, 80, 90])], min_play=2) == [5.0]
+    # On fresh piles everything goes, the draw pile included.
+    plans = [([1, 1, 100, 100], [50], 2)]
+    assert end.played_out(plans, [([60], [70, 80, 90])], min_play=2) == [0.0]
+
+
+def test_while_the_pile_lasts_a_seat_unable_to_play_its_minimum_ends_the_game() -> None:
+    # Minimum 2 with a card in the draw pile: the partner's 60 goes on A1 alone, its 5
+    # nowhere, so the game ends there with 5 and the seat's cards in hand (the engine
+    # ends it before the 60 is played: `can_reach`).
+    plans = [([50, 99, 4, 2], [30], 2)]
+    assert end.played_out(plans, [([5, 60], [70, 80, 90])], min_play=2) == [6.0]
