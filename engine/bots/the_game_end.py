@@ -2,15 +2,18 @@
 cannot see are exactly its partner's hand, so the rest of the game is a cooperative
 game of perfect information and can be searched instead of sampled.
 
-The rules searched are those of `engine/the_game.py` once the draw pile is empty: the
-seat to act holding cards must play at least one ("ne poser qu'une seule carte"), may
-play on, and ends its turn when it likes or when its hand runs out; a seat without
-cards is passed over; the game ends when both hands are empty, or when the seat to act
-holds cards and none goes on a pile (its cards and its partner's are the score).
+The rules searched are those of `engine/the_game.py`: the seat to act must play its
+minimum (`min_play` while the draw pile lasts, then one: "ne poser qu'une seule
+carte"; never more than the hand it started the turn with), may play on, and ends its
+turn when it likes or when its hand runs out, drawing as many cards as it played; a
+seat without cards is passed over; the game ends when both hands are empty, or when
+the seat to act cannot reach its minimum (the cards in hands and in the draw pile are
+the score). A draw pile is searched only in a world where its order is given: a few
+cards before its end, the bot deals such worlds and compares its plans over them.
 
 The budget is a count of positions visited, never the clock: the same view gives the
 same turn on any machine, and a position too wide for the budget says so (`None`),
-for the sampled endgame to decide instead.
+for the sampled endgame or the lookahead to decide instead.
 """
 
 import random
