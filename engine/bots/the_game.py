@@ -14,7 +14,11 @@ only unless a play is nearly free.
   cheapest turn (the seats after it weighed in too, at half that weight);
 - once the draw pile is gone, it plays its best plans out to the end over the ways the
   cards it cannot see may be split among the other hands, and keeps the plan that
-  leaves the fewest cards;
+  leaves the fewest cards; at 2 players the cards it cannot see are its partner's hand,
+  so it searches the rest of the game exactly instead (`engine/bots/the_game_end.py`),
+  and so it does for the turn that empties a draw pile of 1-2 cards, over every way
+  that pile may be made; with 3-6 cards to draw, it searches each plan to the end over
+  a few deals of its partner's hand and the pile's order, as if both saw every card;
 - it talks: "please don't play here" on a pile where it holds the backward jump,
   "no big jump here" where it holds a card within 3 of the top, and it withdraws them
   when they no longer hold; it weighs others' signals before playing on their piles
@@ -30,6 +34,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.bots.the_game_end import last_draw, played_out, solve_turn
 from engine.core.types import Move
 from engine.the_game import (
     ASCENDING,
@@ -129,6 +134,21 @@ SAMPLES_FEW_SEATS = 32
 # 80.5 / 35.0 % to 81.1 / 40.2 %, at 4 from 89.6 / 49.8 % to 91.6 / 57.4 % (600 games at
 # 5: 93.7 / 56.5 % to 95.5 / 66.7 %); at 2 players, where the split is no secret, alike.
 ENDGAME = 10
+# At 2 players, once the draw pile is gone, search the rest of the game exactly
+# (`engine/bots/the_game_end.py`) instead of playing `ENDGAME` identical splits out
+# greedily; the splits decide only when the search runs over its budget.
+EXACT_END = 1
+# At 2 players, a turn that empties a draw pile of at most this many cards (and no
+# more than the minimum) is chosen by searching the end after it over the ways the pile
+# may be made: all of them, or `LAST_DRAW_SPLITS` at random when there are more (0: off).
+LAST_DRAW = 2
+LAST_DRAW_SPLITS = 12
+# At 2 players, with at most this many cards to draw (more than the minimum), each plan
+# is searched to the end over `WORLDS` deals of the partner's hand and the draw pile's
+# order, within `DRAW_BUDGET` positions (over it: the lookahead decides; 0: off).
+DRAW_SEARCH = 6
+WORLDS = 6
+DRAW_BUDGET = 3000
 # Deal the others' hands (lookahead and endgame) as their signals say: this bot's
 # signals are exact about its hand (see `_inferred`), so dealing against them wastes
 # samples on hands nobody holds. Fifth pass: with `PAIR` and 32 hands at 2-3 players,
@@ -161,6 +181,7 @@ class _Table:
     unseen: list[int]  # live cards not in this hand: the other hands and the draw pile
     hand_sizes: list[int]
     min_play: int
+    played: int = 0  # cards already played this turn
     unseen_prefix: list[int] = field(default_factory=list)  # unseen cards below c
     dead_unseen: int = 0  # unseen cards already dead before this turn
     # per other seat, read from its signals: groups of unseen cards it holds one of,
@@ -201,7 +222,8 @@ def _read(view: dict[str, Any]) -> _Table:
     table = _Table(seat=seat, hand=hand, tops=_tops(view), prefix=prefix,
                    penalties=penalties, need=need, draw_size=int(view.get("draw_size", 0)),
                    unseen=unseen, hand_sizes=list(view.get("hand_sizes", [])),
-                   min_play=int(view.get("min_play", 2)), unseen_prefix=unseen_prefix)
+                   min_play=int(view.get("min_play", 2)), played=int(view.get("played", 0)),
+                   unseen_prefix=unseen_prefix)
     table.dead_unseen = _dead_unseen(table, table.tops)
     if INFER:
         table.holds = _inferred(table, signals)
@@ -395,6 +417,14 @@ def plan(table: _Table, rng: random.Random | None = None) -> list[_Step]:
     for themselves. A plan is worth its cost, and a card it leaves no pile for costs
     dearly; with `rng`, also the next player's turn over hands dealt from the unseen cards.
     """
+    if EXACT_END and rng is not None and len(table.hand_sizes) == 2 and \
+            not table.draw_size:
+        # The unseen cards are all the partner's: the end is searched, not sampled.
+        partner = 1 - table.seat
+        if len(table.unseen) == table.hand_sizes[partner]:
+            solved = solve_turn(table.tops, table.hand, table.unseen, not table.need)
+            if solved is not None:
+                return solved[0]
     bar = BAR if table.draw_size else BAR_EMPTY_DRAW
     leaves: list[tuple[float, list[_Step], list[int], list[int]]] = []
 
@@ -433,8 +463,18 @@ def plan(table: _Table, rng: random.Random | None = None) -> list[_Step]:
         steps, spent, hand, tops = _extend(table, steps, spent, hand, tops, bar)
         value = _value(table, steps, spent, hand, tops, bar)
         finished.append((value, steps, tops))
+    if LAST_DRAW and rng is not None and len(table.hand_sizes) == 2 and \
+            0 < table.draw_size <= min(table.need, LAST_DRAW):
+        searched = _last_draw(table, finished, leaves[scored[0][1]], rng)
+        if searched is not None:
+            return searched
     if ENDGAME and rng is not None and not table.draw_size and len(table.hand_sizes) > 1:
         return _endgame(table, finished, leaves[scored[0][1]], rng)
+    if DRAW_SEARCH and rng is not None and len(table.hand_sizes) == 2 and \
+            0 < table.draw_size <= DRAW_SEARCH:
+        searched = _played_out(table, finished, leaves[scored[0][1]], rng)
+        if searched is not None:
+            return searched
     if rng is not None and LOOKAHEAD and len(finished) > 1:
         finished = [(value + LOOKAHEAD * _next_turn(table, tops, rng, steps), steps, tops)
                     for value, steps, tops in finished]
@@ -593,12 +633,7 @@ def _endgame(table: _Table, finished: list[tuple[float, list[_Step], list[int]]]
     seat playing its cheapest card and then every free one, and the plan leaving the
     fewest cards on average wins (ties: the cost order). Every plan meets the same
     splits, so luck does not decide between them."""
-    spent, steps, hand, tops = cheapest
-    plans = [steps for _, steps, _ in sorted(finished, key=lambda f: f[0])]
-    more, _, _, _ = _all_out(table, steps, spent, hand, tops)
-    for extra in (steps, more):
-        if extra not in plans:
-            plans.append(extra)
+    plans = _end_plans(table, finished, cheapest)
     seats = len(table.hand_sizes)
     others = [s for s in range(seats) if s != table.seat and table.hand_sizes[s]]
     totals = [0.0] * len(plans)
@@ -614,6 +649,77 @@ def _endgame(table: _Table, finished: list[tuple[float, list[_Step], list[int]]]
             totals[i] += _finish(world, tops_, (table.seat + 1) % seats, seats)
     best = min(range(len(plans)), key=lambda i: (totals[i], i))
     return plans[best]
+
+
+def _end_plans(table: _Table, finished: list[tuple[float, list[_Step], list[int]]],
+               cheapest: tuple[float, list[_Step], list[int], list[int]]) -> list[list[_Step]]:
+    """The plans worth playing out at the end: the best ones by cost, the bare minimum,
+    and every card that still goes."""
+    spent, steps, hand, tops = cheapest
+    plans = [steps for _, steps, _ in sorted(finished, key=lambda f: f[0])]
+    more, _, _, _ = _all_out(table, steps, spent, hand, tops)
+    for extra in (steps, more):
+        if extra not in plans:
+            plans.append(extra)
+    return plans
+
+
+def _last_draw(table: _Table, finished: list[tuple[float, list[_Step], list[int]]],
+               cheapest: tuple[float, list[_Step], list[int], list[int]],
+               rng: random.Random) -> list[_Step] | None:
+    """At 2 players, a turn that empties the draw pile (it holds no more than the
+    minimum) leaves a game of perfect information behind it, whatever was drawn: each
+    plan is searched to the end over the ways the pile may be made (`last_draw`), and
+    the one leaving the fewest cards on average wins (ties: the cost order). None when
+    the search runs over its budget."""
+    plans = _end_plans(table, finished, cheapest)
+    after = []
+    for steps in plans:
+        played = {card for card, _ in steps}
+        tops = list(table.tops)
+        for card, pile in steps:
+            tops[pile] = card
+        after.append((tops, [c for c in table.hand if c not in played]))
+    groups, never = table.holds.get(1 - table.seat, ([], set()))
+
+    def fits(partner: set[int]) -> bool:
+        return not never & partner and all(any(c in partner for c in g) for g in groups)
+
+    left = last_draw(after, table.unseen, table.draw_size, fits, rng, LAST_DRAW_SPLITS)
+    if left is None:
+        return None
+    return plans[min(range(len(plans)), key=lambda i: (left[i], i))]
+
+
+def _played_out(table: _Table, finished: list[tuple[float, list[_Step], list[int]]],
+                cheapest: tuple[float, list[_Step], list[int], list[int]],
+                rng: random.Random) -> list[_Step] | None:
+    """At 2 players with a few cards left to draw, each plan searched to the end over
+    `WORLDS` deals of the partner's hand (as its signals say) and the draw pile's order
+    (`played_out`); the one leaving the fewest cards on average wins (ties: the cost
+    order). None when the search runs over its budget."""
+    plans = _end_plans(table, finished, cheapest)
+    partner = 1 - table.seat
+    size = min(table.hand_sizes[partner], len(table.unseen))
+    worlds = []
+    for _ in range(WORLDS):
+        hand = _deal_one(table, partner, size, rng)
+        held = set(hand)
+        pile = [c for c in table.unseen if c not in held]
+        rng.shuffle(pile)
+        worlds.append((hand, pile))
+    after = []
+    for steps in plans:
+        played = {card for card, _ in steps}
+        tops = list(table.tops)
+        for card, pile_index in steps:
+            tops[pile_index] = card
+        after.append((tops, [c for c in table.hand if c not in played],
+                      table.played + len(steps)))
+    left = played_out(after, worlds, table.min_play, DRAW_BUDGET)
+    if left is None:
+        return None
+    return plans[min(range(len(plans)), key=lambda i: (left[i], i))]
 
 
 def _split(table: _Table, others: list[int], rng: random.Random) -> dict[int, list[int]]:

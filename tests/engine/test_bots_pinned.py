@@ -27,6 +27,8 @@ TABLES: list[tuple[str, int, dict[str, Any], int, int]] = [
     ("ochs-esel", 3, {"rounds": 1, "ox": True}, 12, 80),
     ("the-game", 3, {}, 11, 400),
     ("the-game", 2, {"min_play": 3}, 12, 400),
+    ("the-game", 2, {}, 13, 400),  # reaches the end searched at 2 players
+    ("the-game", 2, {}, 18, 400),  # and the last cards to draw searched
     ("nix-fur-ungut", 3, {"rounds": 2}, 11, 80),
     ("nix-fur-ungut", 2, {"rounds": 1, "personne": True}, 12, 80),
     ("nix-fur-ungut", 4, {"rounds": 4}, 13, 100),
@@ -71,6 +73,8 @@ EXPECTED: dict[str, tuple[str, int]] = {
     "ochs-esel-3-12": ("9c2ae7bb1eccce58", 45),
     "the-game-3-11": ("50b947fbf2cac492", 66),
     "the-game-2-12": ("c536bca05c9a3149", 64),
+    "the-game-2-13": ("60279dd283f25b02", 117),
+    "the-game-2-18": ("b983ca6cf7c8282a", 97),
     "nix-fur-ungut-3-11": ("923071ccf415476d", 30),
     "nix-fur-ungut-2-12": ("ddbdec50f12dc115", 10),
     "nix-fur-ungut-4-13": ("4d7165159b257849", 80),

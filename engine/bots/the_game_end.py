@@ -1,0 +1,246 @@
+"""The Game's end at 2 players, solved: once the draw pile is gone, the cards a seat
+cannot see are exactly its partner's hand, so the rest of the game is a cooperative
+game of perfect information and can be searched instead of sampled.
+
+The rules searched are those of `engine/the_game.py`: the seat to act must play its
+minimum (`min_play` while the draw pile lasts, then one: "ne poser qu'une seule
+carte"; never more than the hand it started the turn with), may play on, and ends its
+turn when it likes or when its hand runs out, drawing as many cards as it played; a
+seat without cards is passed over; the game ends when both hands are empty, or when
+the seat to act cannot reach its minimum (the cards in hands and in the draw pile are
+the score). A draw pile is searched only in a world where its order is given: a few
+cards before its end, the bot deals such worlds and compares its plans over them.
+
+The budget is a count of positions visited, never the clock: the same view gives the
+same turn on any machine, and a position too wide for the budget says so (`None`),
+for the sampled endgame or the lookahead to decide instead.
+"""
+
+import random
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator
+from itertools import combinations
+
+from engine.the_game import ASCENDING, JUMP, can_reach
+
+# Positions visited per decision before giving up. A position costs some 10-20 µs, so
+# this keeps a decision well inside 50 ms on one core, fallback included.
+BUDGET = 2000
+
+_Hand = tuple[int, ...]
+_Tops = tuple[int, int, int, int]
+
+
+def _put(tops: _Tops, pile: int, card: int) -> _Tops:
+    a1, a2, d1, d2 = tops
+    return (card if pile == 0 else a1, card if pile == 1 else a2,
+            card if pile == 2 else d1, card if pile == 3 else d2)
+
+
+class _OverBudget(Exception):
+    """The search visited `BUDGET` positions without settling."""
+
+
+def _plays(tops: _Tops, cur: _Hand, live: list[int]) -> list[tuple[int, int, int]]:
+    """Every play of `cur`, cheapest first: (cards still to play it skips, card, pile),
+    a backward jump costing -1; `live` (sorted) are the hands' cards and the draw
+    pile's. Of two piles with the same top, only the first."""
+    out = []
+    for pile in range(4):
+        top = tops[pile]
+        if pile in (1, 3) and tops[pile - 1] == top:
+            continue
+        for card in cur:
+            if ASCENDING[pile]:
+                if card > top:
+                    cost = bisect_left(live, card) - bisect_right(live, top)
+                elif card == top - JUMP:
+                    cost = -1
+                else:
+                    continue
+            elif card < top:
+                cost = bisect_left(live, top) - bisect_right(live, card)
+            elif card == top + JUMP:
+                cost = -1
+            else:
+                continue
+            out.append((cost, card, pile))
+    out.sort()
+    return out
+
+
+def _bound(tops: _Tops, cards: set[int]) -> int:
+    """Cards no pile can ever take: under every ascending pile's lowest reach and over
+    every descending pile's highest. A pile reaches back only by exact jumps of 10 from
+    its top or from a card still to play that it may take first."""
+    if not cards:
+        return 0
+    low_up = 101
+    high_down = 0
+    for pile in range(4):
+        top = tops[pile]
+        if ASCENDING[pile]:
+            for start in [top] + [c for c in cards if c > top]:
+                reach = start
+                while reach - JUMP in cards:
+                    reach -= JUMP
+                low_up = min(low_up, reach)
+        else:
+            for start in [top] + [c for c in cards if c < top]:
+                reach = start
+                while reach + JUMP in cards:
+                    reach += JUMP
+                high_down = max(high_down, reach)
+    return sum(1 for c in cards if high_down < c < low_up)
+
+
+# A position: the tops, the hand of the seat to act, its partner's, the draw pile (top
+# first, known in the world searched) and the cards played this turn.
+_Position = tuple[_Tops, _Hand, _Hand, _Hand, int]
+
+
+class _Search:
+    def __init__(self, budget: int, min_play: int = 1) -> None:
+        self.memo: dict[tuple[object, ...], int] = {}
+        self.left = budget
+        self.min_play = min_play
+
+    def _need(self, cur: _Hand, draw: _Hand, played: int) -> int:
+        # `minimum` of engine/the_game.py: never more than the hand held at the start.
+        return min(self.min_play if draw else 1, len(cur) + played)
+
+    def value(self, tops: _Tops, cur: _Hand, other: _Hand, draw: _Hand, played: int) -> int:
+        """Cards left at the end (hands and draw pile) when both seats play on
+        perfectly, `cur` to act having played `played` cards this turn."""
+        if not cur:
+            if not other:
+                return len(draw)
+            cur, other, played = other, cur, 0
+        need = self._need(cur, draw, played)
+        # Past the minimum, what was played counts only for the cards drawn.
+        count = played if played < need else min(played, max(need, len(draw)))
+        a1, a2, d1, d2 = tops
+        # The two ascending piles are alike, as are the two descending ones.
+        key = (min(a1, a2), max(a1, a2), min(d1, d2), max(d1, d2), cur, other, draw, count)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.left -= 1
+        if self.left < 0:
+            raise _OverBudget
+        best = len(cur) + len(other) + len(draw)
+        if need - played < 2 or can_reach(list(cur), list(tops), need - played):
+            floor = _bound(tops, {*cur, *other, *draw})
+            for _, child in self.children(tops, cur, other, draw, played):
+                if best <= floor:
+                    break
+                best = min(best, self.value(*child))
+        # else: the seat cannot reach its minimum, the game ends here
+        self.memo[key] = best
+        return best
+
+    def children(self, tops: _Tops, cur: _Hand, other: _Hand, draw: _Hand,
+                 played: int) -> Iterator[tuple[tuple[int, int] | None, _Position]]:
+        """Each choice (a play, or None: end the turn) and the position after it, in
+        the order tried: free plays (a jump, or one skipping no card left), then ending
+        the turn, then the dearer plays. A turn that ends draws as many cards as it
+        played, while the pile lasts."""
+
+        def ended(after: _Tops, hand: _Hand, count: int) -> _Position:
+            drawn = min(count, len(draw))
+            mine = tuple(sorted(hand + draw[:drawn])) if drawn else hand
+            return (after, other, mine, draw[drawn:], 0)
+
+        may_end = played >= self._need(cur, draw, played)
+        offered = False
+        for cost, card, pile in _plays(tops, cur, sorted(cur + other + draw)):
+            if may_end and not offered and cost > 0:
+                offered = True
+                yield None, ended(tops, cur, played)
+            moved = _put(tops, pile, card)
+            rest = tuple(c for c in cur if c != card)
+            # A hand that runs out ends the turn by itself.
+            yield (card, pile), ((moved, rest, other, draw, played + 1) if rest else
+                                 ended(moved, rest, played + 1))
+        if may_end and not offered:
+            yield None, ended(tops, cur, played)
+
+
+def solve_turn(tops: list[int], hand: list[int], partner: list[int], started: bool,
+               budget: int | None = None) -> tuple[list[tuple[int, int]], int] | None:
+    """This seat's best turn once the draw pile is gone, `partner` to act after it: the
+    plays (card, pile index), in order, and the cards that will be left at the end;
+    None over the budget (`BUDGET` positions unless given)."""
+    search = _Search(BUDGET if budget is None else budget)
+    at: _Tops = (tops[0], tops[1], tops[2], tops[3])
+    cur, other = tuple(sorted(hand)), tuple(sorted(partner))
+    played = 1 if started else 0
+    steps: list[tuple[int, int]] = []
+    try:
+        goal = search.value(at, cur, other, (), played)
+        # Down the line the search took: the first choice reaching the goal, as tried.
+        while cur:
+            chosen = None
+            for choice, child in search.children(at, cur, other, (), played):
+                if search.value(*child) == goal:
+                    chosen = choice, child
+                    break
+            if chosen is None or chosen[0] is None:
+                break  # nothing goes, or ending the turn is best
+            steps.append(chosen[0])
+            at, cur, played = chosen[1][0], tuple(c for c in cur if c != chosen[0][0]), 1
+    except _OverBudget:
+        return None
+    return steps, goal
+
+
+def last_draw(plans: list[tuple[list[int], list[int]]], unseen: list[int], draw_size: int,
+              fits: Callable[[set[int]], bool], rng: random.Random, splits: int,
+              budget: int | None = None) -> list[float] | None:
+    """The cards each plan leaves on average when this turn empties the draw pile:
+    `plans` are (tops, hand kept) after this seat's turn, which then draws the whole
+    pile, so the partner's hand is the unseen cards it did not draw and the rest is
+    searched. Every way the pile may be made of `draw_size` unseen cards is tried
+    (`splits` of them at random when there are more), the partner's hand kept only
+    where it `fits` what its signals say (all of them when none does). None over the
+    budget."""
+    ways = [set(drawn) for drawn in combinations(unseen, draw_size)]
+    held = [w for w in ways if fits({c for c in unseen if c not in w})]
+    ways = held or ways
+    if len(ways) > splits:
+        ways = rng.sample(ways, splits)
+    search = _Search(BUDGET if budget is None else budget)
+    totals = [0.0] * len(plans)
+    try:
+        for drawn in ways:
+            partner = tuple(c for c in unseen if c not in drawn)
+            for i, (tops, kept) in enumerate(plans):
+                mine = tuple(sorted([*kept, *drawn]))
+                totals[i] += search.value((tops[0], tops[1], tops[2], tops[3]), partner,
+                                          mine, (), 0)
+    except _OverBudget:
+        return None
+    return [total / len(ways) for total in totals]
+
+
+def played_out(plans: list[tuple[list[int], list[int], int]],
+               worlds: list[tuple[list[int], list[int]]], min_play: int,
+               budget: int | None = None) -> list[float] | None:
+    """The cards each plan leaves on average over `worlds` (the partner's hand, the
+    draw pile top first), each searched to the end as if both seats saw every card: a
+    plan is (tops, hand kept, cards played this turn) after this seat's turn, which
+    then draws. Seeing the draw pile flatters every plan alike, and the plans meet the
+    same worlds. None over the budget."""
+    search = _Search(BUDGET if budget is None else budget, min_play)
+    totals = [0.0] * len(plans)
+    try:
+        for partner, draw in worlds:
+            pile = tuple(draw)
+            for i, (tops, kept, played) in enumerate(plans):
+                drawn = min(played, len(pile))
+                mine = tuple(sorted([*kept, *pile[:drawn]]))
+                totals[i] += search.value((tops[0], tops[1], tops[2], tops[3]),
+                                          tuple(sorted(partner)), mine, pile[drawn:], 0)
+    except _OverBudget:
+        return None
+    return [total / len(worlds) for total in totals]
