@@ -29,8 +29,8 @@ _WIN = 100.0  # a win in the last deal outweighs any margin of chips
 # Rollouts per decision, spread over the candidates. A lead's rollout is the play alone
 # on card numbers; the dealer's decision and a bid also play the auction in the engine
 # and build an engine state per world, so they get fewer. Both keep p99 under 50 ms.
-# 400 for the leads won 2 points more than 200 at 4 players (bench/RESULTS.md, fifth
-# pass): the lead's worlds, not the rollout's policy, were what was short.
+# 400 for the leads rather than 200: at 4 players 2 points more wins on the dev seeds,
+# 0.15 on the official ones (bench/RESULTS.md, fifth pass), so a small gain at best.
 ROLLOUTS = 400
 DECISION_ROLLOUTS = 96
 # The searching seat's own later leads in a rollout (`play_out`'s `me`): keeping the lead
