@@ -29,7 +29,9 @@ _WIN = 100.0  # a win in the last deal outweighs any margin of chips
 # Rollouts per decision, spread over the candidates. A lead's rollout is the play alone
 # on card numbers; the dealer's decision and a bid also play the auction in the engine
 # and build an engine state per world, so they get fewer. Both keep p99 under 50 ms.
-ROLLOUTS = 200
+# 400 for the leads rather than 200: at 4 players 2 points more wins on the dev seeds,
+# 0.15 on the official ones (bench/RESULTS.md, fifth pass), so a small gain at best.
+ROLLOUTS = 400
 DECISION_ROLLOUTS = 96
 # The searching seat's own later leads in a rollout (`play_out`'s `me`): keeping the lead
 # is worth this many cards shed; the baseline's score only breaks ties.
@@ -178,6 +180,9 @@ _PAY_AT = {_INDEX[card]: k for k, card in enumerate(mi.PAY_CARDS)}
 _ACES = frozenset(i for i, card in enumerate(mi.DECK) if card[:-1] == mi.RANKS[-1])
 _SUIT_AT = {suit: k for k, suit in enumerate(mi.SUITS)}
 _RANKS = len(mi.RANKS)
+# The same two facts as lists by card number, for the rollouts' inner loop.
+_PAY_OF = [_PAY_AT.get(card, -1) for card in range(len(mi.DECK))]
+_LAST = [card in _ACES for card in range(len(mi.DECK))]
 
 
 def _run_from(holder: list[int], card: int, me: int, pay: list[int]) -> tuple[int, int, bool]:
@@ -186,13 +191,13 @@ def _run_from(holder: list[int], card: int, me: int, pay: list[int]) -> tuple[in
     then leads again)."""
     seat, shed, chips = me, 0, 0
     while True:
-        at = _PAY_AT.get(card)
+        at = _PAY_OF[card]
         if seat == me:
             shed += 1
-            chips += pay[at] if at is not None else 0
-        elif at is not None:
+            chips += pay[at] if at >= 0 else 0
+        elif at >= 0:
             chips -= pay[at]
-        if card in _ACES or holder[card + 1] < 0:
+        if _LAST[card] or holder[card + 1] < 0:
             return shed, chips, seat == me
         card += 1
         seat = holder[card]
@@ -211,31 +216,35 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
     plays its own later leads better than the baseline, and a rollout that plays them
     as the baseline undervalues leads that keep control (bench/RESULTS.md: about 1.4
     points of wins at 4 players), though the world is plainer to it here than at the
-    table."""
+    table.
+
+    Each seat's cards are kept by suit, lowest first, so that a lead reads its options
+    without going through the deck: the rollouts are most of a decision's time."""
     seats = len(counts)
     gains = [0] * seats
+    hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(seats)]
+    for card, seat in enumerate(holder):
+        if seat >= 0:
+            hands[seat][card // _RANKS].append(card)
     while True:
-        suits: dict[int, list[int]] = {}
-        for card in range(52):
-            if holder[card] == leader:
-                suits.setdefault(card // _RANKS, []).append(card)
+        own = hands[leader]
         if lead >= 0:
             best, lead = lead, -1
         else:
-            options = list(suits)
-            if len(options) > 1 and last_suit in suits:
+            options = [suit for suit in range(4) if own[suit]]
+            if len(options) > 1 and last_suit in options:
                 options.remove(last_suit)
             best, best_key = options[0], (-1e9, 0.0)
             planned = leader == me and len(options) > 1
             for suit in options:
-                cards = suits[suit]
+                cards = own[suit]
                 run = 1
                 while run < len(cards) and cards[run] == cards[run - 1] + 1:
                     run += 1
                 score = len(cards) + 0.5 * run
                 for i, card in enumerate(cards):
-                    at = _PAY_AT.get(card)
-                    if at is not None:
+                    at = _PAY_OF[card]
+                    if at >= 0:
                         score += pay[at] * (1.0 if i < run else 0.4)
                 # The engine plays a lone choice itself: the policy draws nothing then.
                 # The draw is made for `me` too, so the others' leads draw as before.
@@ -247,12 +256,13 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
                 if key > best_key:
                     best, best_key = suit, key
         last_suit = best
-        card, seat = suits[best][0], leader
+        card, seat = own[best][0], leader
         while True:
             holder[card] = -1
+            hands[seat][best].remove(card)
             counts[seat] -= 1
-            at = _PAY_AT.get(card)
-            if at is not None:
+            at = _PAY_OF[card]
+            if at >= 0:
                 gains[seat] += pay[at]
                 pay[at] = 0
             if counts[seat] == 0:
@@ -261,7 +271,7 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
                         gains[other] -= counts[other]
                         gains[seat] += counts[other]
                 return gains
-            if card in _ACES or holder[card + 1] < 0:
+            if _LAST[card] or holder[card + 1] < 0:
                 break
             card += 1
             seat = holder[card]
