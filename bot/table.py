@@ -1274,8 +1274,9 @@ class Table:
             return
         if live is not None and live.row.version < job.version:
             # A job armed for a later version than this copy: another copy of the table
-            # moved it on (a press that began on the object a take-over replaced), so this
-            # one is stale, not the job. Dropping the job would leave the game waiting.
+            # moved it on (a press that began on an object let go of since, as idle
+            # tables are), so this one is stale, not the job. Dropping the job would
+            # leave the game waiting.
             async with self.lock:
                 if live.row.version < job.version:
                     live = await self._read_again()
