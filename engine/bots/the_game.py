@@ -30,11 +30,10 @@ only unless a play is nearly free.
 """
 
 import random
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots.the_game_end import last_draw, played_out, solve_turn
+from engine.bots.the_game_end import last_draw, play_cost, played_out, solve_turn
 from engine.core.types import Move
 from engine.the_game import (
     ASCENDING,
@@ -673,13 +672,7 @@ def _last_draw(table: _Table, finished: list[tuple[float, list[_Step], list[int]
     the one leaving the fewest cards on average wins (ties: the cost order). None when
     the search runs over its budget."""
     plans = _end_plans(table, finished, cheapest)
-    after = []
-    for steps in plans:
-        played = {card for card, _ in steps}
-        tops = list(table.tops)
-        for card, pile in steps:
-            tops[pile] = card
-        after.append((tops, [c for c in table.hand if c not in played]))
+    after = [(tops, hand) for tops, hand, _ in _afters(table, plans)]
     groups, never = table.holds.get(1 - table.seat, ([], set()))
 
     def fits(partner: set[int]) -> bool:
@@ -689,6 +682,20 @@ def _last_draw(table: _Table, finished: list[tuple[float, list[_Step], list[int]
     if left is None:
         return None
     return plans[min(range(len(plans)), key=lambda i: (left[i], i))]
+
+
+def _afters(table: _Table, plans: list[list[_Step]]
+            ) -> list[tuple[list[int], list[int], int]]:
+    """Each plan's piles, the hand it keeps and the cards played so far, once played."""
+    after = []
+    for steps in plans:
+        played = {card for card, _ in steps}
+        tops = list(table.tops)
+        for card, pile in steps:
+            tops[pile] = card
+        after.append((tops, [c for c in table.hand if c not in played],
+                      table.played + len(steps)))
+    return after
 
 
 def _played_out(table: _Table, finished: list[tuple[float, list[_Step], list[int]]],
@@ -708,15 +715,7 @@ def _played_out(table: _Table, finished: list[tuple[float, list[_Step], list[int
         pile = [c for c in table.unseen if c not in held]
         rng.shuffle(pile)
         worlds.append((hand, pile))
-    after = []
-    for steps in plans:
-        played = {card for card, _ in steps}
-        tops = list(table.tops)
-        for card, pile_index in steps:
-            tops[pile_index] = card
-        after.append((tops, [c for c in table.hand if c not in played],
-                      table.played + len(steps)))
-    left = played_out(after, worlds, table.min_play, DRAW_BUDGET)
+    left = played_out(_afters(table, plans), worlds, table.min_play, DRAW_BUDGET)
     if left is None:
         return None
     return plans[min(range(len(plans)), key=lambda i: (left[i], i))]
@@ -778,21 +777,8 @@ def _finish(hands: dict[int, list[int]], tops: list[int], turn: int, seats: int)
                 best = None
                 for card in hand:
                     for pile in range(4):
-                        top = tops[pile]
-                        if pile < 2:
-                            if card > top:
-                                c = bisect_left(live, card) - bisect_right(live, top)
-                            elif card == top - JUMP:
-                                c = -1
-                            else:
-                                continue
-                        elif card < top:
-                            c = bisect_left(live, top) - bisect_right(live, card)
-                        elif card == top + JUMP:
-                            c = -1
-                        else:
-                            continue
-                        if best is None or c < best[0]:
+                        c = play_cost(card, tops[pile], pile < 2, live)
+                        if c is not None and (best is None or c < best[0]):
                             best = (c, card, pile)
                 if best is None:
                     if first:

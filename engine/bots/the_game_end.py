@@ -41,6 +41,19 @@ class _OverBudget(Exception):
     """The search visited `BUDGET` positions without settling."""
 
 
+def play_cost(card: int, top: int, ascending: bool, live: list[int]) -> int | None:
+    """What playing `card` on a pile topped by `top` gives up: the cards of `live`
+    (sorted: in hands or still to draw) it jumps over, -1 for a jump back; None when it
+    cannot go there. Shared with the sampled endgame (`the_game._finish`)."""
+    if ascending:
+        if card > top:
+            return bisect_left(live, card) - bisect_right(live, top)
+        return -1 if card == top - JUMP else None
+    if card < top:
+        return bisect_left(live, top) - bisect_right(live, card)
+    return -1 if card == top + JUMP else None
+
+
 def _plays(tops: _Tops, cur: _Hand, live: list[int]) -> list[tuple[int, int, int]]:
     """Every play of `cur`, cheapest first: (cards still to play it skips, card, pile),
     a backward jump costing -1; `live` (sorted) are the hands' cards and the draw
@@ -50,21 +63,11 @@ def _plays(tops: _Tops, cur: _Hand, live: list[int]) -> list[tuple[int, int, int
         top = tops[pile]
         if pile in (1, 3) and tops[pile - 1] == top:
             continue
+        ascending = ASCENDING[pile]
         for card in cur:
-            if ASCENDING[pile]:
-                if card > top:
-                    cost = bisect_left(live, card) - bisect_right(live, top)
-                elif card == top - JUMP:
-                    cost = -1
-                else:
-                    continue
-            elif card < top:
-                cost = bisect_left(live, top) - bisect_right(live, card)
-            elif card == top + JUMP:
-                cost = -1
-            else:
-                continue
-            out.append((cost, card, pile))
+            cost = play_cost(card, top, ascending, live)
+            if cost is not None:
+                out.append((cost, card, pile))
     out.sort()
     return out
 
