@@ -343,6 +343,12 @@ class TapisDiscord(discord.Client):
             await self._oops(interaction, "discord.guild_only")
             return
         name = interaction.command.name if interaction.command else "?"
+        if _forgotten(getattr(error, "original", None)):
+            # The work was done (or refused) all the same; only its answer came after
+            # Discord's 3 seconds, and nothing can reach the user on this interaction.
+            log.warning("/%s answered too late: Discord no longer knew the interaction"
+                        " (this process was busy for over 3 s)", name)
+            return
         log.error("/%s failed", name, exc_info=error)
         # A storage fault the command did not word itself is still the storage's.
         cause = getattr(error, "original", None)
@@ -357,6 +363,10 @@ class TapisDiscord(discord.Client):
         try:
             await self._press(interaction)
         except Exception as error:
+            if _forgotten(error):
+                log.warning("button press answered too late: Discord no longer knew the"
+                            " interaction (this process was busy for over 3 s)")
+                return
             log.exception("button press %r failed", _data_of(interaction).get("custom_id"))
             await self._oops(interaction, "storage_unavailable"
                              if isinstance(error, StorageError) else "discord.oops")
@@ -823,3 +833,8 @@ def startup_problem(exc: BaseException, settings: Settings) -> str:
         return (f"cannot reach Discord: the name {server.rsplit(':', 1)[0]} does not resolve "
                 "(DNS failure or no network)")
     return f"cannot reach Discord at {server} ({exc}): is the network up?"
+
+
+def _forgotten(error: BaseException | None) -> bool:
+    """Discord's "Unknown interaction" (10062): its 3 seconds to answer had passed."""
+    return isinstance(error, discord.NotFound) and error.code == 10062

@@ -124,3 +124,37 @@ async def test_time_lost_before_the_handler_runs_counts_against_the_budget(
     assert press.response_type == 5
     [answer] = [m for m in fake.ephemerals("erin") if m.interaction_id == press.id]
     assert answer.content == "You are not playing at this table."
+
+
+async def test_a_command_answered_after_discord_forgot_it_still_counts_and_logs_no_crash(
+        h, fake, monkeypatch, caplog):
+    """The whole loop blocked for 3.5 s before /join's handler, and the join slow: its
+    deferral comes after Discord's window has closed. The join is stored all the same;
+    the log says the answer came too late, as a warning, with no traceback at ERROR for
+    an operator to chase."""
+    await h.slash("newgame", "alice", game="ochs-esel", options="rounds=1")
+    remember = h.tables.remember_locale
+    blocked = False
+
+    def busy_loop(*args: Any) -> None:
+        nonlocal blocked
+        if not blocked:
+            blocked = True
+            time.sleep(3.5)
+        remember(*args)
+
+    monkeypatch.setattr(h.tables, "remember_locale", busy_loop)
+    slowed(monkeypatch, h.tables, "join", FIRST_STEP)  # so the answer is deferred, too late
+    caplog.set_level("WARNING", logger="adapters.discord.app")
+    joined = await fake.slash("join", user="bob")
+    await fake.wait_for(lambda: blocked, what="the join's handler")
+    await h.quiet()
+
+    assert blocked and not joined.acknowledged  # Discord refused the late answer
+    row = await h.tables.table_for_channel(str(fake.channel.id))
+    assert row is not None
+    seats = await h.tables.repo.get_seats(row.id)
+    assert any(seat.name == "Bob" for seat in seats), seats
+    said = [r for r in caplog.records if r.name == "adapters.discord.app"]
+    assert any("answered too late" in r.getMessage() for r in said)
+    assert not [r for r in said if r.levelname == "ERROR"]
