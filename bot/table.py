@@ -360,8 +360,21 @@ class Table:
 
     async def reload(self) -> None:
         """Another process (or another copy here) moved this table on: take the stored
-        table into the copy everyone here holds (the caller holds the lock)."""
-        await self._read_again()
+        table into the copy everyone here holds (the caller holds the lock).
+
+        When this process drives the table, the change is also arranged for here (a bot
+        now in the seat to act, the turn's deadline, the screens): the notice of it may
+        still be on its way, and its catch-up would then find the copy already current
+        and arrange nothing. A press refused as out of date after a /leave elsewhere left
+        the bot that took the seat waiting for good so."""
+        kept = self.kept
+        before = stamp(kept.row) if kept is not None and not self.stale else None
+        live = await self._read_again()
+        if live is None or before is None or stamp(live.row) == before \
+                or not self.tables.drives(self.id):
+            return
+        self.scheduler.moved(self.id, live.row.version)
+        await self.after_change([])
 
     async def _read_again(self) -> Live | None:
         """The stored table, read afresh (and checked) into the copy held here (the caller

@@ -119,3 +119,36 @@ async def test_a_player_leaving_while_the_table_is_taken_over_gets_a_bot_that_pl
     moved = await harness.repo.get_table(table_id)
     assert moved is not None and moved.version > row.version, \
         "the bot in the left seat never played"
+
+
+async def test_a_press_refused_as_out_of_date_after_a_leave_elsewhere_lets_the_bot_play(
+        harness: Harness) -> None:
+    """The player to act leaves through another process (a bot takes the seat, the version
+    stays) and, before its notice arrives here, presses a move on this process's older
+    copy: refused as out of date, the copy read again. That read takes the change in, so
+    the notice's catch-up finds nothing new: the bot now in the seat must be arranged by
+    the read itself, or it never plays."""
+    tables, table_id = await _started(harness)
+    assert harness.repo is not None
+    live = await tables.table(table_id).load()
+    assert live is not None and live.state is not None
+    seat = live.game.to_act(live.state)[0]
+    actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+    move = live.game.legal_moves(live.state, seat)[0]
+    other_repo = SqliteRepository(str(harness.path))
+    await other_repo.open()
+    other = Tables(other_repo, RecordingSink(), platform="test", settings=harness.settings,
+                   clock=harness.clock)
+    try:
+        assert (await other.leave(actor, CHANNEL)).ok  # its timers stay there, unrun
+    finally:
+        await other.close()
+        await other_repo.close()
+    refused = await tables.play(actor, CHANNEL, str(move))
+    assert not refused.ok
+    row = await harness.repo.get_table(table_id)
+    assert row is not None
+    await harness.advance(1)  # the bot's delay is 0; the turn's deadline is minutes away
+    moved = await harness.repo.get_table(table_id)
+    assert moved is not None and moved.version > row.version, \
+        "the bot in the left seat never played"
