@@ -34,6 +34,18 @@ async def _times_out(harness: Harness, table_id: int) -> None:
     assert row is not None and row.version > moved_on, "the game waits for good"
 
 
+async def _bot_plays_at_once(harness: Harness, table_id: int) -> None:
+    """The bot now in the seat to act plays within a second (its delay is 0), long
+    before the turn's deadline (minutes) could move the game on instead."""
+    assert harness.repo is not None
+    row = await harness.repo.get_table(table_id)
+    assert row is not None
+    await harness.advance(1)
+    moved = await harness.repo.get_table(table_id)
+    assert moved is not None and moved.version > row.version, \
+        "the bot in the left seat never played"
+
+
 async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
         harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     tables, table_id = await _started(harness)
@@ -112,13 +124,7 @@ async def test_a_player_leaving_while_the_table_is_taken_over_gets_a_bot_that_pl
     monkeypatch.setattr(tables, "lang_of", lang_of)
     assert (await tables.leave(actor, CHANNEL)).ok
     assert taken
-    assert harness.repo is not None
-    row = await harness.repo.get_table(table_id)
-    assert row is not None
-    await harness.advance(1)  # the bot's delay is 0; the turn's deadline is minutes away
-    moved = await harness.repo.get_table(table_id)
-    assert moved is not None and moved.version > row.version, \
-        "the bot in the left seat never played"
+    await _bot_plays_at_once(harness, table_id)
 
 
 async def test_a_press_refused_as_out_of_date_after_a_leave_elsewhere_lets_the_bot_play(
@@ -146,9 +152,4 @@ async def test_a_press_refused_as_out_of_date_after_a_leave_elsewhere_lets_the_b
         await other_repo.close()
     refused = await tables.play(actor, CHANNEL, str(move))
     assert not refused.ok
-    row = await harness.repo.get_table(table_id)
-    assert row is not None
-    await harness.advance(1)  # the bot's delay is 0; the turn's deadline is minutes away
-    moved = await harness.repo.get_table(table_id)
-    assert moved is not None and moved.version > row.version, \
-        "the bot in the left seat never played"
+    await _bot_plays_at_once(harness, table_id)
