@@ -1213,7 +1213,8 @@ class Table:
             if self.scheduler.has_jobs(self.id):
                 return False
             live = await self._read_again()
-            if live is None or live.row.status != PLAYING or live.state is None:
+            if live is None or live.row.status != PLAYING or live.state is None \
+                    or self.scheduler.has_jobs(self.id):  # arranged while it was read
                 return False
             self.scheduler.moved(self.id, live.row.version)
             await self.after_change([])

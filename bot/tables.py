@@ -43,7 +43,7 @@ from bot.privacy import Privacy, decode_privacy
 from bot.render import TAG_LENGTH, Payload, decode_payload, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
-from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table
+from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table, stamp
 from db.repository import (
     CLOSED,
     FINISHED,
@@ -82,7 +82,8 @@ REDRAW_WINDOW = 600.0
 REFERENCE_SECRET = "table-references"
 # Seconds between looks for tables in memory waiting on nothing (`Tables.unstick`), and
 # how long such a table has gone untouched before it counts: a move's own arranging of
-# the next turn takes well under a second.
+# the next turn takes well under a second, and a table is only taken for stuck when two
+# looks in a row find it so, unchanged.
 STUCK_CHECK_SECONDS = 30.0
 
 P = ParamSpec("P")
@@ -175,6 +176,8 @@ class Tables:
         self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._watching: asyncio.Task[None] | None = None  # `unstick`, now and then
+        # Tables the last look found waiting on nothing, with the stamp they had then.
+        self._suspects: dict[int, tuple[int, str, float]] = {}
         self._storing_locale: set[str] = set()  # users whose app language is being written
         # Tables whose move log this process checked against their snapshot (once each).
         self.verified: set[int] = set()
@@ -402,16 +405,28 @@ class Tables:
         """Arrange the next turn of every table in memory that waits on nothing: a bot or a
         deadline due, no timer armed, untouched for `STUCK_CHECK_SECONDS`. A safety net:
         no known path leaves a game so, but one unknown must not stop it for good. Each
-        one found is logged as a warning, to be fixed at its cause. How many were."""
+        one found is logged as a warning, to be fixed at its cause. How many were.
+
+        Only a table found so by the last look too, unchanged, counts: a change stored and
+        not yet shown (the next turn is arranged after the showing) looks the same, and on
+        a machine slow enough its showing can take seconds. Arranged by the net meanwhile,
+        its players would hear "your turn" twice."""
         quiet_since = self.clock.now() - STUCK_CHECK_SECONDS
         found = 0
+        seen, suspects = self._suspects, {}
         for table in [each for each in list(self._loaded.values())
                       if self.drives(each.id) and each.waits_on_nothing(quiet_since)]:
+            now = stamp(table.live.row)
+            if seen.get(table.id) != now:
+                suspects[table.id] = now
+                continue
             try:
                 found += await table.rearrange()
             except StorageError:
+                suspects[table.id] = now
                 log.warning("table %s: its next turn not arranged; tried again later",
                             table.id, exc_info=True)
+        self._suspects = suspects
         return found
 
     # --- driving (several processes on one database) ----------------------------------------

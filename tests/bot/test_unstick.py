@@ -1,6 +1,12 @@
 """The safety net for a game waiting on nothing: when a table in memory has a bot or a
 deadline due and no timer armed (a change lost by some bug), `Tables.unstick` reads it
-again and arranges its next turn; a table that waits for a reason is left alone."""
+again and arranges its next turn, once two looks in a row found it so; a table that
+waits for a reason, or whose change is still being shown, is left alone."""
+
+import asyncio
+from typing import Any
+
+import pytest
 
 from bot.tables import STUCK_CHECK_SECONDS
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness
@@ -47,6 +53,9 @@ async def test_a_bot_whose_move_was_never_scheduled_plays_after_the_check(
     assert await tables.unstick() == 0, "touched too recently to count as stuck"
     assert await _version(harness, table_id) == before
     await harness.advance(STUCK_CHECK_SECONDS)
+    assert await tables.unstick() == 0, "one look is not enough"
+    await harness.advance(STUCK_CHECK_SECONDS)
+    assert await _version(harness, table_id) == before
     assert await tables.unstick() == 1
     await harness.advance(1)
     assert await _version(harness, table_id) > before, "the bot never played"
@@ -61,6 +70,8 @@ async def test_a_persons_turn_whose_deadline_timer_was_lost_times_out_again(
     before = await _version(harness, table_id)
     await harness.advance(harness.settings.turn_deadline + 1)
     assert await _version(harness, table_id) == before  # nothing armed: it waits
+    assert await tables.unstick() == 0
+    await harness.advance(STUCK_CHECK_SECONDS)
     assert await tables.unstick() == 1
     await harness.advance(1)  # the stored deadline is long past: the AFK move comes now
     assert await _version(harness, table_id) > before
@@ -73,6 +84,8 @@ async def test_tables_that_wait_for_a_reason_are_left_alone(harness: Harness) ->
     before = await _version(harness, armed)
     await harness.advance(STUCK_CHECK_SECONDS + 1)  # its deadline still minutes away
     assert await tables.unstick() == 0
+    await harness.advance(STUCK_CHECK_SECONDS)
+    assert await tables.unstick() == 0
     assert await _version(harness, armed) == before
     assert tables.scheduler.has_jobs(armed)
 
@@ -83,6 +96,51 @@ async def test_a_persons_turn_without_a_deadline_is_no_stuck_table(harness: Harn
     table_id = await _game(harness, "deadline=0")
     assert not tables.scheduler.has_jobs(table_id)  # no deadline: the person takes their time
     before = await _version(harness, table_id)
-    await harness.advance(10 * STUCK_CHECK_SECONDS)
-    assert await tables.unstick() == 0
+    for _ in range(3):
+        await harness.advance(10 * STUCK_CHECK_SECONDS)
+        assert await tables.unstick() == 0
     assert await _version(harness, table_id) == before
+
+
+async def test_a_start_still_being_shown_is_not_taken_for_stuck(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a machine slow enough, a change can be stored and its showing (after which the
+    next turn is arranged) come seconds later; the net must not arrange that turn a second
+    time, or the player hears "your turn" twice."""
+    tables, repo = harness.tables, harness.repo
+    assert tables is not None and repo is not None
+    table_id = (await tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+    assert table_id is not None
+    assert (await tables.join(BOB, CHANNEL)).ok
+    assert (await tables.join(CAROL, CHANNEL)).ok
+    started, go_on = asyncio.Event(), asyncio.Event()
+    store, lang = repo.update_table, tables.channel_lang
+
+    async def storing(*args: Any, **kwargs: Any) -> Any:
+        row = await store(*args, **kwargs)
+        if kwargs.get("status") == "playing":
+            started.set()
+        return row
+
+    async def slow_lang(channel: str) -> str:
+        if started.is_set() and not go_on.is_set():
+            go_on.set()  # the start's showing alone waits, once
+            await held.wait()
+        return await lang(channel)
+
+    held = asyncio.Event()
+    monkeypatch.setattr(repo, "update_table", storing)
+    monkeypatch.setattr(tables, "channel_lang", slow_lang)
+    start = asyncio.create_task(tables.start_game(ALICE, CHANNEL))
+    await go_on.wait()  # stored, its showing (and arranging) held up
+    assert not tables.scheduler.has_jobs(table_id)
+    harness.clock.advance(STUCK_CHECK_SECONDS + 1)
+    assert await tables.unstick() == 0
+    held.set()
+    assert (await start).ok
+    await tables.settle()
+    assert tables.scheduler.has_jobs(table_id), "the start arranged the first turn"
+    calls = [a for a in harness.sink.announcements if "it's your turn" in a.text]
+    assert len(calls) == 1, [a.text for a in calls]
+    await harness.advance(STUCK_CHECK_SECONDS + 1)
+    assert await tables.unstick() == 0
