@@ -312,8 +312,25 @@ async def test_three_processes_share_the_tables_and_survive_a_kill(tmp_path: Pat
             moved_at: list[float] = []
 
             async def watch() -> None:
-                await until(watcher, "SELECT COUNT(*) FROM tables WHERE driver = ANY($1)"
-                            " AND status IN ('lobby', 'playing')", 0, 30, dead)
+                try:
+                    await until(watcher, "SELECT COUNT(*) FROM tables WHERE driver = ANY($1)"
+                                " AND status IN ('lobby', 'playing')", 0, 30, dead)
+                except AssertionError as late:
+                    # What the live processes' shares were made of: the tables left over,
+                    # their channel's home, and the workers.
+                    left = await watcher.fetch(
+                        "SELECT t.id, t.platform, t.status, t.version, t.driver, h.home"
+                        " FROM tables t LEFT JOIN channel_homes h ON h.platform = t.platform"
+                        " AND h.channel = t.channel WHERE t.driver = ANY($1)"
+                        " AND t.status IN ('lobby', 'playing')", dead)
+                    shares = await watcher.fetch(
+                        "SELECT platform, driver, COUNT(*) FROM tables"
+                        " WHERE status IN ('lobby', 'playing') GROUP BY platform, driver")
+                    workers = await watcher.fetch("SELECT * FROM workers")
+                    raise AssertionError(
+                        f"not taken over: {[dict(r) for r in left]}; open tables per"
+                        f" driver {[dict(r) for r in shares]}; workers"
+                        f" {[dict(w) for w in workers]}") from late
                 moved_at.append(time.monotonic())
 
             moved = asyncio.create_task(watch())
