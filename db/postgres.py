@@ -973,6 +973,7 @@ class PostgresCluster(Cluster):
         self.worker: int | None = None
         self._lock_key = 0
         self._link: asyncpg.Connection | None = None
+        self._link_busy = asyncio.Lock()  # one statement at a time on a connection
         self._on_lost: Callable[[], None] = lambda: None
         self._shards: Shards | None = None
 
@@ -1036,6 +1037,10 @@ class PostgresCluster(Cluster):
         link, self._link = self._link, None
         if link is None:
             return
+        async with self._link_busy:  # a census or claim still under way ends first
+            await self._leave(link)
+
+    async def _leave(self, link: asyncpg.Connection) -> None:
         try:
             await link.execute("UPDATE tables SET driver = NULL WHERE driver = $1", self.worker)
             await link.execute("DELETE FROM workers WHERE id = $1", self.worker)
@@ -1051,7 +1056,22 @@ class PostgresCluster(Cluster):
             assert row is not None  # a SELECT without FROM has its one row
             return Census(int(row[0]), int(row[1]), dict(zip(row[2], row[3], strict=True)))
 
-        return await self._repo._run(body)
+        return await self._on_link(body)
+
+    async def _on_link(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
+        """One statement on the worker's own connection (the pool's while it has none).
+
+        Shares and claims are how a dead process's tables get a new driver within
+        seconds: they must not queue for the pool behind every player's request, which is
+        exactly when they are needed (a process died, its players' commands come here)."""
+        link = self._link
+        if link is None:
+            return await self._repo._run(fn)
+        async with self._link_busy:
+            try:
+                return await fn(link)
+            except _DRIVER_ERRORS as error:
+                raise _storage_error(error) from error
 
     def _shard_params(self) -> tuple[int | None, list[int]]:
         shards = self._shards
@@ -1067,7 +1087,7 @@ class PostgresCluster(Cluster):
             rows = await db.fetch(_CLAIM, self.worker, platform, limit, home, count, ids)
             return [(int(r[0]), bool(r[1])) for r in rows]
 
-        return await self._repo._write(body)
+        return await self._on_link(body)  # one statement: atomic on its own
 
     async def adopt(self, table_id: int) -> bool:
         async def body(db: Connection) -> bool:

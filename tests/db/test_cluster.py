@@ -5,7 +5,7 @@ import asyncio
 
 import asyncpg
 
-from db.postgres import PostgresCluster
+from db.postgres import PostgresCluster, PostgresRepository
 from db.repository import ASTRAY, HOME, SHARED, Census, Shards
 from tests.db.conftest import POSTGRES_URL, new_table, postgres_repository, postgres_schema
 
@@ -159,3 +159,37 @@ async def test_workers_joining_at_once_all_stay_registered():
         finally:
             for repo in repos:
                 await repo.close()
+
+
+async def test_a_dead_workers_tables_are_claimed_while_every_pooled_connection_is_busy():
+    """A process died and its players' commands now all reach this one: its pool is busy
+    with them, and the census and claim that give the dead one's tables a driver must not
+    queue behind them."""
+    async with postgres_schema() as schema:
+        dying = postgres_repository(schema)
+        busy = PostgresRepository(POSTGRES_URL, server_settings={"search_path": schema},
+                                  max_size=1)
+        await dying.open()
+        await busy.open()
+        try:
+            ids = [(await new_table(dying, channel=f"c{i}")).id for i in range(3)]
+            one, two = dying.cluster(), busy.cluster()
+            await one.join("one", lambda _: None, lambda: None, platform="telegram")
+            await two.join("two", lambda _: None, lambda: None, platform="telegram")
+            assert len(await one.claim("telegram", 10)) == 3
+            assert isinstance(one, PostgresCluster) and one._link is not None
+            one._link.terminate()
+            pool = busy._pool
+            assert pool is not None
+            async with pool.acquire():  # the one pooled connection, held by a slow request
+                for _ in range(250):
+                    census = await asyncio.wait_for(two.census("telegram"), 2)
+                    if census.workers == 1:
+                        break
+                    await asyncio.sleep(0.02)
+                assert census.shared == 3
+                taken = await asyncio.wait_for(two.claim("telegram", 10), 2)
+            assert sorted(taken) == [(t, True) for t in sorted(ids)]
+        finally:
+            await busy.close()
+            await dying.close()
