@@ -126,6 +126,16 @@ class Scheduler:
         ran = 0
         async with self._lock:
             running: dict[asyncio.Task[None], int] = {}
+            # Ended jobs, told by their own callbacks: `asyncio.wait` would hang a callback
+            # on every job in flight and take them all off again, at every job's end.
+            ended: list[asyncio.Task[None]] = []
+            wake: asyncio.Future[None] | None = None
+
+            def end(task: asyncio.Task[None]) -> None:
+                ended.append(task)
+                if wake is not None and not wake.done():
+                    wake.set_result(None)
+
             try:
                 while True:
                     now, busy = self._clock.now(), set(running.values())
@@ -137,15 +147,21 @@ class Scheduler:
                             continue
                         job = self._pop()
                         busy.add(job.table_id)
-                        running[asyncio.create_task(self._run_one(job))] = job.table_id
+                        task = asyncio.create_task(self._run_one(job))
+                        task.add_done_callback(end)
+                        running[task] = job.table_id
                     for job in held:  # back before anything else can touch the heap
                         heapq.heappush(self._heap, job)
                     if not running:
                         return ran
-                    done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                    for task in done:
+                    if not ended:
+                        wake = asyncio.get_running_loop().create_future()
+                        await wake
+                        wake = None
+                    for task in ended:
                         del running[task]
                         ran += 1
+                    ended.clear()
             finally:
                 for task in running:
                     task.cancel()

@@ -906,7 +906,7 @@ class Table:
             if live.talk_top != before:
                 live.talk_base = before
             live.talk_top = live.row.version
-        metrics.MOVES.labels(self.platform, live.row.game, actor_kind).inc()
+        metrics.moved(self.platform, live.row.game, actor_kind)
         return events
 
     # --- after a change: show it, then arrange what is next --------------------------------
