@@ -6,8 +6,7 @@ import heapq
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.clock import Clock
 
@@ -18,13 +17,16 @@ log = logging.getLogger(__name__)
 IN_FLIGHT = 8
 
 
-@dataclass(order=True, frozen=True)
-class Job:
+class Job(NamedTuple):
+    """Ordered by due time, then by `order` (unique: later fields are never compared).
+    A tuple, so the heap compares jobs in C: a generated `__lt__` was called a dozen
+    times a bot move."""
+
     due: float
     order: int
-    kind: str = field(compare=False)  # "bot", "remind", "expire"
-    table_id: int = field(compare=False)
-    version: int = field(compare=False)
+    kind: str  # "bot", "remind", "expire"
+    table_id: int
+    version: int
 
 
 class Scheduler:
