@@ -7,6 +7,7 @@ process-wide like any Prometheus client's: a scrape reads totals since the start
 """
 
 import time
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -48,6 +49,17 @@ SINCE_SUCCESS = Gauge(
     "call successfully (NaN before the first)", ["platform"], registry=REGISTRY)
 
 _last_success: dict[str, float] = {}
+_moves: dict[tuple[str, str, str], Any] = {}
+
+
+def moved(platform: str, game: str, actor: str) -> None:
+    """One move stored. Its counter is found once per label set: `labels` checks, converts
+    and locks at every call, and it is called at every move."""
+    key = (platform, game, actor)
+    child = _moves.get(key)
+    if child is None:
+        child = _moves[key] = MOVES.labels(platform, game, actor)
+    child.inc()
 
 
 def platform_call(platform: str, method: str, status: int | None) -> None:

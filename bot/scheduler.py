@@ -6,8 +6,7 @@ import heapq
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.clock import Clock
 
@@ -18,13 +17,16 @@ log = logging.getLogger(__name__)
 IN_FLIGHT = 8
 
 
-@dataclass(order=True, frozen=True)
-class Job:
+class Job(NamedTuple):
+    """Ordered by due time, then by `order` (unique: later fields are never compared).
+    A tuple, so the heap compares jobs in C: a generated `__lt__` was called a dozen
+    times a bot move."""
+
     due: float
     order: int
-    kind: str = field(compare=False)  # "bot", "remind", "expire"
-    table_id: int = field(compare=False)
-    version: int = field(compare=False)
+    kind: str  # "bot", "remind", "expire"
+    table_id: int
+    version: int
 
 
 class Scheduler:
@@ -126,6 +128,16 @@ class Scheduler:
         ran = 0
         async with self._lock:
             running: dict[asyncio.Task[None], int] = {}
+            # Ended jobs, told by their own callbacks: `asyncio.wait` would hang a callback
+            # on every job in flight and take them all off again, at every job's end.
+            ended: list[asyncio.Task[None]] = []
+            wake: asyncio.Future[None] | None = None
+
+            def end(task: asyncio.Task[None]) -> None:
+                ended.append(task)
+                if wake is not None and not wake.done():
+                    wake.set_result(None)
+
             try:
                 while True:
                     now, busy = self._clock.now(), set(running.values())
@@ -137,15 +149,21 @@ class Scheduler:
                             continue
                         job = self._pop()
                         busy.add(job.table_id)
-                        running[asyncio.create_task(self._run_one(job))] = job.table_id
+                        task = asyncio.create_task(self._run_one(job))
+                        task.add_done_callback(end)
+                        running[task] = job.table_id
                     for job in held:  # back before anything else can touch the heap
                         heapq.heappush(self._heap, job)
                     if not running:
                         return ran
-                    done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                    for task in done:
+                    if not ended:
+                        wake = asyncio.get_running_loop().create_future()
+                        await wake
+                        wake = None
+                    for task in ended:
                         del running[task]
                         ran += 1
+                    ended.clear()
             finally:
                 for task in running:
                     task.cancel()

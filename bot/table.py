@@ -130,6 +130,7 @@ class Table:
     __slots__ = (
         "_checking",
         "_loading",
+        "_talk",
         "clock",
         "deadline_resumed",
         "id",
@@ -159,6 +160,8 @@ class Table:
         self.lock = asyncio.Lock()
         self._loading: asyncio.Future[Live | None] | None = None  # a read under way
         self._checking: asyncio.Future[bool] | None = None  # its log being replayed
+        # `_bot_talk`'s last answer and what it was worked out from (see there).
+        self._talk: tuple[Any, list[SeatRow], int, str, tuple[int, Move] | None] | None = None
         # Read by `Tables.start` with all the others, until it is first loaded.
         self.resuming: TableRow | None = None
         self.resuming_seats: list[SeatRow] | None = None
@@ -903,7 +906,7 @@ class Table:
             if live.talk_top != before:
                 live.talk_base = before
             live.talk_top = live.row.version
-        metrics.MOVES.labels(self.platform, live.row.game, actor_kind).inc()
+        metrics.moved(self.platform, live.row.game, actor_kind)
         return events
 
     # --- after a change: show it, then arrange what is next --------------------------------
@@ -1255,6 +1258,20 @@ class Table:
         speak = getattr(self._bot(), "speak", None)
         if speak is None or live.state is None:
             return None
+        # Asked twice of each state: when a move is shown (is a bot to move?) and when the
+        # bot's job runs. The answer depends on nothing else (the state, its seats, version
+        # and bot level), and asking every bot seat's view twice was a tenth of The Game's move.
+        level = bot_level(live)
+        kept = self._talk
+        if (kept is not None and kept[0] is live.state and kept[1] is live.seats
+                and kept[2] == live.row.version and kept[3] == level):
+            return kept[4]
+        said = self._speak(speak)
+        self._talk = (live.state, live.seats, live.row.version, level, said)
+        return said
+
+    def _speak(self, speak: Callable[..., Move | None]) -> tuple[int, Move] | None:
+        live = self.live
         for seat in live.seats:
             if not seat.is_bot:
                 continue

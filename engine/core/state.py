@@ -9,9 +9,12 @@ checked byte for byte.
 orjson writes them: every move stores one, and the standard library's encoder was a
 twelfth of a move's CPU time (orjson writes the same bytes, sorted keys and all, about
 six times faster; `tests/engine/test_snapshots.py` holds it to the standard library's
-output), and reads them back at every load and resume.
+output), and reads them back at every load and resume. It is handed the state itself:
+orjson asks `_fields` for each dataclass in it and sorts the dicts that gives, the same
+dicts pydantic's serializer made for it at a quarter more of the dump's time.
 """
 
+from dataclasses import fields
 from typing import Any, Generic, TypeVar
 
 import orjson
@@ -22,7 +25,22 @@ from engine.core.errors import BadOptions
 S = TypeVar("S")
 
 # Keys sorted, as `json.dumps(sort_keys=True)` sorts them (ints too, which it writes as strings).
-_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+# Dataclasses passed through to `_fields`: orjson's own writes their fields unsorted.
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """A dataclass as the dict of its fields (what `dataclasses.asdict` gives one level
+    down: orjson comes back for the dataclasses inside)."""
+    kind = type(value)
+    names = _NAMES.get(kind)
+    if names is None:
+        try:
+            names = _NAMES[kind] = tuple(field.name for field in fields(kind))
+        except TypeError:
+            raise TypeError(f"{kind.__name__} is not part of a snapshot") from None
+    return {name: getattr(value, name) for name in names}
 
 
 class Snapshots(Generic[S]):
@@ -32,10 +50,8 @@ class Snapshots(Generic[S]):
         self.version = version
 
     def dump(self, state: S) -> str:
-        # pydantic-core's serializer gives what `dataclasses.asdict` would, 5-10x faster.
-        body = {"game": self.game_id, "format": self.version,
-                "state": self._adapter.dump_python(state)}
-        return orjson.dumps(body, option=_SORTED).decode()
+        body = {"game": self.game_id, "format": self.version, "state": state}
+        return orjson.dumps(body, option=_SORTED, default=_fields).decode()
 
     def load(self, text: str) -> S:
         try:
