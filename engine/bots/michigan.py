@@ -203,37 +203,8 @@ def _run_from(holder: list[int], card: int, me: int, pay: list[int]) -> tuple[in
         seat = holder[card]
 
 
-def _expected_run(holder: list[int], seen: list[bool], card: int, me: int, pay: list[int],
-                  alive: float) -> tuple[float, float, float]:
-    """`_run_from` as `me` can foresee it at the table: a card it neither holds nor has
-    seen played or dead is held by another seat with chance `alive` (else it is dead and
-    stops the run), whatever this world says. Expected cards shed, chips, and chance of
-    leading again."""
-    shed, chips, again, reach, mine = 0.0, 0.0, 0.0, 1.0, True
-    while True:
-        at = _PAY_OF[card]
-        if mine:
-            shed += reach
-            chips += reach * pay[at] if at >= 0 else 0.0
-        elif at >= 0:
-            chips -= reach * pay[at]
-        if _LAST[card]:
-            return shed, chips, again + (reach if mine else 0.0)
-        card += 1
-        if holder[card] == me:
-            mine = True
-        elif seen[card]:
-            return shed, chips, again + (reach if mine else 0.0)
-        else:
-            if mine:
-                again += reach * (1.0 - alive)
-            reach *= alive
-            mine = False
-
-
 def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
-             pay: list[int], rng: random.Random, lead: int = -1, me: int = -1,
-             seen: list[bool] | None = None, hidden_dead: int = 0) -> list[int]:
+             pay: list[int], rng: random.Random, lead: int = -1, me: int = -1) -> list[int]:
     """The rest of a deal's play, every lead chosen as `policy` chooses, on card numbers
     instead of engine states (several times quicker, the same play: the same leads from
     the same `rng`); `lead` forces the first lead's suit. `holder[card]` is the seat
@@ -248,15 +219,8 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
     table.
 
     Each seat's cards are kept by suit, lowest first, so that a lead reads its options
-    without going through the deck: the rollouts are most of a decision's time.
-
-    With `seen` (the cards `me` knows are out of play: played or dead) and `hidden_dead`
-    (how many dead cards it does not know yet), `me` plans on what it could know at
-    that point (`_expected_run`), not on this world's hidden cards; both are used up."""
+    without going through the deck: the rollouts are most of a decision's time."""
     seats = len(counts)
-    unknown = 0
-    if seen is not None:
-        unknown = sum(1 for card in range(52) if not seen[card] and holder[card] != me)
     gains = [0] * seats
     hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(seats)]
     for card, seat in enumerate(holder):
@@ -285,11 +249,7 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
                 # The engine plays a lone choice itself: the policy draws nothing then.
                 # The draw is made for `me` too, so the others' leads draw as before.
                 draw = rng.random() if len(options) > 1 else 0.0
-                if planned and seen is not None:
-                    alive = 1.0 - hidden_dead / unknown if unknown else 1.0
-                    shed, chips, again = _expected_run(holder, seen, cards[0], me, pay, alive)
-                    score = shed + chips + _KEEP_LEAD * again + 0.01 * score
-                elif planned:
+                if planned:
                     shed, chips, again = _run_from(holder, cards[0], me, pay)
                     score = shed + chips + _KEEP_LEAD * again + 0.01 * score
                 key = (score, draw)
@@ -299,9 +259,6 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
         card, seat = own[best][0], leader
         while True:
             holder[card] = -1
-            if seen is not None and not seen[card]:
-                seen[card] = True
-                unknown -= seat != me
             hands[seat][best].remove(card)
             counts[seat] -= 1
             at = _PAY_OF[card]
@@ -314,14 +271,7 @@ def play_out(holder: list[int], counts: list[int], leader: int, last_suit: int,
                         gains[other] -= counts[other]
                         gains[seat] += counts[other]
                 return gains
-            if _LAST[card]:
-                break
-            if holder[card + 1] < 0:
-                if seen is not None and not seen[card + 1]:
-                    # The run stopped short of an unplayed card: all now know it is dead.
-                    seen[card + 1] = True
-                    unknown -= 1
-                    hidden_dead -= 1
+            if _LAST[card] or holder[card + 1] < 0:
                 break
             card += 1
             seat = holder[card]
@@ -362,18 +312,11 @@ def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
         [actor] = mi.to_act(state)
         state, _ = mi.apply(state, actor, policy(state, actor, rng, extra_value))
     holder, counts = _holders(state.hands)
-    # At the start of the play the seat knows the dead hand only if it was its own.
-    took = mi.took_extra_hand(state, seat)
-    seen = [False] * 52
-    if took:
-        for card in state.dead:
-            seen[_INDEX[card]] = True
     gains = play_out(holder, counts, state.leader, _SUIT_AT.get(state.last_suit, -1),
-                     list(state.pay), rng, me=seat, seen=seen,
-                     hidden_dead=0 if took else len(state.dead))
+                     list(state.pay), rng, me=seat)
     spent = [after - b for after, b in zip(state.chips, before, strict=True)]
     value = _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
-    return value + _OWN_DEAD * took
+    return value + _OWN_DEAD * mi.took_extra_hand(state, seat)
 
 
 class _Hidden:
@@ -382,7 +325,7 @@ class _Hidden:
     which is what lets a lead be searched over a few hundred worlds in the budget."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        pool, wanted, barred, dead = _knowledge(view)
+        pool, wanted, barred, _dead = _knowledge(view)
         self.holder = [-1] * 52
         for card in view["hand"]:
             self.holder[_INDEX[card]] = view["seat"]
@@ -391,15 +334,6 @@ class _Hidden:
         # Cards some seats cannot hold go out first, the most constrained first.
         self.tied = sorted(((_INDEX[c], [h for h in self.room if h not in barred[c]])
                             for c in pool if c in barred), key=lambda t: len(t[1]))
-        # What the seat knows is out of play (played or surely dead), and how many dead
-        # cards it does not know: its own later leads in the rollouts plan on these.
-        self.seen = [False] * 52
-        for cards in view["played"]:
-            for card in cards:
-                self.seen[_INDEX[card]] = True
-        for card in dead:
-            self.seen[_INDEX[card]] = True
-        self.hidden_dead = self.room.get(-1, 0)
 
     def deal(self, rng: random.Random) -> list[int]:
         for _ in range(20):
@@ -449,13 +383,12 @@ class _Hidden:
 
 
 def _lead_rollout(view: dict[str, Any], holder: list[int], move: Move,
-                  rng: random.Random, pay: list[int], hidden: "_Hidden") -> float:
+                  rng: random.Random, pay: list[int]) -> float:
     assert isinstance(move, mi.Lead)
     seat: int = view["seat"]
     counts = list(view["hand_sizes"])
     gains = play_out(holder[:], counts, seat, _SUIT_AT.get(view["suit"] or "", -1),
-                     pay[:], rng, lead=_SUIT_AT[move.suit], me=seat,
-                     seen=hidden.seen[:], hidden_dead=hidden.hidden_dead)
+                     pay[:], rng, lead=_SUIT_AT[move.suit], me=seat)
     return _value_at(view["chips"], view["deals"] - view["deal"], seat, gains)
 
 
@@ -489,7 +422,7 @@ class Strong:
         if known.phase == mi.PLAY:
             hidden, piles = _Hidden(view), list(known.pay)
             return pimc(moves, hidden.deal,
-                        lambda h, m, r: _lead_rollout(view, h, m, r, piles, hidden), rng,
+                        lambda h, m, r: _lead_rollout(view, h, m, r, piles), rng,
                         self.rollouts)
         pay = dict(zip(mi.PAY_CARDS, known.pay, strict=True))
         extra = _extra_hand_value(known, seat, rng, pay)

@@ -172,24 +172,6 @@ def test_the_searching_seat_plans_its_own_leads_in_a_rollout():
     assert planned == [5, -3, -2]
 
 
-def test_the_searching_seat_plans_only_on_what_it_could_know_at_the_table():
-    """The same deal as above: diamonds keep the lead only because JD is dead. A seat
-    that knows it (JD seen dead) still plans diamonds; one that cannot tell JD from a
-    card in another hand leads as if the run might go on, and so plays spades."""
-    hands = [["2S", "3S", "4S", "9D", "10D"], ["5S", "2C", "3C"], ["4C", "5C"]]
-    holder, counts = bots._holders(hands)
-    held = {c for hand in hands for c in hand}
-    out_of_play = [mi.DECK[i] not in held for i in range(52)]
-    blind = out_of_play[:]
-    blind[mi.DECK.index("JD")] = False
-    knowing = bots.play_out(holder[:], counts[:], 0, -1, [0] * 4, random.Random(1), me=0,
-                            seen=out_of_play[:], hidden_dead=0)
-    guessing = bots.play_out(holder[:], counts[:], 0, -1, [0] * 4, random.Random(1), me=0,
-                             seen=blind, hidden_dead=0)
-    assert knowing == [5, -3, -2]
-    assert guessing == [-2, 4, -2]
-
-
 @settings(max_examples=20, deadline=None, database=None)
 @given(seats=st.integers(3, 8), seed=st.integers(0, 2**31), me=st.integers(0, 7))
 def test_a_planned_rollout_only_moves_chips_between_seats_and_pay_cards(seats, seed, me):
