@@ -27,6 +27,9 @@ from engine.the_game import ASCENDING, JUMP, can_reach
 # this keeps a decision well inside 50 ms on one core, fallback included.
 BUDGET = 2000
 
+# The goal's measure: a game ending with fewer cards left than this is a good one.
+UNDER = 10
+
 _Hand = tuple[int, ...]
 _Tops = tuple[int, int, int, int]
 
@@ -103,10 +106,15 @@ _Position = tuple[_Tops, _Hand, _Hand, _Hand, int]
 
 
 class _Search:
-    def __init__(self, budget: int, min_play: int = 1) -> None:
+    """Cards left with perfect play; with `under`, only whether fewer than `under` are
+    left can be relied on: a line under it ends the search of its position, and a
+    position whose bound is already at it is not searched further."""
+
+    def __init__(self, budget: int, min_play: int = 1, under: int = 0) -> None:
         self.memo: dict[tuple[object, ...], int] = {}
         self.left = budget
         self.min_play = min_play
+        self.under = under
 
     def _need(self, cur: _Hand, draw: _Hand, played: int) -> int:
         # `minimum` of engine/the_game.py: never more than the hand held at the start.
@@ -133,11 +141,14 @@ class _Search:
             raise _OverBudget
         best = len(cur) + len(other) + len(draw)
         if need - played < 2 or can_reach(list(cur), list(tops), need - played):
-            floor = _bound(tops, {*cur, *other, *draw})
-            for _, child in self.children(tops, cur, other, draw, played):
-                if best <= floor:
-                    break
-                best = min(best, self.value(*child))
+            floor = max(_bound(tops, {*cur, *other, *draw}), self.under - 1)
+            if floor >= self.under > 0:
+                best = floor  # fewer than `under` is out of reach
+            else:
+                for _, child in self.children(tops, cur, other, draw, played):
+                    if best <= floor:
+                        break
+                    best = min(best, self.value(*child))
         # else: the seat cannot reach its minimum, the game ends here
         self.memo[key] = best
         return best
@@ -228,13 +239,14 @@ def last_draw(plans: list[tuple[list[int], list[int]]], unseen: list[int], draw_
 
 def played_out(plans: list[tuple[list[int], list[int], int]],
                worlds: list[tuple[list[int], list[int]]], min_play: int,
-               budget: int | None = None) -> list[float] | None:
+               budget: int | None = None, under: int = 0) -> list[float] | None:
     """The cards each plan leaves on average over `worlds` (the partner's hand, the
     draw pile top first), each searched to the end as if both seats saw every card: a
     plan is (tops, hand kept, cards played this turn) after this seat's turn, which
     then draws. Seeing the draw pile flatters every plan alike, and the plans meet the
-    same worlds. None over the budget."""
-    search = _Search(BUDGET if budget is None else budget, min_play)
+    same worlds. With `under`, only whether a world ends under that many cards is
+    searched, and it counts 1 if not, else 0. None over the budget."""
+    search = _Search(BUDGET if budget is None else budget, min_play, under)
     totals = [0.0] * len(plans)
     try:
         for partner, draw in worlds:
@@ -242,8 +254,9 @@ def played_out(plans: list[tuple[list[int], list[int], int]],
             for i, (tops, kept, played) in enumerate(plans):
                 drawn = min(played, len(pile))
                 mine = tuple(sorted([*kept, *pile[:drawn]]))
-                totals[i] += search.value((tops[0], tops[1], tops[2], tops[3]),
-                                          tuple(sorted(partner)), mine, pile[drawn:], 0)
+                left = search.value((tops[0], tops[1], tops[2], tops[3]),
+                                    tuple(sorted(partner)), mine, pile[drawn:], 0)
+                totals[i] += float(left >= under) if under else left
     except _OverBudget:
         return None
     return [total / len(worlds) for total in totals]

@@ -73,7 +73,7 @@ EXPECTED: dict[str, tuple[str, int]] = {
     "ochs-esel-3-12": ("9c2ae7bb1eccce58", 45),
     "the-game-3-11": ("50b947fbf2cac492", 66),
     "the-game-2-12": ("c536bca05c9a3149", 64),
-    "the-game-2-13": ("60279dd283f25b02", 117),
+    "the-game-2-13": ("493fd334c20c66f8", 117),
     "the-game-2-18": ("b983ca6cf7c8282a", 97),
     "nix-fur-ungut-3-11": ("923071ccf415476d", 30),
     "nix-fur-ungut-2-12": ("ddbdec50f12dc115", 10),

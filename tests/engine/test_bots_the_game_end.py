@@ -114,3 +114,27 @@ def test_while_the_pile_lasts_a_seat_unable_to_play_its_minimum_ends_the_game() 
     # ends it before the 60 is played: `can_reach`).
     plans = [([50, 99, 4, 2], [30], 2)]
     assert end.played_out(plans, [([5, 60], [70, 80, 90])], min_play=2) == [6.0]
+
+
+def test_asked_only_whether_a_world_ends_under_a_count_the_search_says_so() -> None:
+    # The stuck world above leaves 5: a miss when asked for under 5, not for under 6.
+    plans = [([99, 99, 2, 2], [50], 2)]
+    worlds = [([60], [70, 80, 90])]
+    assert end.played_out(plans, worlds, min_play=2, under=5) == [1.0]
+    assert end.played_out(plans, worlds, min_play=2, under=6) == [0.0]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_search_for_under_a_count_agrees_with_the_full_search(seed: int) -> None:
+    # Random worlds with cards still to draw: cutting the search short once a line ends
+    # under the count, or once the bound says it cannot, never changes the answer.
+    rng = random.Random(seed)
+    tops = [*rng.sample(range(10, 50), 2), *rng.sample(range(50, 90), 2)]
+    cards = rng.sample([c for c in tg.DECK if c not in tops], 16)
+    plans = [(tops, sorted(cards[:5]), 2)]
+    worlds = [(sorted(cards[5:10]), cards[10:])]
+    full = end.played_out(plans, worlds, min_play=2, budget=10**6)
+    assert full is not None
+    for under in (1, 3, 6, 10):
+        asked = end.played_out(plans, worlds, min_play=2, budget=10**6, under=under)
+        assert asked == [float(full[0] >= under)]
