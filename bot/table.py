@@ -146,6 +146,7 @@ class Table:
         "settings",
         "stale",
         "tables",
+        "unarranged",
     )
     live: Live  # its state: set by its first read, unset until then
 
@@ -172,6 +173,10 @@ class Table:
         # itself stays: a press that already holds it must change the one copy everyone
         # here reads, or its move and the timers it arms land where nobody looks.
         self.stale = False
+        # Its copy took in a change made elsewhere (read again after being let go of) that
+        # nothing here has arranged yet: the next catch-up arranges it, though the copy
+        # now looks current.
+        self.unarranged = False
 
     @property
     def kept(self) -> Live | None:
@@ -275,6 +280,10 @@ class Table:
             self.live = fresh
             self.tables.read(self)
             return fresh
+        if stamp(fresh.row) != stamp(live.row) and self.tables.drives(self.id):
+            # Whoever reads it (a reminder's job, a look at a hand) may arrange nothing;
+            # the change's notice, arriving after, would find the copy current.
+            self.unarranged = True
         live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
         if fresh.deadline is not None:  # as stored for this turn, re-armed by a take-over
             live.deadline = fresh.deadline
@@ -919,6 +928,7 @@ class Table:
         bug may make a message late, never a game stuck.
         """
         live = self.live
+        self.unarranged = False  # whatever this copy took in is arranged here
         showing = SHOWING_CHANGE.set(True)
         try:
             await self._show_change(events, mover=mover, notify_turn=notify_turn)
@@ -1303,6 +1313,16 @@ class Table:
             log.exception("table %s could not be loaded; closing it", self.id)
             await self.close_broken("table_unrestorable")
             return
+        if live is not None and self.unarranged:
+            # Its load took in a change made elsewhere (the table was let go of and read
+            # again): arrange it now. A reminder or an expiry finding a bot where a
+            # person was would otherwise end quietly, and the bot never play. A resume
+            # arranges the turn itself, without calling anyone again.
+            if job.kind == "resume":
+                self.unarranged = False
+            else:
+                await self.catch_up()
+                live = self.kept
         if live is not None and live.row.version < job.version:
             # A job armed for a later version than this copy: another copy of the table
             # moved it on (a press that began on an object let go of since, as idle
@@ -1511,8 +1531,10 @@ class Table:
             log.debug("table %s: catching up from version %s", self.id,
                       live.row.version if live else None)
             row = await self.repo.get_table(self.id)
-            if row is None or (live is not None and stamp(row) == stamp(live.row)):
+            if row is None or (live is not None and stamp(row) == stamp(live.row)
+                               and not self.unarranged):
                 return
+            self.unarranged = False  # arranged below, whichever way
             self.scheduler.moved(self.id, row.version)
             events, mover = await self._logged_events(live, row)
             if events is not None and live is not None:

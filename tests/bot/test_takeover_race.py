@@ -153,3 +153,34 @@ async def test_a_press_refused_as_out_of_date_after_a_leave_elsewhere_lets_the_b
     refused = await tables.play(actor, CHANNEL, str(move))
     assert not refused.ok
     await _bot_plays_at_once(harness, table_id)
+
+
+async def test_a_leave_elsewhere_taken_in_by_a_reminder_after_a_take_over_lets_the_bot_play(
+        harness: Harness) -> None:
+    """This process took the table over (its copy is to be read again); the player to act
+    leaves through another process (a bot takes the seat, the version stays); before that
+    leave's notice arrives here, the turn's reminder runs and its load reads the table
+    again, bot seat and all, then finds no person to remind. The notice's catch-up then
+    found the copy current, and the bot never played (seen in the cluster test: a table
+    of bots stuck at its first move until the safety net)."""
+    tables, table_id = await _started(harness)
+    assert harness.repo is not None
+    live = await tables.table(table_id).load()
+    assert live is not None and live.state is not None
+    seat = live.game.to_act(live.state)[0]
+    actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+    tables.read_again(table_id)  # as a take-over leaves it
+    other_repo = SqliteRepository(str(harness.path))
+    await other_repo.open()
+    other = Tables(other_repo, RecordingSink(), platform="test", settings=harness.settings,
+                   clock=harness.clock)
+    try:
+        assert (await other.leave(actor, CHANNEL)).ok  # its timers stay there, unrun
+    finally:
+        await other.close()
+        await other_repo.close()
+    reminder = [job for job in tables.scheduler.jobs_of(table_id) if job.kind == "remind"]
+    assert reminder, "the turn's reminder is armed"
+    await tables.table(table_id).run(reminder[0])
+    await tables.catch_up(table_id)  # the leave's notice, arriving after
+    await _bot_plays_at_once(harness, table_id)
