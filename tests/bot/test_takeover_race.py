@@ -6,6 +6,7 @@ them."""
 
 import pytest
 
+from bot.live import Actor, Live
 from bot.tables import Tables
 from db.sqlite import SqliteRepository
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, RecordingSink
@@ -44,6 +45,28 @@ async def _bot_plays_at_once(harness: Harness, table_id: int) -> None:
     moved = await harness.repo.get_table(table_id)
     assert moved is not None and moved.version > row.version, \
         "the bot in the left seat never played"
+
+
+async def _to_act(tables: Tables, table_id: int) -> tuple[Live, int, Actor]:
+    """The table as this process holds it, the seat to act and the person in it."""
+    live = await tables.table(table_id).load()
+    assert live is not None and live.state is not None
+    seat = live.game.to_act(live.state)[0]
+    return live, seat, {0: ALICE, 1: BOB, 2: CAROL}[seat]
+
+
+async def _leaves_elsewhere(harness: Harness, actor: Actor) -> None:
+    """`actor` leaves through another process on the same database: a bot takes their
+    seat there (the version stays), and its timers and notice stay there, unrun."""
+    other_repo = SqliteRepository(str(harness.path))
+    await other_repo.open()
+    other = Tables(other_repo, RecordingSink(), platform="test", settings=harness.settings,
+                   clock=harness.clock)
+    try:
+        assert (await other.leave(actor, CHANNEL)).ok
+    finally:
+        await other.close()
+        await other_repo.close()
 
 
 async def test_a_table_taken_over_while_a_move_lands_elsewhere_still_times_out(
@@ -106,10 +129,7 @@ async def test_a_player_leaving_while_the_table_is_taken_over_gets_a_bot_that_pl
     see that bot, or the bot's move finds a person in the seat, and the game waits for
     good (seen as a stuck table of bots in the cluster test)."""
     tables, table_id = await _started(harness)
-    live = await tables.table(table_id).load()
-    assert live is not None and live.state is not None
-    seat = live.game.to_act(live.state)[0]
-    actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+    _live, _seat, actor = await _to_act(tables, table_id)
     real = tables.lang_of
     taken = False
 
@@ -136,20 +156,9 @@ async def test_a_press_refused_as_out_of_date_after_a_leave_elsewhere_lets_the_b
     the read itself, or it never plays."""
     tables, table_id = await _started(harness)
     assert harness.repo is not None
-    live = await tables.table(table_id).load()
-    assert live is not None and live.state is not None
-    seat = live.game.to_act(live.state)[0]
-    actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+    live, seat, actor = await _to_act(tables, table_id)
     move = live.game.legal_moves(live.state, seat)[0]
-    other_repo = SqliteRepository(str(harness.path))
-    await other_repo.open()
-    other = Tables(other_repo, RecordingSink(), platform="test", settings=harness.settings,
-                   clock=harness.clock)
-    try:
-        assert (await other.leave(actor, CHANNEL)).ok  # its timers stay there, unrun
-    finally:
-        await other.close()
-        await other_repo.close()
+    await _leaves_elsewhere(harness, actor)
     refused = await tables.play(actor, CHANNEL, str(move))
     assert not refused.ok
     await _bot_plays_at_once(harness, table_id)
@@ -165,20 +174,9 @@ async def test_a_leave_elsewhere_taken_in_by_a_reminder_after_a_take_over_lets_t
     of bots stuck at its first move until the safety net)."""
     tables, table_id = await _started(harness)
     assert harness.repo is not None
-    live = await tables.table(table_id).load()
-    assert live is not None and live.state is not None
-    seat = live.game.to_act(live.state)[0]
-    actor = {0: ALICE, 1: BOB, 2: CAROL}[seat]
+    _live, _seat, actor = await _to_act(tables, table_id)
     tables.read_again(table_id)  # as a take-over leaves it
-    other_repo = SqliteRepository(str(harness.path))
-    await other_repo.open()
-    other = Tables(other_repo, RecordingSink(), platform="test", settings=harness.settings,
-                   clock=harness.clock)
-    try:
-        assert (await other.leave(actor, CHANNEL)).ok  # its timers stay there, unrun
-    finally:
-        await other.close()
-        await other_repo.close()
+    await _leaves_elsewhere(harness, actor)
     reminder = [job for job in tables.scheduler.jobs_of(table_id) if job.kind == "remind"]
     assert reminder, "the turn's reminder is armed"
     await tables.table(table_id).run(reminder[0])
