@@ -374,16 +374,15 @@ class Table:
         """Another process (or another copy here) moved this table on: take the stored
         table into the copy everyone here holds (the caller holds the lock).
 
-        When this process drives the table, the change is also arranged for here (a bot
-        now in the seat to act, the turn's deadline, the screens): the notice of it may
-        still be on its way, and its catch-up would then find the copy already current
-        and arrange nothing. A press refused as out of date after a /leave elsewhere left
-        the bot that took the seat waiting for good so."""
-        kept = self.kept
-        before = stamp(kept.row) if kept is not None and not self.stale else None
+        When this process drives the table, a change the read took in (`unarranged`) is
+        also arranged for here (a bot now in the seat to act, the turn's deadline, the
+        screens): the notice of it may still be on its way, and its catch-up would then
+        find the copy already current. A press refused as out of date after a /leave
+        elsewhere left the bot that took the seat waiting for good so. A copy that was
+        stale (let go of at a take-over) is left to the next catch-up or job, as ever."""
+        stale = self.stale
         live = await self._read_again()
-        if live is None or before is None or stamp(live.row) == before \
-                or not self.tables.drives(self.id):
+        if live is None or stale or not self.unarranged:
             return
         self.scheduler.moved(self.id, live.row.version)
         await self.after_change([])
