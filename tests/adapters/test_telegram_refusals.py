@@ -11,6 +11,7 @@ import pytest
 
 from bot import clean
 from bot.i18n import t
+from tests.adapters.conftest import PACE
 from tests.adapters.telegram_rig import GROUP, Rig, open_table, table_messages
 from tests.fakes.telegram_api import FakeTelegram, FakeUser
 from tests.reliability.checks import row_state
@@ -27,7 +28,7 @@ class World:
 
 @pytest.fixture(params=["en", "fr"])
 async def world(request, tmp_path: Path) -> AsyncIterator[World]:
-    async with FakeTelegram() as fake:
+    async with FakeTelegram(pace=PACE) as fake:
         rig = Rig(fake, tmp_path / "tg.db")
         await rig.start()
         w = World(fake, rig, request.param)
@@ -99,7 +100,7 @@ async def test_a_name_with_a_lone_surrogate_joins_cleaned(world):
 
 
 async def test_a_damaged_page_is_answered_with_the_storage_sentence(tmp_path):
-    async with FakeTelegram() as fake:
+    async with FakeTelegram(pace=PACE) as fake:
         rig = Rig(fake, tmp_path / "tg.db")
         await rig.start()
         ann = fake.user(701, "Ann")
