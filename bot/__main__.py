@@ -6,7 +6,7 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
@@ -99,7 +99,7 @@ async def run(args: argparse.Namespace) -> int:
 
                 runners.append(run_telegram(repo, settings, health=health))
             try:
-                return await _until_signal(asyncio.gather(*runners))
+                return await _until_signal(runners)
             except StartupError as exc:
                 print(f"tapis: {exc}", file=sys.stderr)
                 return 2
@@ -137,21 +137,43 @@ async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
             await runner.cleanup()
 
 
-async def _until_signal(work: "asyncio.Future[Any]") -> int:
-    """Run the platforms until SIGINT/SIGTERM, then cancel them so each stops cleanly."""
+async def _until_signal(runners: list[Coroutine[Any, Any, None]]) -> int:
+    """Run the platforms until SIGINT/SIGTERM (or until one of them fails), then stop every
+    one and wait until all have stopped.
+
+    One platform stops sooner than another: Telegram's last deliveries may still be on
+    their way when Discord has long closed. The database is closed only after this
+    returns, and a delivery still going then would be lost (a hand sent but not stored
+    is sent again after a restart), so every platform's stop is waited for, not only the
+    first. A runner that fails (it could not start) stops the others the same way."""
     loop = asyncio.get_running_loop()
+    tasks = [asyncio.ensure_future(runner) for runner in runners]
+    stopping = asyncio.Event()
     installed = []
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, work.cancel)
+            loop.add_signal_handler(sig, stopping.set)
             installed.append(sig)
+    signalled = asyncio.ensure_future(stopping.wait())
     try:
-        await work
-    except asyncio.CancelledError:
-        logging.getLogger(__name__).info("stopped by signal")
+        waiting: set[asyncio.Future[Any]] = {*tasks, signalled}
+        while waiting != {signalled}:  # a platform that ends without failing leaves the rest
+            done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if signalled in done or any(t.cancelled() or t.exception() for t in done):
+                break
+        if stopping.is_set():
+            logging.getLogger(__name__).info("stopped by signal")
     finally:
+        signalled.cancel()
+        for task in tasks:
+            task.cancel()
+        # A second signal while they stop changes nothing: stopping is already under way.
+        results = await asyncio.gather(*tasks, return_exceptions=True)
         for sig in installed:
             loop.remove_signal_handler(sig)
+    for result in results:
+        if isinstance(result, Exception):
+            raise result
     return 0
 
 

@@ -6,6 +6,8 @@ import signal
 import sys
 from pathlib import Path
 
+from db.sqlite import SqliteRepository
+from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,3 +35,53 @@ async def test_python_m_bot_serves_telegram_and_stops_cleanly_on_sigterm(tmp_pat
             _out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
         assert proc.returncode == 0, err.decode()[-2000:]
         assert b"Traceback" not in err
+
+
+async def test_a_sigterm_keeps_the_database_until_every_platform_has_stopped(tmp_path):
+    """Discord and Telegram in one process stop at their own pace: here Telegram's last
+    hand is still on its way when Discord has long stopped. The database stays open until
+    both have, so the hand's message is stored (a restart edits it rather than sending the
+    hand twice) and nothing fails on a closed database."""
+    async with FakeTelegram() as fake, FakeDiscord() as discord:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        env.update(TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url,
+                   DISCORD_TOKEN=discord.token, DISCORD_API_URL=discord.base_url,
+                   DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}", PYTHONPATH=str(ROOT),
+                   NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0", PING_DELAY="0")
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            await fake.wait_for_call("getUpdates", timeout=30)
+            await discord.wait_for(lambda: discord.shard_connections(), timeout=30,
+                                   what="Discord's gateway connected")
+            alice, bob = fake.user(101, "Alice"), fake.user(102, "Bob")
+            fake.add_chat(-1001, "supergroup", title="Cards")
+            for user in (alice, bob):
+                fake.start_bot(user)
+            fake.send_command(-1001, alice, "/newgame ochs rounds=1")
+            await fake.wait_for(lambda: fake.find(-1001, contains="Ochs & Esel"), timeout=15)
+            fake.send_command(-1001, bob, "/join")
+            await fake.wait_for(lambda: fake.find(-1001, contains="Bob"), timeout=15)
+            fake.send_command(-1001, alice, "/addbot")
+            await fake.wait_for(lambda: fake.find(-1001, contains="🤖"), timeout=15)
+            fake.slow("sendMessage", 3.0, chat_id=bob.id)  # his hand: 3 s on the way
+            fake.send_command(-1001, alice, "/start")
+            await fake.wait_for(lambda: any(str(c.params.get("chat_id")) == str(bob.id)
+                                            for c in fake.slowed_calls), timeout=15)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+        text = err.decode()
+        assert proc.returncode == 0, text[-2000:]
+        assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    repo = SqliteRepository(str(tmp_path / "bot.db"))
+    await repo.open()
+    try:
+        table = await repo.open_table_in("telegram", "-1001")
+        assert table is not None
+        stored = await repo.messages(table.id)
+    finally:
+        await repo.close()
+    assert {ref.chat for key, ref in stored.items() if key.startswith("hand:")} \
+        == {str(alice.id), str(bob.id)}

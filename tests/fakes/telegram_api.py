@@ -498,6 +498,8 @@ class FakeTelegram:
         self._press_ids = itertools.count(900_000)
         self._failures: dict[str, deque[_Failure]] = defaultdict(deque)
         self._held: set[str] = set()  # methods whose calls wait, unanswered, for release
+        self._slow: list[tuple[str, float, JSON]] = []  # (method, delay, params to match)
+        self.slowed_calls: list[Call] = []  # calls made to wait by `slow`, on arrival
         self._release = asyncio.Event()
         self.held_calls: list[Call] = []  # calls that waited and were never carried out
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
@@ -855,6 +857,12 @@ class FakeTelegram:
         self._held.update(m.lower() for m in methods)
         self._release = asyncio.Event()
 
+    def slow(self, method: str, seconds: float, **params: Any) -> None:
+        """Calls of `method` whose params include `params` are answered `seconds` late, and
+        carried out as usual: a slow network, or a request in flight when the bot is told to
+        stop."""
+        self._slow.append((method.lower(), seconds, params))
+
     def drop_held(self) -> None:
         """Stop holding: the waiting calls end with an error and are never carried out (their
         sender is gone); later calls are served as usual."""
@@ -937,6 +945,13 @@ class FakeTelegram:
                 self._activity = asyncio.Event()
                 await self._release.wait()
                 raise ApiError(500, "Internal Server Error: held and dropped")
+            for method, delay, match in self._slow:
+                if method == name.lower() and all(str(params.get(k)) == str(v)
+                                                  for k, v in match.items()):
+                    self.slowed_calls.append(Call(name, params, arrived, 0, "slowed"))
+                    self._activity.set()
+                    self._activity = asyncio.Event()
+                    await asyncio.sleep(delay)
             self._check_failures(name, params, arrived)
             result = handler(params)
             if asyncio.iscoroutine(result):
