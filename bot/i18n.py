@@ -15,12 +15,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fluent.runtime import FluentBundle, FluentResource
+from fluent.runtime import FluentBundle
 from fluent.runtime.resolver import CurrentEnvironment, Pattern, ResolverEnvironment
 from fluent.runtime.types import FluentInt, FluentNone, FluentType
 from fluent.syntax import ast as ftl
 
-from bot.i18n_import import flatten, key_of, message_id, parse_dir, variables
+from bot.i18n_import import flatten, key_of, message_id, parse_resources, variables
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +73,11 @@ class _Bundle(FluentBundle):
 
 def _load(lang: str) -> None:
     bundle = _Bundle([lang], use_isolating=False)
-    messages = parse_dir(LOCALES / lang)
-    for path in sorted((LOCALES / lang).glob("*.ftl")):
-        bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    resources = parse_resources(LOCALES / lang)
+    for resource in resources:
+        bundle.add_resource(resource)
+    messages = [entry for resource in resources for entry in resource.body
+                if isinstance(entry, ftl.Message)]
     _BUNDLES[lang] = bundle
     _MESSAGES[lang] = {m.id.name: m for m in messages}
     _VARIABLES[lang] = {m.id.name: frozenset(variables(m)) for m in messages}

@@ -109,15 +109,21 @@ def variables(msg: ftl.Message) -> set[str]:
 
 
 def parse_dir(lang_dir: Path) -> list[ftl.Message]:
+    return [entry for resource in parse_resources(lang_dir) for entry in resource.body
+            if isinstance(entry, ftl.Message)]
+
+
+def parse_resources(lang_dir: Path) -> list[ftl.Resource]:
+    """Each file of a language once: parsing is most of what importing the sentences
+    costs (every process start), so the bundle and the catalogues share one parse."""
     parser = FluentParser(with_spans=False)
-    out: list[ftl.Message] = []
+    out: list[ftl.Resource] = []
     for path in sorted(lang_dir.glob("*.ftl")):
         resource = parser.parse(path.read_text(encoding="utf-8"))
         for entry in resource.body:
             if isinstance(entry, ftl.Junk):
                 raise ImportError_(f"{path}: cannot parse {(entry.content or '')[:60]!r}")
-            if isinstance(entry, ftl.Message):
-                out.append(entry)
+        out.append(resource)
     return out
 
 
