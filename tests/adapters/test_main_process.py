@@ -1,4 +1,4 @@
-"""The README's run command with a Telegram token: a real process against the fake API."""
+"""The README's run command with chat tokens: a real process against the fake APIs."""
 
 import asyncio
 import os
@@ -13,15 +13,19 @@ from tests.fakes.telegram_api import FakeTelegram
 ROOT = Path(__file__).resolve().parents[2]
 
 
+async def start_bot(tmp_path: Path, **settings: str) -> asyncio.subprocess.Process:
+    """`python -m bot` on a database of its own, with `settings` as its environment's."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_"))}
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}", PYTHONPATH=str(ROOT),
+               NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0", PING_DELAY="0", **settings)
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+
+
 async def test_python_m_bot_serves_telegram_and_stops_cleanly_on_sigterm(tmp_path):
     async with FakeTelegram() as fake:
-        env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
-        env.update(TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url,
-                   DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}", PYTHONPATH=str(ROOT),
-                   NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0", PING_DELAY="0")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        proc = await start_bot(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url)
         try:
             await fake.wait_for_call("getUpdates", timeout=30)
             alice = fake.user(101, "Alice")
@@ -43,14 +47,8 @@ async def test_a_sigterm_keeps_the_database_until_every_platform_has_stopped(tmp
     both have, so the hand's message is stored (a restart edits it rather than sending the
     hand twice) and nothing fails on a closed database."""
     async with FakeTelegram() as fake, FakeDiscord() as discord:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-        env.update(TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url,
-                   DISCORD_TOKEN=discord.token, DISCORD_API_URL=discord.base_url,
-                   DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}", PYTHONPATH=str(ROOT),
-                   NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0", PING_DELAY="0")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        proc = await start_bot(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url,
+                               DISCORD_TOKEN=discord.token, DISCORD_API_URL=discord.base_url)
         try:
             await fake.wait_for_call("getUpdates", timeout=30)
             await discord.wait_for(lambda: discord.shard_connections(), timeout=30,
