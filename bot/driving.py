@@ -65,6 +65,8 @@ class Driving:
         self._outgoing: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
         self._changed: set[int] = set()  # tables to tell their driver about, once
         self._tasks: list[asyncio.Task[None]] = []
+        self._taking: set[int] = set()  # tables whose take-over is under way
+        self._takeovers: set[asyncio.Task[None]] = set()
         self._lost = False
         self._homes: set[str] = set()  # channels whose guild the database was told
         self.shards = _shards(tables)
@@ -96,6 +98,10 @@ class Driving:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        for task in list(self._takeovers):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         self._queue_changed()
         while not self._outgoing.empty():
             await self._send(*self._outgoing.get_nowait())
@@ -132,24 +138,52 @@ class Driving:
             shared += len(claimed)
         self.driven.update(taken)
         if resume:
-            # Redrawn even when handed over in order: a change made elsewhere while it had
-            # no driver was told to nobody. Several at once: a dead process's hundreds of
-            # tables are each a few queries away from playing on.
-            for start in range(0, len(taken), TAKEOVER_BATCH):
-                await asyncio.gather(*(self._tables.take_over(table_id)
-                                       for table_id in taken[start:start + TAKEOVER_BATCH]))
+            self._take_over([t for t in taken if t not in self._taking])
         fresh = set(taken)
         given = [t for t, kind in sorted(census.mine.items()) if kind == ASTRAY
-                 and t in self.driven and t not in fresh and self._tables.idle(t)]
+                 and t in self.driven and t not in fresh and t not in self._taking
+                 and self._tables.idle(t)]
         if shared > share + max(SLACK, share // 5):
             # Only well past its share (a process joined): tables do not go back and forth
             # while games end and the count of open tables changes.
             given += [t for t in sorted(self.driven) if census.mine.get(t) == SHARED
-                      and self._tables.idle(t)][:shared - share]
+                      and t not in self._taking and self._tables.idle(t)][:shared - share]
         for table_id in given:
             self._let_go(table_id)
         if given:
             await self._cluster.release(given)
+
+    def _take_over(self, tables: list[int]) -> None:
+        """Take the claimed tables over beside the polls, not inside one: a dead process's
+        hundreds of tables take a while (a few queries each, behind its players' commands
+        on the pool), and a poll that waited for them would leave the tables a first claim
+        did not get without a driver until they were all done."""
+        if not tables:
+            return
+        self._taking.update(tables)
+        task = asyncio.create_task(self._taking_over(tables))
+        self._takeovers.add(task)
+        task.add_done_callback(self._takeovers.discard)
+
+    async def _taking_over(self, tables: list[int]) -> None:
+        # Redrawn even when handed over in order: a change made elsewhere while it had no
+        # driver was told to nobody. Several at once: each is a few queries away from
+        # playing on.
+        try:
+            for start in range(0, len(tables), TAKEOVER_BATCH):
+                batch = tables[start:start + TAKEOVER_BATCH]
+                results = await asyncio.gather(
+                    *(self._tables.take_over(table_id) for table_id in batch),
+                    return_exceptions=True)
+                for table_id, result in zip(batch, results, strict=True):
+                    if isinstance(result, Exception):
+                        # Still ours in the database: the next poll finds it claimed but
+                        # not driven here, and takes it over again.
+                        log.warning("table %s: not taken over this time", table_id,
+                                    exc_info=result)
+                        self._let_go(table_id)
+        finally:
+            self._taking.difference_update(tables)
 
     async def note_home(self, channel: str, guild_id: int) -> None:
         """The guild a channel belongs to, told once per channel: its tables' home."""

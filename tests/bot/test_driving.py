@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from bot.settings import Settings
 from bot.tables import Tables
 from db.postgres import PostgresRepository
+from db.repository import StorageError
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, RecordingSink
 from tests.db.conftest import postgres_repository, postgres_schema
 
@@ -101,6 +102,17 @@ async def test_a_change_made_through_another_process_is_shown_by_the_driver_alon
         assert not [a for a in two.sink.announcements if a.table_id == table_id]
 
 
+async def _kill(service: Service) -> None:
+    """The process dies: its timers stop and its database session goes, as with a SIGKILL
+    (nothing is handed over; the lock goes with the connection)."""
+    assert service.tables.driving is not None
+    for task in service.tables.driving._tasks:
+        task.cancel()
+    await service.tables.scheduler.stop()
+    link = service.tables.driving._cluster._link  # type: ignore[attr-defined]
+    link.terminate()
+
+
 async def test_a_dead_drivers_tables_are_taken_over_and_their_bots_play_on():
     async with _services(2) as (one, two):
         table_id = (await one.tables.new_game(ALICE, CHANNEL, "the-game")).table_id
@@ -109,14 +121,7 @@ async def test_a_dead_drivers_tables_are_taken_over_and_their_bots_play_on():
         assert (await one.tables.start_game(ALICE, CHANNEL)).ok
         await one.tables.settle()
         assert one.tables.drives(table_id)
-        # The first process dies: its timers stop and its database session goes, as with a
-        # SIGKILL (nothing is handed over; the lock goes with the connection).
-        assert one.tables.driving is not None
-        for task in one.tables.driving._tasks:
-            task.cancel()
-        await one.tables.scheduler.stop()
-        link = one.tables.driving._cluster._link  # type: ignore[attr-defined]
-        link.terminate()
+        await _kill(one)
         started = asyncio.get_running_loop().time()
         await _until(lambda: two.tables.drives(table_id), seconds=10)
         taken = asyncio.get_running_loop().time() - started
@@ -219,3 +224,46 @@ async def test_the_driver_keeps_one_copy_of_a_table_that_others_change():
         assert one.tables.table(table_id).live is held
         stored = await one.repo.get_seats(table_id)
         assert [s.is_bot for s in held.seats] == [s.is_bot for s in stored]
+
+
+async def test_take_overs_still_under_way_do_not_hold_back_the_next_claims():
+    """A dead process's tables are taken over beside the polls: while one take-over is slow
+    (its queries wait behind a busy pool), the tables of a second dead process still get
+    their new driver at the next poll, and both are taken over in the end."""
+    async with _services(3) as (one, two, three):
+        first = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        second = (await three.tables.new_game(BOB, "elsewhere", "ochs-esel")).table_id
+        slow = asyncio.Event()
+        take_over = two.tables.take_over
+
+        async def slow_take_over(table_id: int) -> None:
+            if table_id == first:
+                await slow.wait()
+            await take_over(table_id)
+
+        two.tables.take_over = slow_take_over  # type: ignore[method-assign]
+        await _kill(one)
+        await _until(lambda: two.tables.drives(first))  # three has its share already
+        await _kill(three)
+        await _until(lambda: two.tables.drives(second), seconds=5)
+        await _until(lambda: second in two.sink.tables)
+        assert first not in two.sink.tables  # its take-over is still under way
+        slow.set()
+        await _until(lambda: first in two.sink.tables)
+
+
+async def test_a_take_over_that_fails_is_tried_again_at_the_next_poll():
+    async with _services(2) as (one, two):
+        table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+        take_over, tries = two.tables.take_over, []
+
+        async def failing_once(table_id: int) -> None:
+            tries.append(table_id)
+            if len(tries) == 1:
+                raise StorageError("the database did not answer")
+            await take_over(table_id)
+
+        two.tables.take_over = failing_once  # type: ignore[method-assign]
+        await _kill(one)
+        await _until(lambda: table_id in two.sink.tables)
+        assert tries == [table_id, table_id] and two.tables.drives(table_id)
