@@ -299,13 +299,15 @@ def last_draw(plans: list[tuple[list[int], list[int]]], unseen: list[int], draw_
 
 def played_out(plans: list[tuple[list[int], list[int], int]],
                worlds: list[tuple[list[int], list[int]]], min_play: int,
-               budget: int | None = None, under: int = 0) -> list[float] | None:
+               budget: int | None = None, under: int = 0,
+               miss: float = 0.0) -> list[float] | None:
     """The cards each plan leaves on average over `worlds` (the partner's hand, the
     draw pile top first), each searched to the end as if both seats saw every card: a
     plan is (tops, hand kept, cards played this turn) after this seat's turn, which
     then draws. Seeing the draw pile flatters every plan alike, and the plans meet the
     same worlds. With `under`, only whether a world ends under that many cards is
-    searched, and it counts 1 if not, else 0. None over the budget."""
+    searched, and it counts 1 if not, else 0; else a world ending with `UNDER` cards
+    or more counts `miss` on top of its cards. None over the budget."""
     search = _Search(BUDGET if budget is None else budget, min_play, under)
     totals = [0.0] * len(plans)
     try:
@@ -317,7 +319,8 @@ def played_out(plans: list[tuple[list[int], list[int], int]],
                 mine = _bits(kept) | _bits(draw[:drawn])
                 left = search.value((tops[0], tops[1], tops[2], tops[3]), hand, mine,
                                     drawn, 0)
-                totals[i] += float(left >= under) if under else left
+                totals[i] += float(left >= under) if under else \
+                    left + miss * (left >= UNDER)
     except _OverBudget:
         return None
     return [total / len(worlds) for total in totals]

@@ -164,3 +164,15 @@ def test_the_bound_counts_the_cards_no_pile_can_reach_again(seed: int) -> None:
         cards = set(rng.sample([c for c in tg.DECK if c not in tops], rng.randint(0, 30)))
         assert end._bound((tops[0], tops[1], tops[2], tops[3]), end._bits(cards)) == \
             _bound_by_hand(tops, cards)
+
+
+def test_a_world_ending_with_ten_cards_or_more_counts_its_miss_on_top() -> None:
+    # Stuck piles: the partner's 60 goes nowhere, so the six cards kept, the two drawn,
+    # the 60 and the 90 still to draw are left: 10, the goal missed.
+    stuck = ([99, 99, 2, 2], [50, 51, 52, 53, 54, 55], 2)
+    worlds = [([60], [70, 80, 90])]
+    assert end.played_out([stuck], worlds, min_play=2) == [10.0]
+    assert end.played_out([stuck], worlds, min_play=2, miss=100.0) == [110.0]
+    # Five left is under the goal: nothing on top.
+    plans = [([99, 99, 2, 2], [50], 2)]
+    assert end.played_out(plans, worlds, min_play=2, miss=100.0) == [5.0]
