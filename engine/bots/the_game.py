@@ -18,10 +18,11 @@ only unless a play is nearly free.
   so it searches the rest of the game exactly instead (`engine/bots/the_game_end.py`),
   and so it does for the turn that empties a draw pile of 1-2 cards, over every way
   that pile may be made; with 3-6 cards to draw, it searches each plan to the end over
-  a few deals of its partner's hand and the pile's order, as if both saw every card;
-  with 7-16 cards to draw, it asks of each plan over such deals only whether the game
-  can still end under 10 cards, and lets the lookahead choose among the plans that can
-  in the most of them;
+  a few deals of its partner's hand and the pile's order, as if both saw every card,
+  and keeps the plan that misses 10 cards left in the fewest deals, then the one
+  leaving the fewest cards; with 7-16 cards to draw, it asks of each plan over such
+  deals only whether the game can still end under 10 cards, and lets the lookahead
+  choose among the plans that can in the most of them;
 - it talks: "please don't play here" on a pile where it holds the backward jump,
   "no big jump here" where it holds a card within 3 of the top, and it withdraws them
   when they no longer hold; it weighs others' signals before playing on their piles
@@ -151,6 +152,11 @@ LAST_DRAW_SPLITS = 12
 DRAW_SEARCH = 6
 WORLDS = 6
 DRAW_BUDGET = 3000
+# Of those worlds, one ending with 10 cards or more (the goal missed) counts this much
+# on top of its cards: more than any count of cards, so the plans are compared first by
+# how many worlds miss the goal, then by the cards left. Ninth pass, 700 fresh games
+# (seeds 14000-14699): 7 games saved, 1 lost, perfect games and mean left unchanged.
+DRAW_MISS = 100.0
 # At 2 players, with more cards to draw than `DRAW_SEARCH` and at most this many (where
 # the lost games are decided), each plan is asked only whether it can still end under
 # 10 cards (the goal's measure), over `FAR_WORLDS` deals as above, within `FAR_BUDGET`
@@ -718,11 +724,12 @@ def _played_out(table: _Table, finished: list[tuple[float, list[_Step], list[int
                 rng: random.Random) -> list[_Step] | None:
     """At 2 players with a few cards left to draw, each plan searched to the end over
     `WORLDS` deals of the partner's hand (as its signals say) and the draw pile's order
-    (`played_out`); the one leaving the fewest cards on average wins (ties: the cost
-    order). None when the search runs over its budget."""
+    (`played_out`); the one missing the goal (10 cards or more) in the fewest of them
+    wins, then the one leaving the fewest cards on average (ties: the cost order).
+    None when the search runs over its budget."""
     plans = _end_plans(table, finished, cheapest)
     left = played_out(_afters(table, plans), _worlds(table, WORLDS, rng), table.min_play,
-                      DRAW_BUDGET)
+                      DRAW_BUDGET, miss=DRAW_MISS)
     if left is None:
         return None
     return plans[min(range(len(plans)), key=lambda i: (left[i], i))]

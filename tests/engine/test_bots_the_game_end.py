@@ -138,3 +138,41 @@ def test_the_search_for_under_a_count_agrees_with_the_full_search(seed: int) -> 
     for under in (1, 3, 6, 10):
         asked = end.played_out(plans, worlds, min_play=2, budget=10**6, under=under)
         assert asked == [float(full[0] >= under)]
+
+
+def _bound_by_hand(tops: list[int], cards: set[int]) -> int:
+    """The bound as the rulebook's plays give it, card by card: a pile reaches back
+    only by exact jumps of 10, from its top or from a card it may take first."""
+    low_up, high_down = 101, 0
+    for pile, top in enumerate(tops):
+        starts = [top] + [c for c in cards if (c > top if pile < 2 else c < top)]
+        for reach in starts:
+            step = -tg.JUMP if pile < 2 else tg.JUMP
+            while reach + step in cards:
+                reach += step
+            low_up, high_down = ((min(low_up, reach), high_down) if pile < 2
+                                 else (low_up, max(high_down, reach)))
+    return sum(1 for c in cards if high_down < c < low_up)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_bound_counts_the_cards_no_pile_can_reach_again(seed: int) -> None:
+    # The search keeps hands as bit masks; its bound must be the cards' own.
+    rng = random.Random(seed)
+    for _ in range(50):
+        tops = [*rng.sample(range(1, 60), 2), *rng.sample(range(40, 101), 2)]
+        cards = set(rng.sample([c for c in tg.DECK if c not in tops], rng.randint(0, 30)))
+        assert end._bound((tops[0], tops[1], tops[2], tops[3]), end._bits(cards)) == \
+            _bound_by_hand(tops, cards)
+
+
+def test_a_world_ending_with_ten_cards_or_more_counts_its_miss_on_top() -> None:
+    # Stuck piles: the partner's 60 goes nowhere, so the six cards kept, the two drawn,
+    # the 60 and the 90 still to draw are left: 10, the goal missed.
+    stuck = ([99, 99, 2, 2], [50, 51, 52, 53, 54, 55], 2)
+    worlds = [([60], [70, 80, 90])]
+    assert end.played_out([stuck], worlds, min_play=2) == [10.0]
+    assert end.played_out([stuck], worlds, min_play=2, miss=100.0) == [110.0]
+    # Five left is under the goal: nothing on top.
+    plans = [([99, 99, 2, 2], [50], 2)]
+    assert end.played_out(plans, worlds, min_play=2, miss=100.0) == [5.0]
