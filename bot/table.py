@@ -1286,7 +1286,7 @@ class Table:
                 continue
             rng = rng_for(live.row.seed, "talk", live.row.version, seat.seat)
             try:
-                move = speak(live.game.view(live.state, seat.seat), rng)
+                move = speak(live.seat_view(seat.seat), rng)
             except Exception:
                 log.exception("table %s: a bot failed to speak; it stays quiet", live.id)
                 return None
@@ -1406,7 +1406,7 @@ class Table:
         try:
             level = bot_level(live)
             bot = bots.get(live.row.game, level)
-            view = live.game.view(live.state, seat)
+            view = live.seat_view(seat)
             if level == "easy":
                 move = bot.choose(view, rng)
             else:
