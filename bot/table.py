@@ -1272,18 +1272,19 @@ class Table:
         # An attribute, not `isinstance(bot, bots.Talker)`: a runtime protocol check walks
         # the protocol's members on every call, twice a bot move.
         live = self.live
-        speak = getattr(self._bot(), "speak", None)
-        if speak is None or live.state is None:
+        if live.state is None:
             return None
         # Asked twice of each state: when a move is shown (is a bot to move?) and when the
         # bot's job runs. The answer depends on nothing else (the state, its seats, version
-        # and bot level), and asking every bot seat's view twice was a tenth of The Game's move.
+        # and bot level), and asking every bot seat's view twice was a tenth of The Game's
+        # move; a game whose bots never talk is not asked for a bot the second time either.
         level = bot_level(live)
         kept = self._talk
         if (kept is not None and kept[0] is live.state and kept[1] is live.seats
                 and kept[2] == live.row.version and kept[3] == level):
             return kept[4]
-        said = self._speak(speak)
+        speak = getattr(self._bot(), "speak", None)
+        said = None if speak is None else self._speak(speak)
         self._talk = (live.state, live.seats, live.row.version, level, said)
         return said
 
