@@ -81,7 +81,7 @@ def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Re
     game = live.game
     title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
     seat = live.seats[seat_no]
-    view = game.view(live.state, seat_no)
+    view = live.seat_view(seat_no)  # the table's public view, drawn once per state
     renderer = renderers.for_game(live.row.game)
     lines = list(renderer.hand_lines(view, lang))
     buttons: list[Button] = []
