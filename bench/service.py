@@ -2,7 +2,8 @@
 work, a person's press latency with the queue included, resume with real move logs,
 throughput when many tables are active, and memory per idle table.
 
-Run from the project root: `python bench/service.py [--quick] [--dir /var/tmp] [--json]`.
+Run from the project root: `python bench/service.py [--quick] [--dir /var/tmp] [--json]`
+(`--cpu N`: only (1)'s service, its CPU time a move in N windows, to compare code).
 Databases go in a fresh directory under --dir, which must be a real disk (not /dev/shm):
 every commit is durable (WAL, synchronous=FULL), so the disk's fsync sets the pace, and
 this disk's fsync pace varies several-fold within minutes, which is why (1) alternates.
@@ -331,6 +332,34 @@ async def ratio_run(workdir: Path, slices: int, seconds: float) -> dict[str, Any
             "bot_p99": 1000 * percentile(latencies, 99)}
 
 
+
+async def cpu_run(workdir: Path, windows: int, seconds: float) -> list[tuple[float, float, float]]:
+    """A measuring aid, not a target: (1)'s service alone, after the same warm-up, in
+    `windows` windows of `seconds`: moves/s, and the main thread's and the process's CPU
+    time a committed move (`time.thread_time`, `time.process_time`). The machine's load
+    moves these figures by tens of percent from minute to minute: compare two copies of
+    the code run at the same time, not runs made apart."""
+    path = workdir / "cpu-service.db"
+    await new_file(path)
+    populate(path, 1_000, people=False, moves=20, platform_name="bench")
+    tables, repo = await service_tables(path, bot_delay=0, turn_deadline=0)
+    await tables.start()
+    await warm_up(tables, 1_000)
+    found = []
+    try:
+        for _ in range(windows):
+            before, thread, process = tables.committed, time.thread_time(), time.process_time()
+            started = time.perf_counter()
+            await asyncio.sleep(seconds)
+            moves = max(1, tables.committed - before)
+            found.append((moves / (time.perf_counter() - started),
+                          1000 * (time.thread_time() - thread) / moves,
+                          1000 * (time.process_time() - process) / moves))
+    finally:
+        await tables.close()
+        await repo.close()
+    return found
+
 # --- 2. a person's press, queue included ----------------------------------------------------
 
 def a_press(live: Live, rng: random.Random) -> tuple[Actor, str] | None:
@@ -608,7 +637,22 @@ if __name__ == "__main__":
     parser.add_argument("--dir", default="/var/tmp", help="where the database files go")
     parser.add_argument("--json", action="store_true",
                         help="print the figures as one JSON object on the last line")
+    parser.add_argument("--cpu", type=int, metavar="WINDOWS", default=0,
+                        help="only (1)'s service, WINDOWS windows of 4 s: its CPU a move")
     arguments = parser.parse_args()
+    if arguments.cpu:
+        cpu_dir = Path(tempfile.mkdtemp(prefix="tapis-bench-", dir=arguments.dir))
+        try:
+            windows = asyncio.run(cpu_run(cpu_dir, arguments.cpu, 4.0))
+        finally:
+            shutil.rmtree(cpu_dir, ignore_errors=True)
+        for rate, thread, process in windows:
+            print(f"{rate:7,.0f} moves/s   main thread {thread:.3f} ms   process {process:.3f}"
+                  " ms CPU a move")
+        print(json.dumps({"moves_s": statistics.median(w[0] for w in windows),
+                          "main_ms_per_move": statistics.median(w[1] for w in windows),
+                          "process_ms_per_move": statistics.median(w[2] for w in windows)}))
+        sys.exit(0)
     result = asyncio.run(main(arguments))
     if arguments.json:
         print(json.dumps({k: round(v, 3) for k, v in result.items()}))

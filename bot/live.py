@@ -73,6 +73,13 @@ class Live:
         self._view = (self.state, view)
         return view
 
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """`game.view(state, seat)`, extending the public view made once per state: a bot's
+        move needs both views of one state (the public one drew the move before). The
+        lists and dicts inside are the public view's own: read them, never change them
+        (tests/engine/test_bots_views.py holds every bot to that)."""
+        return self.game.view(self.state, seat, public=self.public_view())
+
     @property
     def id(self) -> int:
         return self.row.id

@@ -37,11 +37,22 @@ PATTERNS = [
 
 
 def bind(**fields: object) -> None:
-    """Name what the current task works on; None leaves a field as it was."""
-    current = _context.get() or {}
-    update = {k: str(v) for k, v in fields.items() if v is not None}
-    if any(current.get(k) != v for k, v in update.items()):
-        _context.set({**current, **update})
+    """Name what the current task works on; None leaves a field as it was.
+
+    Called for every scheduled job and every delivery, most often with what is bound
+    already: the context is copied only when a field changes."""
+    current = _context.get()
+    changed: dict[str, str] | None = None
+    for name, value in fields.items():
+        if value is None:
+            continue
+        text = value if type(value) is str else str(value)
+        if current is None or current.get(name) != text:
+            if changed is None:
+                changed = dict(current or ())
+            changed[name] = text
+    if changed is not None:
+        _context.set(changed)
 
 
 def bound() -> dict[str, str]:

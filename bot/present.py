@@ -28,7 +28,8 @@ def table(live: Live, lang: str) -> Rendering:
         return Rendering(title, lines, [], live.row.version, live.ref)
     view = live.public_view()
     renderer = renderers.for_game(live.row.game)
-    lines = list(renderer.public_lines(view, names(live, lang), lang))
+    seat_names = names(live, lang)
+    lines = list(renderer.public_lines(view, seat_names, lang))
     to_act = view.get("to_act", [])
     if to_act and live.row.status not in {FINISHED, CANCELLED, CLOSED}:
         lines.append(t(lang, "table_turn", names=", ".join(live.seats[s].name for s in to_act)))
@@ -49,7 +50,7 @@ def table(live: Live, lang: str) -> Rendering:
     else:
         buttons.append(Button(t(lang, "btn_hand"), "hand"))
     return Rendering(title, lines, rows(buttons), live.row.version, live.ref,
-                     narration=narration, names=tuple(names(live, lang)))
+                     narration=narration, names=tuple(seat_names))
 
 
 def lobby(live: Live, lang: str) -> Rendering:
@@ -80,7 +81,7 @@ def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Re
     game = live.game
     title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
     seat = live.seats[seat_no]
-    view = game.view(live.state, seat_no)
+    view = live.seat_view(seat_no)  # the table's public view, drawn once per state
     renderer = renderers.for_game(live.row.game)
     lines = list(renderer.hand_lines(view, lang))
     buttons: list[Button] = []

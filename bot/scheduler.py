@@ -127,31 +127,37 @@ class Scheduler:
         """
         ran = 0
         async with self._lock:
-            running: dict[asyncio.Task[None], int] = {}
-            # Ended jobs, told by their own callbacks: `asyncio.wait` would hang a callback
-            # on every job in flight and take them all off again, at every job's end.
-            ended: list[asyncio.Task[None]] = []
+            running: dict[int, asyncio.Task[None]] = {}  # by table
+            # Tables whose job ended, told by the job itself as its last step: a done
+            # callback would cost the loop one more turn per job, and `asyncio.wait` hangs
+            # a callback on every job in flight and takes them all off again at every end.
+            ended: list[int] = []
             wake: asyncio.Future[None] | None = None
 
-            def end(task: asyncio.Task[None]) -> None:
-                ended.append(task)
-                if wake is not None and not wake.done():
-                    wake.set_result(None)
+            async def run(job: Job) -> None:
+                try:
+                    await self._run(job)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    # One table's failure must not stop every other table's clock.
+                    log.exception("scheduled %s for table %s failed", job.kind, job.table_id)
+                finally:
+                    ended.append(job.table_id)
+                    if wake is not None and not wake.done():
+                        wake.set_result(None)
 
             try:
                 while True:
-                    now, busy = self._clock.now(), set(running.values())
+                    now = self._clock.now()
                     held: list[Job] = []  # due, but their table's last job is still running
                     while (len(running) < IN_FLIGHT and (due := self.next_due()) is not None
                            and due <= now):
-                        if self._heap[0].table_id in busy:
+                        if self._heap[0].table_id in running:
                             held.append(heapq.heappop(self._heap))
                             continue
                         job = self._pop()
-                        busy.add(job.table_id)
-                        task = asyncio.create_task(self._run_one(job))
-                        task.add_done_callback(end)
-                        running[task] = job.table_id
+                        running[job.table_id] = asyncio.create_task(run(job))
                     for job in held:  # back before anything else can touch the heap
                         heapq.heappush(self._heap, job)
                     if not running:
@@ -160,24 +166,15 @@ class Scheduler:
                         wake = asyncio.get_running_loop().create_future()
                         await wake
                         wake = None
-                    for task in ended:
-                        del running[task]
+                    for table_id in ended:
+                        del running[table_id]
                         ran += 1
                     ended.clear()
             finally:
-                for task in running:
+                for task in running.values():
                     task.cancel()
                 if running:
-                    await asyncio.gather(*running, return_exceptions=True)
-
-    async def _run_one(self, job: Job) -> None:
-        try:
-            await self._run(job)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # One table's failure must not stop every other table's clock.
-            log.exception("scheduled %s for table %s failed", job.kind, job.table_id)
+                    await asyncio.gather(*running.values(), return_exceptions=True)
 
     def start(self) -> None:
         if self._task is None:

@@ -1264,18 +1264,19 @@ class Table:
         # An attribute, not `isinstance(bot, bots.Talker)`: a runtime protocol check walks
         # the protocol's members on every call, twice a bot move.
         live = self.live
-        speak = getattr(self._bot(), "speak", None)
-        if speak is None or live.state is None:
+        if live.state is None:
             return None
         # Asked twice of each state: when a move is shown (is a bot to move?) and when the
         # bot's job runs. The answer depends on nothing else (the state, its seats, version
-        # and bot level), and asking every bot seat's view twice was a tenth of The Game's move.
+        # and bot level), and asking every bot seat's view twice was a tenth of The Game's
+        # move; a game whose bots never talk is not asked for a bot the second time either.
         level = bot_level(live)
         kept = self._talk
         if (kept is not None and kept[0] is live.state and kept[1] is live.seats
                 and kept[2] == live.row.version and kept[3] == level):
             return kept[4]
-        said = self._speak(speak)
+        speak = getattr(self._bot(), "speak", None)
+        said = None if speak is None else self._speak(speak)
         self._talk = (live.state, live.seats, live.row.version, level, said)
         return said
 
@@ -1286,7 +1287,7 @@ class Table:
                 continue
             rng = rng_for(live.row.seed, "talk", live.row.version, seat.seat)
             try:
-                move = speak(live.game.view(live.state, seat.seat), rng)
+                move = speak(live.seat_view(seat.seat), rng)
             except Exception:
                 log.exception("table %s: a bot failed to speak; it stays quiet", live.id)
                 return None
@@ -1406,7 +1407,7 @@ class Table:
         try:
             level = bot_level(live)
             bot = bots.get(live.row.game, level)
-            view = live.game.view(live.state, seat)
+            view = live.seat_view(seat)
             if level == "easy":
                 move = bot.choose(view, rng)
             else:

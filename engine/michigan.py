@@ -255,7 +255,7 @@ def took_extra_hand(state: State, seat: int) -> bool:
         or (state.decision == SELL and seat == state.high_bidder))
 
 
-def view(state: State, seat: int | None = None) -> dict[str, Any]:
+def _public_view(state: State) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": ID,
         "to_act": to_act(state),
@@ -288,6 +288,15 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             "passed": list(state.passed),
             "max": max_bid(state, state.bidders[0]) if state.bidders else 0,
         }
+    return out
+
+
+def view(state: State, seat: int | None = None,
+         public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What `seat` sees (everyone sees the public part; None: only that). `public`, the
+    public view of this same state already made, is extended (a shallow copy) rather
+    than made again: a bot's move needs both views of one state."""
+    out = _public_view(state) if public is None else dict(public)
     if seat is not None:
         out["seat"] = seat
         out["hand"] = list(state.hands[seat])

@@ -313,7 +313,7 @@ def _board_view(state: State) -> dict[str, list[dict[str, Any] | None]]:
     }
 
 
-def view(state: State, seat: int | None = None) -> dict[str, Any]:
+def _public_view(state: State) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": ID,
         "to_act": to_act(state),
@@ -343,6 +343,15 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     if state.personne:
         out["personne_seat"] = state.seats
         out["personne_cards"] = list(state.personne_cards)
+    return out
+
+
+def view(state: State, seat: int | None = None,
+         public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What `seat` sees (everyone sees the public part; None: only that). `public`, the
+    public view of this same state already made, is extended (a shallow copy) rather
+    than made again: a bot's move needs both views of one state."""
+    out = _public_view(state) if public is None else dict(public)
     if seat is not None:
         out["seat"] = seat
         out["hand"] = sort_cards(state.hands[seat])

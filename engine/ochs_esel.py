@@ -279,7 +279,7 @@ def _animal_place(state: State, animal: str) -> dict[str, Any]:
     return {"place": "out", "seat": None}
 
 
-def view(state: State, seat: int | None = None) -> dict[str, Any]:
+def _public_view(state: State) -> dict[str, Any]:
     trick = state.trick
     out: dict[str, Any] = {
         "game": ID,
@@ -311,6 +311,15 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "discards": sort_cards(state.discards),
         "known": [sort_cards(k) for k in state.known] or [[] for _ in range(state.seats)],
     }
+    return out
+
+
+def view(state: State, seat: int | None = None,
+         public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What `seat` sees (everyone sees the public part; None: only that). `public`, the
+    public view of this same state already made, is extended (a shallow copy) rather
+    than made again: a bot's move needs both views of one state."""
+    out = _public_view(state) if public is None else dict(public)
     if seat is not None:
         out["seat"] = seat
         out["hand"] = sort_cards(state.hands[seat])

@@ -344,7 +344,7 @@ def outcome(state: State) -> Outcome | None:
     return Outcome.from_scores([score(state)] * state.seats, lower_wins=True)
 
 
-def view(state: State, seat: int | None = None) -> dict[str, Any]:
+def _public_view(state: State) -> dict[str, Any]:
     left = score(state)
     out: dict[str, Any] = {
         "game": ID,
@@ -369,6 +369,15 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         pile: (list(state.signals[i]) if state.signals else [None] * state.seats)
         for i, pile in enumerate(PILES)
     }
+    return out
+
+
+def view(state: State, seat: int | None = None,
+         public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What `seat` sees (everyone sees the public part; None: only that). `public`, the
+    public view of this same state already made, is extended (a shallow copy) rather
+    than made again: a bot's move needs both views of one state."""
+    out = _public_view(state) if public is None else dict(public)
     if seat is not None:
         out["seat"] = seat
         out["hand"] = [str(c) for c in state.hands[seat]]
