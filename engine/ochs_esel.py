@@ -19,6 +19,7 @@ from engine.core.options import GameOptions, check_seats, check_setup_keys, pars
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
 from engine.core.types import Event, Move, Outcome, event
+from engine.core.views import public_part
 
 ID = "ochs-esel"
 NAME = "Ochs & Esel"
@@ -316,10 +317,8 @@ def _public_view(state: State) -> dict[str, Any]:
 
 def view(state: State, seat: int | None = None,
          public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What `seat` sees (everyone sees the public part; None: only that). `public`, the
-    public view of this same state already made, is extended (a shallow copy) rather
-    than made again: a bot's move needs both views of one state."""
-    out = _public_view(state) if public is None else dict(public)
+    """What `seat` sees (everyone sees the public part; None: only that)."""
+    out = public_part(_public_view, state, public)
     if seat is not None:
         out["seat"] = seat
         out["hand"] = sort_cards(state.hands[seat])
