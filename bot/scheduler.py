@@ -47,6 +47,8 @@ class Scheduler:
         self._accepts = accepts
         self._heap: list[Job] = []
         self._by_table: dict[int, set[Job]] = {}
+        # Jobs under way, by table: taken from the heap, maybe not yet holding their table.
+        self._running: dict[int, asyncio.Task[None]] = {}
         self._dropped = 0  # jobs still in the heap that will not run
         self._gone: set[int] = set()  # their `order`s
         self._count = itertools.count()
@@ -79,7 +81,10 @@ class Scheduler:
                     del self._by_table[table_id]
 
     def has_jobs(self, table_id: int) -> bool:
-        return bool(self._by_table.get(table_id))
+        """A job of the table waits or is under way: a job taken from the heap may wait a
+        while (a busy loop, a slow disk) before it holds its table, and it still arranges
+        the turn."""
+        return bool(self._by_table.get(table_id)) or table_id in self._running
 
     def jobs_of(self, table_id: int) -> list[Job]:
         """The table's jobs still to run, soonest first."""
@@ -127,7 +132,7 @@ class Scheduler:
         """
         ran = 0
         async with self._lock:
-            running: dict[int, asyncio.Task[None]] = {}  # by table
+            running = self._running
             # Tables whose job ended, told by the job itself as its last step: a done
             # callback would cost the loop one more turn per job, and `asyncio.wait` hangs
             # a callback on every job in flight and takes them all off again at every end.
@@ -175,6 +180,7 @@ class Scheduler:
                     task.cancel()
                 if running:
                     await asyncio.gather(*running.values(), return_exceptions=True)
+                running.clear()
 
     def start(self) -> None:
         if self._task is None:

@@ -144,3 +144,35 @@ async def test_a_start_still_being_shown_is_not_taken_for_stuck(
     assert len(calls) == 1, [a.text for a in calls]
     await harness.advance(STUCK_CHECK_SECONDS + 1)
     assert await tables.unstick() == 0
+
+
+async def test_a_bot_move_under_way_is_not_taken_for_stuck(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job taken from the scheduler's queue may wait a while before it holds the table
+    (a busy loop, a slow disk): it is under way, and the net must not arrange the turn a
+    second time."""
+    tables = harness.tables
+    assert tables is not None
+    table_id = await _game(harness, "deadline=off")
+    leaver = {0: ALICE, 1: BOB, 2: CAROL}[_to_act(harness, table_id)]
+    release, taken = asyncio.Event(), asyncio.Event()
+    run = tables.scheduler._run
+
+    async def slow_start(job: Any) -> None:
+        if job.table_id == table_id and job.kind == "bot":
+            taken.set()
+            await release.wait()
+        await run(job)
+
+    monkeypatch.setattr(tables.scheduler, "_run", slow_start)
+    before = await _version(harness, table_id)
+    assert (await tables.leave(leaver, CHANNEL)).ok  # a bot has the seat, and the turn
+    settling = asyncio.create_task(tables.settle())
+    await taken.wait()
+    assert not tables.scheduler.jobs_of(table_id)  # the bot's move was the only timer
+    for _ in range(3):
+        harness.clock.advance(STUCK_CHECK_SECONDS + 1)
+        assert await tables.unstick() == 0
+    release.set()
+    await settling
+    assert await _version(harness, table_id) > before, "the bot played"
