@@ -1121,7 +1121,15 @@ class Table:
         A turn that goes on after a play (The Game: play on, or end the turn) gets the
         same delayed call, so a player who forgot to end it hears of it before the
         deadline; with no delay that would be a message per play, so there is none.
+
+        A turn of bots only calls nobody (`_call` passes them over), so it arms nothing: a
+        bot table would otherwise push and drop a timer at every move. A person who takes
+        such a seat back is called by the change that seats them (`notify_turn`).
         """
+        seats = self.live.seats
+        if not any(s < len(seats) and not seats[s].is_bot and seats[s].user_id is not None
+                   for s in to_act):
+            return
         delay = float(self.settings.ping_delay)
         if delay > 0:
             self.scheduler.at(self.clock.now() + delay, "nudge" if goes_on else "ping",
