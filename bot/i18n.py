@@ -20,7 +20,14 @@ from fluent.runtime.resolver import CurrentEnvironment, Pattern, ResolverEnviron
 from fluent.runtime.types import FluentInt, FluentNone, FluentType
 from fluent.syntax import ast as ftl
 
-from bot.i18n_import import flatten, key_of, message_id, parse_resources, variables
+from bot.i18n_import import (
+    flatten,
+    key_of,
+    message_id,
+    messages_of,
+    parse_resources,
+    variables,
+)
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +83,7 @@ def _load(lang: str) -> None:
     resources = parse_resources(LOCALES / lang)
     for resource in resources:
         bundle.add_resource(resource)
-    messages = [entry for resource in resources for entry in resource.body
-                if isinstance(entry, ftl.Message)]
+    messages = messages_of(resources)
     _BUNDLES[lang] = bundle
     _MESSAGES[lang] = {m.id.name: m for m in messages}
     _VARIABLES[lang] = {m.id.name: frozenset(variables(m)) for m in messages}

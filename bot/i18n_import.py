@@ -109,7 +109,11 @@ def variables(msg: ftl.Message) -> set[str]:
 
 
 def parse_dir(lang_dir: Path) -> list[ftl.Message]:
-    return [entry for resource in parse_resources(lang_dir) for entry in resource.body
+    return messages_of(parse_resources(lang_dir))
+
+
+def messages_of(resources: list[ftl.Resource]) -> list[ftl.Message]:
+    return [entry for resource in resources for entry in resource.body
             if isinstance(entry, ftl.Message)]
 
 

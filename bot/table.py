@@ -1126,9 +1126,7 @@ class Table:
         bot table would otherwise push and drop a timer at every move. A person who takes
         such a seat back is called by the change that seats them (`notify_turn`).
         """
-        seats = self.live.seats
-        if not any(s < len(seats) and not seats[s].is_bot and seats[s].user_id is not None
-                   for s in to_act):
+        if not self._people(to_act):
             return
         delay = float(self.settings.ping_delay)
         if delay > 0:
@@ -1137,12 +1135,16 @@ class Table:
         elif not goes_on:
             await self._call(to_act)
 
+    def _people(self, to_act: list[int]) -> list[SeatRow]:
+        """The seats of `to_act` that a call can reach: people's, not bots'."""
+        seats = self.live.seats
+        return [seats[s] for s in to_act
+                if s < len(seats) and not seats[s].is_bot and seats[s].user_id is not None]
+
     async def _call(self, to_act: list[int], key: str = "your_turn") -> None:
         live = self.live
-        for seat_no in to_act:
-            seat = live.seats[seat_no]
-            if seat.is_bot or seat.user_id is None:
-                continue
+        for seat in self._people(to_act):
+            assert seat.user_id is not None  # a person's seat
             if not (await self.tables.user_settings(seat.user_id)).mentions:
                 continue
             lang = await self.tables.channel_lang(live.row.channel)
