@@ -59,6 +59,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from aiolimiter import AsyncLimiter
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.authority import MOVE_PREFIX, Press
@@ -88,15 +90,44 @@ class DrawingSink:
     """A platform that draws every message it is asked to show (so a rendering left for
     send time is paid for here) and answers each request after `latency` seconds, as a
     platform's API does (tens to hundreds of milliseconds): messages that wait behind a
-    request in flight are coalesced as they would be in production."""
+    request in flight are coalesced as they would be in production.
 
-    def __init__(self, latency: float = 0.05) -> None:
+    `paced`: as strict as the platforms about how fast messages may go, as the adapters
+    are: one request a channel (or a user's DMs) per `CHANNEL_GAP` seconds, the Discord
+    adapter's pacing (Discord allows 5 in 5 s; Telegram's groups one in 3 s), and at most
+    `PER_SECOND` requests a second over all channels (Discord's global limit; Telegram's
+    is about 30). Like the adapters' own pacing, `turn` lets the outbox wait for the
+    channel's slot before it takes the newest rendering. Unpaced, the sink takes any
+    number of edits a second, which no platform does."""
+
+    CHANNEL_GAP = 1.0
+    PER_SECOND = 50
+
+    def __init__(self, latency: float = 0.05, *, paced: bool = False) -> None:
         self.latency = latency
         self.requests = 0
+        self.paced = paced
+        self._next_in: dict[str, float] = {}  # channel or user -> its next slot
+        self._overall = AsyncLimiter(self.PER_SECOND, 1) if paced else None
+
+    async def turn(self, delivery: Any) -> None:
+        if not self.paced:
+            return
+        place = delivery.user_id if isinstance(delivery, HandMessage | Notice) \
+            else delivery.channel
+        now = time.monotonic()
+        slot = max(now, self._next_in.get(place, 0.0))
+        self._next_in[place] = slot + self.CHANNEL_GAP
+        if slot > now:
+            await asyncio.sleep(slot - now)
 
     async def _request(self) -> None:
         self.requests += 1
-        await asyncio.sleep(self.latency)
+        if self._overall is not None:
+            async with self._overall:
+                await asyncio.sleep(self.latency)
+        else:
+            await asyncio.sleep(self.latency)
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         len(msg.rendering.text)
@@ -280,10 +311,11 @@ class RawBaseline:
         return body
 
 
-async def service_tables(path: Path, **overrides: Any) -> tuple[MeteredTables, SqliteRepository]:
+async def service_tables(path: Path, *, paced: bool = True, **overrides: Any
+                         ) -> tuple[MeteredTables, SqliteRepository]:
     repo = SqliteRepository(path)
     await repo.open()
-    tables = MeteredTables(repo, DrawingSink(), platform="bench",
+    tables = MeteredTables(repo, DrawingSink(paced=paced), platform="bench",
                            settings=settings_for(**overrides))
     return tables, repo
 
