@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.live import Told
 from bot.render import Button, Rendering
 
 
@@ -30,9 +31,9 @@ class TableMessage(_DrawnWhenSent):
     table_id: int
     channel: str
     draw: Callable[[], Rendering]
-    # After moves, the lines they narrated (one per move; None for a redraw with no move):
-    # a client that prints a running log (the console) shows these instead of the table.
-    news: list[str] | None = None
+    # After moves, what they narrated (one `Told` per move; None for a redraw with no
+    # move): a client that prints a running log (the console) shows these lines instead.
+    news: list[Told] | None = None
     _drawn: Rendering | None = field(default=None, init=False, repr=False)
 
 

@@ -1,6 +1,8 @@
 """What a table is while the bot runs: who acted, what they are told, the table in memory."""
 
+import logging
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,7 +11,32 @@ from bot.render import Rendering
 from db.repository import Deadline, SeatRow, TableRow
 from engine.core.protocol import Game
 
+log = logging.getLogger(__name__)
+
 NARRATION_LINES = 6
+# Moves whose lines are kept: most moves say a line, some none (a few times the lines shown).
+TOLD_MOVES = 4 * NARRATION_LINES
+
+
+@dataclass(slots=True, eq=False)
+class Told:
+    """One move's lines, put into words when first read. The table is drawn when it is
+    sent, and under a platform's pacing most moves of a busy table scroll off its last
+    lines before then: those are never narrated. `say` holds what the move's moment
+    decides (its events, the seat names then, the language)."""
+
+    say: Callable[[], list[str]]
+    _lines: list[str] | None = field(default=None, repr=False)
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            try:
+                self._lines = self.say()
+            except Exception:  # a narration bug costs the lines, never the table
+                log.exception("a move could not be narrated")
+                self._lines = []
+        return self._lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +70,7 @@ class Live:
     seats: list[SeatRow]
     game: Game
     state: Any | None
-    narration: deque[str] = field(default_factory=lambda: deque(maxlen=NARRATION_LINES))
-    newest: int = 0  # how many of the narration's last lines tell the newest move
+    told: deque[Told] = field(default_factory=lambda: deque(maxlen=TOLD_MOVES))
     hand_sizes: list[int] | None = None  # as last shown, to know whose hand changed
     # Whether a deadline row may exist: bot-only turns then need no write to clear it.
     deadline_stored: bool = True
@@ -95,3 +121,29 @@ class Live:
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    def last_lines(self) -> tuple[list[str], int]:
+        """The table's last moves as its message shows them: up to `NARRATION_LINES` lines,
+        oldest first, and how many of the last ones tell the newest move that said
+        anything (kept when a long table must be cut to fit). Only the moves shown are
+        put into words, newest first."""
+        said: list[list[str]] = []
+        count = newest = 0
+        for told in reversed(self.told):
+            lines = told.lines
+            if lines and not newest:
+                newest = len(lines)
+            said.append(lines)
+            count += len(lines)
+            if count >= NARRATION_LINES:
+                break
+        shown = [line for lines in reversed(said) for line in lines][-NARRATION_LINES:]
+        return shown, min(newest, len(shown))
+
+    @property
+    def narration(self) -> list[str]:
+        return self.last_lines()[0]
+
+    @property
+    def newest(self) -> int:
+        return self.last_lines()[1]

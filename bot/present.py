@@ -4,7 +4,7 @@ from typing import Any
 
 from bot import clean, renderers
 from bot.i18n import count, has, known, number, t
-from bot.live import Live
+from bot.live import Live, Told
 from bot.options import TABLE_SETTINGS, resolve_game
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
@@ -34,11 +34,11 @@ def table(live: Live, lang: str) -> Rendering:
     if to_act and live.row.status not in {FINISHED, CANCELLED, CLOSED}:
         lines.append(t(lang, "table_turn", names=", ".join(live.seats[s].name for s in to_act)))
     narration = (0, 0)
-    if live.narration:
+    told, newest = live.last_lines()
+    if told:
         lines.append(t(lang, "table_last"))
-        older = len(live.narration) - min(live.newest, len(live.narration))
-        narration = (len(lines), len(lines) + older)
-        lines.extend(f"· {line}" for line in live.narration)
+        narration = (len(lines), len(lines) + len(told) - newest)
+        lines.extend(f"· {line}" for line in told)
     buttons: list[Button] = []
     if live.row.status == FINISHED:
         lines.append(t(lang, "table_over"))
@@ -127,6 +127,14 @@ def _fits(live: Live, button: Button) -> bool:
 def narrate(live: Live, events: list[dict[str, Any]], lang: str) -> list[str]:
     renderer = renderers.for_game(live.row.game)
     return list(renderer.describe_events(live.row.game, events, names(live, lang), lang))
+
+
+def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:
+    """A move's lines, said when the table is drawn: with the seat names of now (a seat
+    taken over later must not rename who made this move)."""
+    game_id, seat_names = live.row.game, names(live, lang)
+    describe = renderers.for_game(game_id).describe_events
+    return Told(lambda: list(describe(game_id, events, seat_names, lang)))
 
 
 # Refusal parameters that are a number of cards, said with their noun ("1 card").

@@ -32,7 +32,7 @@ from bot.authority import MemberCheck, RightsUnknown
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.driving import SHOWING_CHANGE
 from bot.i18n import t
-from bot.live import NARRATION_LINES, Actor, Live, Reply
+from bot.live import TOLD_MOVES, Actor, Live, Reply, Told
 from bot.present import bot_level
 from bot.render import Button
 from bot.scheduler import Job
@@ -327,25 +327,20 @@ class Table:
         """The move log is the truth and the snapshot a cache: check it once per process."""
         row, game = live.row, live.game
         # Most moves yield a line, some none: a few times NARRATION_LINES moves fill the list.
-        recent: deque[list[Any]] = deque(maxlen=4 * NARRATION_LINES)
+        recent: deque[list[Any]] = deque(maxlen=TOLD_MOVES)
         replayed = await self._replay(row, game, len(live.seats), recent)
         if live.row.version != row.version or row.id in self.tables.verified:
             return  # moved on meanwhile: the log was read before that move
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
-        # The table's "last moves" as they were before the restart, for its redraw: told
-        # newest first until the list is full, so only the moves it shows are narrated.
+        # The table's "last moves" as they were before the restart, for its redraw: put
+        # into words when drawn, newest first until the list is full (`Live.last_lines`).
         try:
             lang = await self.tables.channel_lang(row.channel)
-            told: list[list[str]] = []
-            for events in reversed(recent):
-                told.append(present.narrate(live, events, lang))
-                if sum(map(len, told)) >= NARRATION_LINES:
-                    break
-            shown = list(live.narration)  # lines of moves made since it was loaded
-            live.narration.clear()
-            live.narration.extend([line for lines in reversed(told) for line in lines])
-            live.narration.extend(shown)
+            made = list(live.told)  # moves made since it was loaded
+            live.told.clear()
+            live.told.extend(present.told(live, events, lang) for events in recent)
+            live.told.extend(made)
         except Exception:  # a narration bug costs the lines, never the table
             log.exception("table %s: last moves not narrated", row.id)
         if dumped != row.snapshot:
@@ -634,7 +629,7 @@ class Table:
             except StorageError:
                 return await self.refuse(actor, "storage_failed")
             live.state = state
-            live.narration.clear()
+            live.told.clear()
             self.tables.verified.add(live.id)  # its whole log was written by this process
         await self.show_table()
         for seat in live.seats:  # bots have no hand message: show_hand skips them
@@ -948,17 +943,15 @@ class Table:
                            notify_turn: bool) -> None:
         live = self.live
         lang = await self.tables.channel_lang(live.row.channel)
-        lines = present.narrate(live, events, lang)
-        live.narration.extend(lines)
-        if lines:
-            live.newest = len(lines)
+        told = present.told(live, events, lang)
+        live.told.append(told)
         before = live.hand_sizes
         view = live.public_view()
         live.hand_sizes = list(view.get("hand_sizes", []))
         round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
         if round_changed:
             await self._apply_takeovers()
-        await self.show_table(news=lines)
+        await self.show_table(news=[told])
         to_act = view.get("to_act", [])
         for seat in live.seats:
             if seat.is_bot:
@@ -1032,11 +1025,11 @@ class Table:
 
     # --- showing --------------------------------------------------------------------------
 
-    async def show_table(self, *, news: list[str] | None = None) -> None:
+    async def show_table(self, *, news: list[Told] | None = None) -> None:
         live = self.live
         self._show(live, await self.tables.channel_lang(live.row.channel), news)
 
-    def _show(self, live: Live, lang: str, news: list[str] | None = None) -> None:
+    def _show(self, live: Live, lang: str, news: list[Told] | None = None) -> None:
         # Drawn when it is sent: an edit merged with a later one costs no drawing.
         self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
                                      draw=lambda: present.table(live, lang),

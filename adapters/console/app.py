@@ -154,8 +154,9 @@ class ConsoleSink:
                 self._lobby_shown = msg.rendering.text
                 self.print_table()
         elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
-            for line in msg.news:
-                self.screen.line(f"  · {line}", "dim")
+            for told in msg.news:
+                for line in told.lines:
+                    self.screen.line(f"  · {line}", "dim")
         else:  # a redraw with nothing new to narrate: the start, /table, a seat change
             self._table_due = True
             self._later()
