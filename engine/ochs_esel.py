@@ -36,6 +36,7 @@ CARDS_PER_PLAYER = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 10, 11:
 DECK = [n for n in NUMBERS for _ in range(8)] + [JOKER] * 4  # 108 cards; animals apart
 _ORDER = {JOKER: 0, DONKEY: 1, OX: 2}
 _CARD_ORDER = numbers_first(_ORDER)  # the hand order: numbers, then joker, donkey, ox
+_VALUE = {number: int(number) for number in NUMBERS}
 
 NORMAL, DONKEY_TRICK, OX_TRICK = "normal", "donkey", "ox"
 
@@ -240,10 +241,14 @@ def outcome(state: State) -> Outcome | None:
 
 def set_value(cards: list[str] | tuple[str, ...]) -> int | None:
     """Value of a set of one number (jokers join it), or 14 for jokers alone; None if mixed."""
-    numbers = {c for c in cards if c != JOKER}
-    if not cards or any(c in ANIMALS for c in cards) or len(numbers) > 1:
+    numbers = set(cards)
+    numbers.discard(JOKER)
+    if not cards or len(numbers) > 1:
         return None
-    return int(numbers.pop()) if numbers else LONE_JOKER_VALUE
+    if not numbers:
+        return LONE_JOKER_VALUE
+    number = numbers.pop()
+    return None if number in ANIMALS else int(number)
 
 
 def animal_trick_value(card: str) -> int:
@@ -368,21 +373,26 @@ def parse_move(state: State, seat: int, text: str) -> Move:
 # --- what is legal --------------------------------------------------------------------------
 
 def _sets(hand: list[str], size: int | None, above: int) -> list[Play]:
-    """Every set of `size` cards (any size if None) of one value, jokers joining, worth > above."""
-    counts = Counter(hand)
-    jokers = counts[JOKER]
-    sizes = range(1, len(hand) + 1) if size is None else (size,)
+    """Every set of `size` cards (any size if None) of one value, jokers joining, worth > above.
+
+    In the order of size, then of numbers before jokers, value by value. Only the sizes
+    a value can make are tried (a lead's any size used to try all thirteen for each)."""
+    jokers = hand.count(JOKER)
     moves: list[Play] = []
     for number in NUMBERS:
-        have = counts[number]
-        if not have or int(number) <= above:
+        have = hand.count(number)
+        if not have or _VALUE[number] <= above:
             continue
+        sizes = range(1, have + jokers + 1) if size is None else (size,)
         for n in sizes:
-            for numbers in range(1, min(have, n) + 1):
-                if n - numbers <= jokers:
-                    moves.append(Play(tuple([number] * numbers + [JOKER] * (n - numbers))))
+            # At least one card of the value, and jokers for the rest of the set.
+            for numbers in range(max(1, n - jokers), min(have, n) + 1):
+                moves.append(Play((number,) * numbers + (JOKER,) * (n - numbers)))
     if above < LONE_JOKER_VALUE:
-        moves.extend(Play(tuple([JOKER] * n)) for n in sizes if 1 <= n <= jokers)
+        if size is None:
+            moves.extend(Play((JOKER,) * n) for n in range(1, jokers + 1))
+        elif 1 <= size <= jokers:
+            moves.append(Play((JOKER,) * size))
     return moves
 
 
