@@ -9,6 +9,7 @@ other player must play one card and the highest takes everything.
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from pydantic import Field
@@ -375,25 +376,33 @@ def parse_move(state: State, seat: int, text: str) -> Move:
 def _sets(hand: list[str], size: int | None, above: int) -> list[Play]:
     """Every set of `size` cards (any size if None) of one value, jokers joining, worth > above.
 
-    In the order of size, then of numbers before jokers, value by value. Only the sizes
-    a value can make are tried (a lead's any size used to try all thirteen for each)."""
+    In the order of values, then of size, then of numbers before jokers."""
     jokers = hand.count(JOKER)
     moves: list[Play] = []
     for number in NUMBERS:
         have = hand.count(number)
-        if not have or _VALUE[number] <= above:
-            continue
-        sizes = range(1, have + jokers + 1) if size is None else (size,)
-        for n in sizes:
-            # At least one card of the value, and jokers for the rest of the set.
-            for numbers in range(max(1, n - jokers), min(have, n) + 1):
-                moves.append(Play((number,) * numbers + (JOKER,) * (n - numbers)))
+        if have and _VALUE[number] > above:
+            moves.extend(_value_sets(number, have, jokers, size))
     if above < LONE_JOKER_VALUE:
         if size is None:
-            moves.extend(Play((JOKER,) * n) for n in range(1, jokers + 1))
+            moves.extend(_value_sets(JOKER, jokers, 0, None))
         elif 1 <= size <= jokers:
             moves.append(Play((JOKER,) * size))
     return moves
+
+
+@cache
+def _value_sets(number: str, have: int, jokers: int, size: int | None) -> tuple[Play, ...]:
+    """The sets of `size` (any if None) one value makes, `have` cards of it held and
+    `jokers` jokers: made once each, since every lead and answer of a bot asks for them
+    (the moves are frozen, so one object serves every hand). With the deck's cards, at
+    most 14 values, 9 counts of one, 5 of jokers and 14 sizes: a few thousand."""
+    sets: list[Play] = []
+    for n in range(1, have + jokers + 1) if size is None else (size,):
+        # At least one card of the value, and jokers for the rest of the set.
+        for numbers in range(max(1, n - jokers), min(have, n) + 1):
+            sets.append(Play((number,) * numbers + (JOKER,) * (n - numbers)))
+    return tuple(sets)
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
