@@ -43,11 +43,12 @@ _KEEP_LEAD = 3.0
 _OWN_DEAD = 5.0
 
 
-def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[str, set[int]],
-                                              set[str]]:
+def _knowledge(view: dict[str, Any], barring: bool = True,
+               ) -> tuple[list[str], dict[int, int], dict[str, set[int]], set[str]]:
     """What the view tells of the hidden cards: the cards that may be anywhere hidden,
     how many each holder (other seats, then the extra or the dead hand) has, which seats
-    cannot hold which card, and the cards surely dead."""
+    cannot hold which card (left empty without `barring`: a deal in deck order does not
+    ask, and it was half of this in the play), and the cards surely dead."""
     seat: int = view["seat"]
     sizes: list[int] = view["hand_sizes"]
     seats = len(sizes)
@@ -66,7 +67,7 @@ def _knowledge(view: dict[str, Any]) -> tuple[list[str], dict[int, int], dict[st
     # a lead is in the leader's hand. A card was surely led when the card before it in
     # its suit was never played (or it is a 2).
     barred: dict[str, set[int]] = {}
-    for s, cards in enumerate(view["played"]):
+    for s, cards in enumerate(view["played"] if barring else ()):
         if s == seat:
             continue
         for card in cards:
@@ -84,7 +85,7 @@ def world(view: dict[str, Any], rng: random.Random | None) -> mi.State:
     """An engine state matching the view; hidden cards dealt by `rng`, or in deck order."""
     seat: int = view["seat"]
     seats = len(view["hand_sizes"])
-    pool, wanted, barred, dead_known = _knowledge(view)
+    pool, wanted, barred, dead_known = _knowledge(view, barring=rng is not None)
     if rng is None:
         dealt: dict[int, list[str]] = {}
         for holder, n in wanted.items():
