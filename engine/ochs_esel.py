@@ -438,6 +438,14 @@ def _short(cards: list[str], hand: list[str] | tuple[str, ...],
     return {}
 
 
+def _missing(cards: list[str], hand: list[str]) -> Counter[str]:
+    """The cards the hand lacks for `cards`, as many times as they lack. Most moves lack
+    none, which a count per card tells without two Counters (a fifth of `apply`)."""
+    if all(cards.count(c) <= hand.count(c) for c in set(cards)):
+        return Counter()
+    return Counter(cards) - Counter(hand)
+
+
 def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The first refusal that applies, in the contract's order of codes."""
     if state.over:
@@ -463,8 +471,8 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     if not leading and trick.kind == NORMAL and len(cards) != trick.count:
         return IllegalMove("must_match_count", count=trick.count, played=len(cards))
     value = set_value(cards)
-    missing = Counter(cards) - Counter(hand)
-    short = _short(cards, hand, missing)
+    missing = _missing(cards, hand)
+    short = _short(cards, hand, missing) if missing else {}
     if not leading and trick.kind == NORMAL and value is not None and value <= trick.best_value:
         if trick.best_value >= LONE_JOKER_VALUE:  # only jokers reach 14, nothing passes it
             return IllegalMove("too_low", needed=trick.best_value + 1, value=value,
