@@ -438,11 +438,12 @@ def _short(cards: list[str], hand: list[str] | tuple[str, ...],
     return {}
 
 
-def _missing(cards: list[str], hand: list[str]) -> Counter[str]:
-    """The cards the hand lacks for `cards`, as many times as they lack. Most moves lack
-    none, which a count per card tells without two Counters (a fifth of `apply`)."""
+def _missing(cards: list[str], hand: list[str]) -> Counter[str] | None:
+    """The cards the hand lacks for `cards`, as many times as they lack; None when it
+    lacks none, as most moves do, which a count per card tells without two Counters
+    (a fifth of `apply`)."""
     if all(cards.count(c) <= hand.count(c) for c in set(cards)):
-        return Counter()
+        return None
     return Counter(cards) - Counter(hand)
 
 
