@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
+from engine.core.hands import missing_cards
 from engine.core.notation import numbers_first, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
@@ -493,7 +494,7 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
         return IllegalMove("unknown_row", text=move.row)
     hand = state.hands[seat]
     cards = list(move.cards)
-    missing = Counter(cards) - Counter(hand)
+    missing = missing_cards(cards, hand)
     if missing:
         return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())))
     if move.row == "none" and not cards and hand:
