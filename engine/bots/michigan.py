@@ -52,13 +52,14 @@ def _knowledge(view: dict[str, Any], barring: bool = True,
     seat: int = view["seat"]
     sizes: list[int] = view["hand_sizes"]
     seats = len(sizes)
-    played = {c for p in view["played"] for c in p}
+    played: set[str] = set().union(*view["played"])
     own = set(view["hand"])
     dead_known = {nxt for c in played if (nxt := _NEXT[c]) is not None
                   and nxt not in played and nxt not in own}
     # The seat's own old hand, when it swapped or bought: the whole dead hand.
     dead_known.update(view.get("discarded", ()))
-    pool = [c for c in mi.DECK if c not in own and c not in played and c not in dead_known]
+    seen = own | played | dead_known
+    pool = [c for c in mi.DECK if c not in seen]
     wanted = {s: sizes[s] for s in range(seats) if s != seat}
     rest = len(pool) - sum(wanted.values())
     before_play = view["phase"] in (mi.DECISION, mi.AUCTION)
