@@ -38,6 +38,8 @@ CARDS_PER_PLAYER = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 10, 11:
 DECK = [n for n in NUMBERS for _ in range(8)] + [JOKER] * 4  # 108 cards; animals apart
 _ORDER = {JOKER: 0, DONKEY: 1, OX: 2}
 _CARD_ORDER = numbers_first(_ORDER)  # the hand order: numbers, then joker, donkey, ox
+_PLACES = {card: place for place, card in enumerate((*NUMBERS, JOKER, DONKEY, OX))}
+_DECK_CARDS = frozenset(_PLACES)
 _VALUE = {number: int(number) for number in NUMBERS}
 
 NORMAL, DONKEY_TRICK, OX_TRICK = "normal", "donkey", "ox"
@@ -131,6 +133,14 @@ def _copy(state: State) -> State:
 
 
 def sort_cards(cards: list[str]) -> list[str]:
+    """The hand order. The deck's cards by their place in it as one number each, which
+    sorts in a third of the time of the key's tuples (every view sorts the cards gone
+    this round, up to a hundred, and each seat's known cards, mostly none); any other
+    text by the key."""
+    if len(cards) < 2:
+        return list(cards)
+    if _DECK_CARDS.issuperset(cards):
+        return sorted(cards, key=_PLACES.__getitem__)
     return sorted(cards, key=_CARD_ORDER)
 
 
