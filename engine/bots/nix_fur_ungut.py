@@ -134,20 +134,15 @@ def _pick(turn: int, options: list[tuple[str, tuple[str, ...], bool]],
     `rng.random()` each, in order, as `max` over the engine's moves drew them)."""
     rows: dict[tuple[str, bool], float] = {}
     best: tuple[str, tuple[str, ...], bool] | None = None
-    best_value = best_draw = 0.0
-    draw = rng.random
-    costly = turn < nix.TURNS  # `_card_cost` is 0.0 in the last turn
+    best_key = (0.0, 0.0)
     for option in options:
         row, cards, super_chip = option
         worth = rows.get((row, super_chip))
         if worth is None:
             worth = rows[(row, super_chip)] = row_worth(row, super_chip)
-        value = worth - _card_cost(turn, row, cards) if costly else worth - 0.0
-        drawn = draw()
-        # (value, drawn) > (best_value, best_draw), without a tuple per option.
-        if (best is None or value > best_value
-                or (value == best_value and drawn > best_draw)):
-            best, best_value, best_draw = option, value, drawn
+        key = (worth - _card_cost(turn, row, cards), rng.random())
+        if best is None or key > best_key:
+            best, best_key = option, key
     assert best is not None, "a seat to act always has a play (`none` with an empty hand)"
     return nix.Play(*best)
 
