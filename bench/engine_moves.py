@@ -158,6 +158,8 @@ def main() -> None:
     old, new = statistics.median(totals["old"]), statistics.median(totals["new"])
     print(f"{'all (by moves)':<15}{sum(moves.values()):>7}{old:>9.1f}{new:>9.1f}"
           f"{new / old:>9.2f}  {'yes' if all(same.values()) else 'NO'}")
+    print(f"all, run by run: old {min(totals['old']):.1f}-{max(totals['old']):.1f} µs, "
+          f"new {min(totals['new']):.1f}-{max(totals['new']):.1f} µs")
     if not all(same.values()):
         sys.exit("the two versions did not play the same games")
 
