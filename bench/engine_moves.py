@@ -2,7 +2,7 @@
 old code against new in the same run (issue #15).
 
 Run from the project root: `python bench/engine_moves.py [--old main] [--runs 5]
-[--games 6] [--profile FILE]`.
+[--games 6] [--profile FILE]` (`--profile`: the new code's loop under cProfile, into FILE).
 
 A move is what the service does for a bot's turn, and only that: `game.view(state,
 seat)`, `bots.get(game_id, "easy").choose(view, rng)`, `game.apply`, `game.dump`,
@@ -146,7 +146,12 @@ def main() -> None:
                 totals[name].append(1e6 * sum(r["cpu"] for r in result.values())
                                     / sum(r["moves"] for r in result.values()))
     moves = {g: checks["new"][g]["moves"] for g in checks["new"]}
-    print(f"engine_moves {time.strftime('%Y-%m-%d %H:%M')}, old={args.old}, "
+    old_commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.old],
+                                check=True, capture_output=True, text=True).stdout.strip()
+    new_commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                check=True, capture_output=True, text=True).stdout.strip()
+    print(f"engine_moves {time.strftime('%Y-%m-%d %H:%M')}, old={args.old} ({old_commit}), "
+          f"new=this tree (HEAD {new_commit}), "
           f"{args.games} games a game, {args.runs} alternating runs, medians; "
           f"load {os.getloadavg()[0]:.2f}")
     print(f"{'game':<15}{'moves':>7}{'old µs':>9}{'new µs':>9}{'new/old':>9}  same play")
