@@ -2,7 +2,8 @@
 old code against new in the same run (issue #15).
 
 Run from the project root: `python bench/engine_moves.py [--old main] [--runs 5]
-[--games 6] [--profile FILE]` (`--profile`: the new code's loop under cProfile, into FILE).
+[--games 6] [--wide] [--profile FILE]` (`--profile`: the new code's loop under cProfile,
+into FILE; `--wide`: see `wide`).
 
 A move is what the service does for a bot's turn, and only that: `game.view(state,
 seat)`, `bots.get(game_id, "easy").choose(view, rng)`, `game.apply`, `game.dump`,
@@ -72,6 +73,47 @@ def play(game_id: str, seats: int, options: dict[str, Any], seed: int,
     return moves
 
 
+# `--wide`: beyond the MIX, every player count and a variant of each game's options.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "ochs-esel": [{"rounds": 1}, {"rounds": 1, "ox": True}],
+    "the-game": [{}, {"min_play": 3}],
+    "nix-fur-ungut": [{"rounds": 1}, {"rounds": 1, "personne": True}],
+    "michigan": [{"chips": 20}, {"chips": 3, "hands_per_player": 2}],
+}
+
+
+def wide() -> dict[str, str]:
+    """A digest per game of many games, each move's seat and public views, move, events,
+    snapshot, next legal moves, `to_act`, outcome and generator state: easy bots at every
+    seat (seeds 0-2), then strong bots at the even seats (seed 0, 150 moves at most), for
+    every player count and option variant. The strong bots share code with the easy ones."""
+    from engine import bots, games
+
+    out = {}
+    for game_id, variants in VARIANTS.items():
+        game = games.get(game_id)
+        digest = hashlib.sha256()
+        for options, seats, seed, strong in (
+                (o, n, s, mixed) for mixed in (False, True) for o in variants
+                for n in game.SEATS for s in range(1 if mixed else 3)):
+            state, rng, moves = game.new_game(seats, options, seed), random.Random(seed), 0
+            while game.to_act(state) and (moves < 150 or not strong):
+                seat = game.to_act(state)[0]
+                view, public = game.view(state, seat), game.view(state)
+                level = "strong" if strong and seat % 2 == 0 else "easy"
+                move = bots.get(game_id, level).choose(view, rng)
+                state, events = game.apply(state, seat, move)
+                after = game.to_act(state)
+                legal = game.legal_moves(state, after[0]) if after else []
+                digest.update(json.dumps(
+                    [view, public, str(move), events, game.dump(state), [str(m) for m in legal],
+                     after, str(game.outcome(state)), str(rng.getstate())],
+                    sort_keys=True).encode())
+                moves += 1
+        out[game_id] = digest.hexdigest()
+    return out
+
+
 def child(games_per: int, check: bool) -> dict[str, Any]:
     """The figures of one version: CPU µs a move per game, and the digests."""
     for game_id, seats, options in MIX:  # warm-up: imports, caches, the first calls
@@ -100,11 +142,11 @@ def old_tree(ref: str, into: Path) -> Path:
     return into
 
 
-def run(root: Path, games_per: int, check: bool) -> dict[str, Any]:
+def run(root: Path, games_per: int, check: bool, *extra: str) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(root), PYTHONHASHSEED="0")
     done = subprocess.run(
         ["nice", "-n", "15", sys.executable, "-P", __file__, "--child", str(games_per),
-         *(["--check"] if check else [])],
+         *(["--check"] if check else []), *extra],
         env=env, cwd=root, check=True, stdout=subprocess.PIPE, text=True)
     result: dict[str, Any] = json.loads(done.stdout)
     return result
@@ -118,9 +160,11 @@ def main() -> None:
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", help="profile the new code's loop into this file")
+    parser.add_argument("--wide", action="store_true",
+                        help="also compare the versions' play beyond the MIX (about a minute)")
     args = parser.parse_args()
     if args.child is not None:
-        print(json.dumps(child(args.child, args.check)))
+        print(json.dumps(wide() if args.wide else child(args.child, args.check)))
         return
     if args.profile:
         import cProfile
@@ -134,6 +178,8 @@ def main() -> None:
         checks = {name: run(root, args.games, True) for name, root in roots.items()}
         for check in checks.values():
             check.pop("engine")
+        if args.wide:
+            wides = {name: run(root, 0, False, "--wide") for name, root in roots.items()}
         same = {g: checks["old"][g]["digest"] == checks["new"][g]["digest"] for g in checks["old"]}
         per_move: dict[str, dict[str, list[float]]] = {n: {} for n in roots}
         totals: dict[str, list[float]] = {n: [] for n in roots}
@@ -163,6 +209,11 @@ def main() -> None:
     old, new = statistics.median(totals["old"]), statistics.median(totals["new"])
     print(f"{'all (by moves)':<15}{sum(moves.values()):>7}{old:>9.1f}{new:>9.1f}"
           f"{new / old:>9.2f}  {'yes' if all(same.values()) else 'NO'}")
+    if args.wide:
+        print("wide check (every player count, option variants, strong bots at even seats): "
+              + ", ".join(f"{g} {'same' if wides['old'][g] == wides['new'][g] else 'DIFFERENT'}"
+                          for g in wides["new"]))
+        same.update({f"wide {g}": wides["old"][g] == wides["new"][g] for g in wides["new"]})
     print(f"all, run by run: old {min(totals['old']):.1f}-{max(totals['old']):.1f} µs, "
           f"new {min(totals['new']):.1f}-{max(totals['new']):.1f} µs")
     if not all(same.values()):
