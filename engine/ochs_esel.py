@@ -387,7 +387,8 @@ def parse_move(state: State, seat: int, text: str) -> Move:
 def _sets(hand: list[str], size: int | None, above: int) -> list[Play]:
     """Every set of `size` cards (any size if None) of one value, jokers joining, worth > above.
 
-    In the order of values, then of size, then of numbers before jokers."""
+    By value, then size, then how many cards of the value (the most jokers first); then
+    jokers alone."""
     jokers = hand.count(JOKER)
     moves: list[Play] = []
     for number in NUMBERS:
