@@ -9,7 +9,7 @@ ace or a card nobody holds. Pay cards pay as they fall; the first player out of 
 is paid 1 chip per card still held by each other player.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field
@@ -136,11 +136,17 @@ def load(text: str) -> State:
 
 def _copy(state: State) -> State:
     """`apply` never mutates its input; an explicit copy is several times faster than
-    a generic deepcopy, which matters with the ≥10,000 moves/s target."""
-    return replace(
-        state, chips=state.chips[:], pay=state.pay[:], hands=[h[:] for h in state.hands],
+    a generic deepcopy, which matters with the ≥10,000 moves/s target. Every field by
+    name, as the other games do: `dataclasses.replace` looks each one up again and was
+    half of the copy."""
+    return State(
+        seats=state.seats, seed=state.seed, start_chips=state.start_chips,
+        deals=state.deals, deal=state.deal, dealer=state.dealer, phase=state.phase,
+        chips=state.chips[:], pay=state.pay[:], hands=[h[:] for h in state.hands],
         extra=state.extra[:], dead=state.dead[:], played=[p[:] for p in state.played],
-        bidders=state.bidders[:], passed=state.passed[:], sequence=state.sequence[:],
+        decision=state.decision, bidders=state.bidders[:], passed=state.passed[:],
+        high_bid=state.high_bid, high_bidder=state.high_bidder, leader=state.leader,
+        last_suit=state.last_suit, sequence=state.sequence[:],
     )
 
 

@@ -20,6 +20,7 @@ since a base (1 or 100) is not a card.
 """
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from pydantic import Field
@@ -365,7 +366,7 @@ def _public_view(state: State) -> dict[str, Any]:
         "won": state.over and left == 0,
     }
     # Public: everyone saw these cards go down; bots count the unseen cards from them.
-    out["on_piles"] = sorted(c for pile in state.piles for c in pile)
+    out["on_piles"] = sorted(chain.from_iterable(state.piles))
     out["signals"] = {
         pile: (list(state.signals[i]) if state.signals else [None] * state.seats)
         for i, pile in enumerate(PILES)

@@ -1,8 +1,8 @@
 """Ochs & Esel bots: `Easy` (the baseline heuristic) and `Strong` (determinized search).
 
 Both see only `view(state, seat)`. To reuse the engine's rules they rebuild an engine
-state from the view, dealing the cards they cannot see: `Easy` deals them in a fixed
-order (its heuristic never looks at them), `Strong` deals them at random, consistent
+state from the view: `Easy` with the other hands left empty (`seen`: its heuristic never
+looks at them), `Strong` with the cards it cannot see dealt at random, consistent
 with what the view reveals: the seat's own hand, the cards gone this round, the cards
 a hand is known to hold since it took a donkey trick, where the animals are, and every
 hand's size. Undealt cards are as unknown as the other hands, so they share one pool.
@@ -59,11 +59,32 @@ def world(view: dict[str, Any], rng: random.Random | None) -> oe.State:
         for s in range(seats):
             if s != seat:
                 hands[s].extend(dealt[s])
+    return _state(view, [oe.sort_cards(h) for h in hands], piles, middle, known)
+
+
+def seen(view: dict[str, Any]) -> oe.State:
+    """The table as the seat sees it, with the other hands left empty: all the baseline
+    reads is its own hand and the trick, and working out and dealing the hidden cards as
+    `world` does was most of an easy bot's move."""
+    seat: int = view["seat"]
+    seats = len(view["hand_sizes"])
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    hands[seat] = list(view["hand"])
+    piles: list[list[str]] = [[] for _ in range(seats)]
+    piles[seat] = list(view["ox_pile"])
+    middle = [animal for animal, place in view["animals"].items()
+              if place["place"] == "middle"]
+    return _state(view, hands, piles, middle, [list(k) for k in view["known"]])
+
+
+def _state(view: dict[str, Any], hands: list[list[str]], piles: list[list[str]],
+           middle: list[str], known: list[list[str]]) -> oe.State:
+    """The engine state of the view around the given hands and piles."""
     trick = view["trick"]
     plays = [oe.Turn(p["seat"], list(p["cards"])) for p in trick["plays"]]
     return oe.State(
-        seats=seats, seed=0, rounds=view["rounds"], ox=view["ox"], round=view["round"],
-        first=view["first"], hands=[oe.sort_cards(h) for h in hands], ox_piles=piles,
+        seats=len(hands), seed=0, rounds=view["rounds"], ox=view["ox"], round=view["round"],
+        first=view["first"], hands=hands, ox_piles=piles,
         middle=middle, received=dict(view["received"]),
         trick=oe.Trick(
             number=trick["number"], leader=trick["leader"], kind=trick["kind"],
@@ -114,7 +135,7 @@ class Easy:
     """Today's baseline bot, seeing only its view."""
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
-        state, seat = world(view, None), view["seat"]
+        state, seat = seen(view), view["seat"]
         must_act(oe.to_act(state), seat)
         return policy(state, seat, rng)
 
@@ -170,7 +191,7 @@ class Strong:
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
-        known = world(view, None)
+        known = seen(view)
         must_act(oe.to_act(known), seat)
         moves = candidates(known, seat, rng)
         return pimc(moves, lambda r: _Sim(world(view, r)),

