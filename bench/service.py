@@ -392,7 +392,8 @@ async def ratio_run(workdir: Path, slices: int, seconds: float) -> dict[str, Any
 
 
 
-async def cpu_run(workdir: Path, windows: int, seconds: float) -> list[tuple[float, float, float]]:
+async def cpu_run(workdir: Path, windows: int, seconds: float, *, paced: bool = True
+                  ) -> list[tuple[float, float, float]]:
     """A measuring aid, not a target: (1)'s service alone, after the same warm-up, in
     `windows` windows of `seconds`: moves/s, and the main thread's and the process's CPU
     time a committed move (`time.thread_time`, `time.process_time`). The machine's load
@@ -401,7 +402,7 @@ async def cpu_run(workdir: Path, windows: int, seconds: float) -> list[tuple[flo
     path = workdir / "cpu-service.db"
     await new_file(path)
     populate(path, 1_000, people=False, moves=20, platform_name="bench")
-    tables, repo = await service_tables(path, bot_delay=0, turn_deadline=0)
+    tables, repo = await service_tables(path, paced=paced, bot_delay=0, turn_deadline=0)
     await tables.start()
     await warm_up(tables, 1_000)
     found = []
@@ -700,11 +701,14 @@ if __name__ == "__main__":
                         help="print the figures as one JSON object on the last line")
     parser.add_argument("--cpu", type=int, metavar="WINDOWS", default=0,
                         help="only (1)'s service, WINDOWS windows of 4 s: its CPU a move")
+    parser.add_argument("--unpaced", action="store_true",
+                        help="with --cpu: a sink that takes every request at once")
     arguments = parser.parse_args()
     if arguments.cpu:
         cpu_dir = Path(tempfile.mkdtemp(prefix="tapis-bench-", dir=arguments.dir))
         try:
-            windows = asyncio.run(cpu_run(cpu_dir, arguments.cpu, 4.0))
+            windows = asyncio.run(cpu_run(cpu_dir, arguments.cpu, 4.0,
+                                          paced=not arguments.unpaced))
         finally:
             shutil.rmtree(cpu_dir, ignore_errors=True)
         for rate, thread, process in windows:
