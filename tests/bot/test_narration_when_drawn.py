@@ -1,0 +1,89 @@
+"""A move's lines are put into words when the table is drawn (`bot/live.Told`): the table
+shows the same last moves as if each had been narrated at once, with the names its
+players had then, and moves that scrolled off before the drawing are never narrated."""
+
+import random
+from typing import Any
+
+from bot import present
+from bot.live import NARRATION_LINES, Live, Told
+from db.repository import PLAYING, SeatRow, TableRow
+from engine import bots, games
+
+
+def _live(game_id: str, seats: int, options: dict[str, Any]) -> Live:
+    game = games.get(game_id)
+    row = TableRow(id=1, platform="console", channel="c", game=game_id, options=options,
+                   settings={}, seed=5, status=PLAYING, host="u0", version=0, snapshot=None,
+                   created_at=0.0, updated_at=0.0)
+    people = [SeatRow(seat=s, user_id=f"u{s}", name=f"Player{s}") for s in range(seats)]
+    return Live(row=row, seats=people, game=game, state=game.new_game(seats, options, 5))
+
+
+def _play(live: Live, moves: int) -> list[list[dict[str, Any]]]:
+    """`moves` easy-bot moves on the table, each kept as a `Told`; their events returned."""
+    game, rng, played = live.game, random.Random(3), []
+    for _ in range(moves):
+        seat = game.to_act(live.state)[0]
+        move = bots.get(live.row.game, "easy").choose(game.view(live.state, seat), rng)
+        live.state, events = game.apply(live.state, seat, move)
+        live.told.append(present.told(live, events, "en"))
+        played.append(events)
+    return played
+
+
+def test_the_table_shows_the_last_lines_of_its_moves_newest_last() -> None:
+    live = _live("ochs-esel", 4, {"rounds": 1})
+    played = _play(live, 20)
+    # Narrated one move at a time, as each was made: the lines the table must show.
+    every = [line for events in played for line in present.narrate(live, events, "en")]
+    newest = next(len(lines) for events in reversed(played)
+                  if (lines := present.narrate(live, events, "en")))
+    shown, marked = live.last_lines()
+    assert shown == every[-NARRATION_LINES:]
+    assert marked == min(newest, len(shown))
+    text = present.table(live, "en").text
+    for line in shown:
+        assert f"· {line}" in text
+
+
+def test_a_move_is_told_with_the_names_its_players_had_then() -> None:
+    live = _live("ochs-esel", 4, {"rounds": 1})
+    _play(live, 1)
+    live.seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=f"Renamed{s.seat}")
+                  for s in live.seats]
+    shown, _ = live.last_lines()
+    assert shown and any("Player" in line for line in shown)
+    assert not any("Renamed" in line for line in shown)
+
+
+def test_moves_that_scrolled_off_before_the_drawing_are_never_narrated() -> None:
+    said: list[int] = []
+
+    def told(move: int, lines: int) -> Told:
+        def say() -> list[str]:
+            said.append(move)
+            return [f"move {move} line {k}" for k in range(lines)]
+        return Told(say)
+
+    live = _live("ochs-esel", 4, {"rounds": 1})
+    live.told.extend(told(move, 1) for move in range(20))
+    live.told.append(told(20, 0))  # the newest move said nothing
+    shown, newest = live.last_lines()
+    assert shown == [f"move {m} line 0" for m in range(14, 20)]
+    assert newest == 1  # the newest move that said anything: move 19
+    assert sorted(said) == list(range(14, 21))  # moves 0-13 never put into words
+    live.last_lines()
+    assert sorted(said) == list(range(14, 21))  # said once, however often drawn
+
+
+def test_a_narration_that_fails_costs_its_lines_not_the_table() -> None:
+    def broken() -> list[str]:
+        raise KeyError("a renderer bug")
+
+    live = _live("ochs-esel", 4, {"rounds": 1})
+    _play(live, 2)
+    live.told.append(Told(broken))
+    shown, _ = live.last_lines()
+    assert shown  # the earlier moves' lines are still there
+    assert "Ochs" in present.table(live, "en").title
