@@ -943,15 +943,17 @@ class Table:
                            notify_turn: bool) -> None:
         live = self.live
         lang = await self.tables.channel_lang(live.row.channel)
-        told = present.told(live, events, lang)
-        live.told.append(told)
+        # A change with no events (a seat taken, a redraw) tells nothing, and must not push
+        # the last moves' lines out of those kept.
+        news = [present.told(live, events, lang)] if events else []
+        live.told.extend(news)
         before = live.hand_sizes
         view = live.public_view()
         live.hand_sizes = list(view.get("hand_sizes", []))
         round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
         if round_changed:
             await self._apply_takeovers()
-        await self.show_table(news=[told])
+        await self.show_table(news=news)
         to_act = view.get("to_act", [])
         for seat in live.seats:
             if seat.is_bot:

@@ -6,9 +6,11 @@ import random
 from typing import Any
 
 from bot import present
-from bot.live import NARRATION_LINES, Live, Told
+from bot.live import NARRATION_LINES, TOLD_MOVES, Live, Told
 from db.repository import PLAYING, SeatRow, TableRow
 from engine import bots, games
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.botplay import bot_move
 
 
 def _live(game_id: str, seats: int, options: dict[str, Any]) -> Live:
@@ -87,3 +89,29 @@ def test_a_narration_that_fails_costs_its_lines_not_the_table() -> None:
     shown, _ = live.last_lines()
     assert shown  # the earlier moves' lines are still there
     assert "Ochs" in present.table(live, "en").title
+
+
+
+async def test_changes_without_a_move_leave_the_last_moves_lines_in_place(harness) -> None:
+    """Seats taken and redraws go through the same path as moves, with no events: a table
+    whose seats change many times still shows its last moves."""
+    tables = harness.tables
+    assert (await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=1", "deadline=off"])).ok
+    for person in (BOB, CAROL):
+        assert (await tables.join(person, CHANNEL)).ok
+    reply = await tables.start_game(ALICE, CHANNEL)
+    assert reply.ok, reply.text
+    live = await tables.live_table(reply.table_id)
+    assert live is not None
+    rng = random.Random(1)
+    for _ in range(5):
+        seat = live.game.to_act(live.state)[0]
+        actor = (ALICE, BOB, CAROL)[seat]
+        move = bot_move(live.game, live.state, seat, rng)
+        assert (await harness.press(actor, live.id, live.row.version,
+                                    f"m:{move}")).ok
+    before = live.last_lines()
+    assert before[0]
+    for _ in range(3 * TOLD_MOVES):
+        await tables.table(live.id).after_change([])
+    assert live.last_lines() == before
