@@ -36,7 +36,12 @@ class Told:
             except Exception:  # a narration bug costs the lines, never the table
                 log.exception("a move could not be narrated")
                 self._lines = []
+            self.say = _said  # the events and names it held are no longer needed
         return self._lines
+
+
+def _said() -> list[str]:
+    return []
 
 
 @dataclass(frozen=True, slots=True)
