@@ -3,15 +3,18 @@ work, a person's press latency with the queue included, resume with real move lo
 throughput when many tables are active, and memory per idle table.
 
 Run from the project root: `python bench/service.py [--quick] [--dir /var/tmp] [--json]`
-(`--cpu N`: only (1)'s service, its CPU time a move in N windows, to compare code).
+(`--cpu N [--unpaced]`: only (1)'s service, its CPU time a move in N windows, to compare
+code).
 Databases go in a fresh directory under --dir, which must be a real disk (not /dev/shm):
 every commit is durable (WAL, synchronous=FULL), so the disk's fsync sets the pace, and
 this disk's fsync pace varies several-fold within minutes, which is why (1) alternates.
 
 1. ratio_to_batched_raw: 1,000 tables of bot players (`bot_delay=0`) driven by `Tables`
    and its scheduler (load, bot choice, apply, commit, deadline, rendering of the table
-   and hands by a sink that draws every message it sends and answers each request in
-   50 ms like a platform's API, so edits waiting behind one are coalesced; announcements), against a
+   and hands by a sink that draws every message it sends, paces them as the platforms do
+   (one a channel a second, 50 a second over all: `DrawingSink`) and answers each request
+   in 50 ms like a platform's API, so edits waiting their turn are coalesced;
+   announcements), against a
    raw baseline: the repository's own statements (`_COMMIT_MOVE`, `_INSERT_MOVE`), on the
    real schema (the repository's migrations), with the same grouping as the service
    (each slice of the baseline puts as many moves in a transaction, each in its own
@@ -23,8 +26,9 @@ this disk's fsync pace varies several-fold within minutes, which is why (1) alte
    100 a second, round robin over the tables, each as its own task as an adapter makes
    them; a press is one legal move of the seat to act, as a button payload of the table's
    current version, through `Tables.press` (authority, apply, commit, deadline, table and
-   hands drawn). Latency runs from the press's scheduled arrival to its reply, so time
-   spent queueing behind other work (or a late driver) counts.
+   hands drawn, by the sink unpaced: every press's messages drawn). Latency runs from the
+   press's scheduled arrival to its reply, so time spent queueing behind other work (or a
+   late driver) counts.
 3. resume_10k_60_moves_s: a fresh process opens a file of 10,000 unfinished tables of
    people, each with a real move log of 60 moves (legal moves played by the easy bot)
    and its deadline; their last changes spread over the last hour, so the ones changed in
@@ -36,7 +40,7 @@ this disk's fsync pace varies several-fold within minutes, which is why (1) alte
    active, divided by the same with 1,000, default cache settings. Both services run in
    one process on their own files, measured in three alternating 4 s windows each (the
    other held at its gate), and the median window of each is taken: this disk's fsync
-   pace varies several-fold within minutes.
+   pace varies several-fold within minutes. The sink paces as in (1).
 5. rss_kb_per_idle_table: resident memory growth of that fresh process (3) from before
    `start()` to after resume, per table.
 Set-up (tables, logs, deadlines) is written straight into the files with sqlite3 and is
