@@ -144,11 +144,3 @@ class Live:
                 break
         shown = [line for lines in reversed(said) for line in lines][-NARRATION_LINES:]
         return shown, min(newest, len(shown))
-
-    @property
-    def narration(self) -> list[str]:
-        return self.last_lines()[0]
-
-    @property
-    def newest(self) -> int:
-        return self.last_lines()[1]

@@ -34,11 +34,11 @@ def table(live: Live, lang: str) -> Rendering:
     if to_act and live.row.status not in {FINISHED, CANCELLED, CLOSED}:
         lines.append(t(lang, "table_turn", names=", ".join(live.seats[s].name for s in to_act)))
     narration = (0, 0)
-    told, newest = live.last_lines()
-    if told:
+    last, newest = live.last_lines()
+    if last:
         lines.append(t(lang, "table_last"))
-        narration = (len(lines), len(lines) + len(told) - newest)
-        lines.extend(f"· {line}" for line in told)
+        narration = (len(lines), len(lines) + len(last) - newest)
+        lines.extend(f"· {line}" for line in last)
     buttons: list[Button] = []
     if live.row.status == FINISHED:
         lines.append(t(lang, "table_over"))
@@ -122,11 +122,6 @@ def _fits(live: Live, button: Button) -> bool:
     except ValueError:
         return False
     return True
-
-
-def narrate(live: Live, events: list[dict[str, Any]], lang: str) -> list[str]:
-    renderer = renderers.for_game(live.row.game)
-    return list(renderer.describe_events(live.row.game, events, names(live, lang), lang))
 
 
 def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:

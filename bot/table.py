@@ -326,7 +326,6 @@ class Table:
     async def _verify(self, live: Live) -> None:
         """The move log is the truth and the snapshot a cache: check it once per process."""
         row, game = live.row, live.game
-        # Most moves yield a line, some none: a few times NARRATION_LINES moves fill the list.
         recent: deque[list[Any]] = deque(maxlen=TOLD_MOVES)
         replayed = await self._replay(row, game, len(live.seats), recent)
         if live.row.version != row.version or row.id in self.tables.verified:

@@ -54,8 +54,9 @@ async def check_table(live, text: str, lang: str = "en") -> None:
     to_act = live.game.to_act(live.state)
     turn = t(lang, "table_turn", names=", ".join(names[s] for s in to_act))
     assert shown(turn, names, text), f"no turn line {turn!r} in\n{text}"
-    assert live.newest >= 1
-    for line in list(live.narration)[-live.newest:]:
+    last, newest = live.last_lines()
+    assert newest >= 1
+    for line in last[-newest:]:
         assert shown(f"· {line}", names, text), f"newest move {line!r} missing from\n{text}"
     for name in names:  # every seat has its line
         assert re.search(name_pattern(name), text), f"{name!r} has no seat line in\n{text}"

@@ -38,9 +38,9 @@ def test_the_table_shows_the_last_lines_of_its_moves_newest_last() -> None:
     live = _live("ochs-esel", 4, {"rounds": 1})
     played = _play(live, 20)
     # Narrated one move at a time, as each was made: the lines the table must show.
-    every = [line for events in played for line in present.narrate(live, events, "en")]
+    every = [line for events in played for line in present.told(live, events, "en").lines]
     newest = next(len(lines) for events in reversed(played)
-                  if (lines := present.narrate(live, events, "en")))
+                  if (lines := present.told(live, events, "en").lines))
     shown, marked = live.last_lines()
     assert shown == every[-NARRATION_LINES:]
     assert marked == min(newest, len(shown))

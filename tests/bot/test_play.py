@@ -361,7 +361,7 @@ async def test_a_failing_renderer_delays_messages_but_not_the_game(harness, monk
         raise RuntimeError("renderer bug")
 
     live = await _start(harness, "ochs-esel", [ALICE], 2, ["rounds=1"])
-    monkeypatch.setattr(present, "narrate", broken)
+    monkeypatch.setattr(present, "told", broken)
     await _bots_play_until(harness, lambda: live.row.status == FINISHED)
     assert live.row.status == FINISHED
 
