@@ -13,8 +13,9 @@ from bot.clock import Clock
 log = logging.getLogger(__name__)
 # Jobs in flight at once: enough that the next ones think while the last ones' commit is
 # on disk (their storage writes share one group commit), bounded so that one busy moment
-# cannot flood the loop.
-IN_FLIGHT = 8
+# cannot flood the loop. Twice the moves a SQLite group commit takes (`db.sqlite`
+# GROUP_MOST): one group plays while the other commits in the writer process.
+IN_FLIGHT = 16
 
 
 class Job(NamedTuple):

@@ -1,7 +1,9 @@
 """SQLite storage behind `Repository`: the embedded default, through aiosqlite.
 
-Every public method is one job on aiosqlite's connection thread: the whole transaction,
-`BEGIN IMMEDIATE` … `COMMIT` (or `ROLLBACK` on any error), runs there in one go. So two
+Every public method is one job on aiosqlite's connection thread, except the group commit
+of moves, which runs in a writer process of its own (`db.sqlite_writer`; ":memory:" keeps
+it on the thread): the whole transaction, `BEGIN IMMEDIATE` … `COMMIT` (or `ROLLBACK` on
+any error), runs there in one go. So two
 transactions can never interleave, a read never sees half a write, a cancelled caller
 never leaves a transaction open, and `commit_move` costs one thread hand-off instead of
 four (measured: about twice the commit rate). An asyncio.Lock around each job keeps
@@ -48,8 +50,13 @@ from db.repository import (
     lobby_of,
     settings_without,
 )
+from db.sqlite_writer import Item, WriterFailed, WriterProcess
 
 T = TypeVar("T")
+# The most moves a group commit takes: with twice as many jobs in flight
+# (`bot.scheduler.IN_FLIGHT`), one group's moves are played while the last group commits.
+# Unbounded, every move in flight joined one commit and the loop waited on it idle.
+GROUP_MOST = 8
 Connection = sqlite3.Connection
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -237,6 +244,32 @@ def _move_error(error: Exception) -> StorageError:
     return Unstorable(f"{type(error).__name__}: {error}")
 
 
+def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...],
+                 result_rows: list[tuple[Any, ...]], deadline_row: tuple[Any, ...] | None,
+                 clear_deadline: bool) -> TableRow:
+    rows = db.execute(_COMMIT_MOVE, update).fetchall()
+    if not rows:
+        table_id, seq = insert[0], insert[1]
+        raise _refusal(db, table_id, f"move {seq}")
+    db.execute(_INSERT_MOVE, insert)
+    if result_rows:
+        db.executemany(_INSERT_RESULT, result_rows)
+    if deadline_row is not None:
+        db.execute(_UPSERT_DEADLINE, deadline_row)
+    elif clear_deadline:
+        db.execute("DELETE FROM deadlines WHERE table_id = ?", (insert[0],))
+    return _table(rows[0])
+
+
+def _mark_reminded(db: Connection, table_id: int, version: int) -> None:
+    db.execute("UPDATE deadlines SET reminded = 1 WHERE table_id = ? AND version = ?",
+               (table_id, version))
+
+
+def _bound(function: Callable[..., T], args: tuple[Any, ...]) -> Callable[[Connection], T]:
+    return lambda db: function(db, *args)
+
+
 def _table(row: Sequence[Any]) -> TableRow:
     (table_id, platform, channel, game, options, settings, seed, status, host, version,
      snapshot, created_at, updated_at) = row
@@ -302,11 +335,13 @@ def _missing_table_or(db: Connection, table_id: int, error: sqlite3.IntegrityErr
 
 class SqliteRepository(Repository):
     """`path` is a file name or ":memory:"; `busy_timeout` (seconds) is how long a write
-    waits for another process's lock before it fails with StorageError."""
+    waits for another process's lock before it fails with StorageError.
+    `writer_process=False` keeps a file's group commits on the connection's thread (they
+    then compete with the event loop for the GIL: `db.sqlite_writer`)."""
 
     def __init__(
         self, path: str | os.PathLike[str], *, busy_timeout: float = 5.0,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.time, writer_process: bool = True,
     ) -> None:
         self.path = os.fspath(path)
         self.busy_timeout = busy_timeout
@@ -314,7 +349,10 @@ class SqliteRepository(Repository):
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self._reconnect = False
-        self._moves: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self._moves: list[tuple[Item, asyncio.Future[Any]]] = []
+        # A file's group commits run in a process of their own (`db.sqlite_writer`).
+        self._writer = (WriterProcess(self.path, busy_timeout)
+                        if writer_process and self.path != ":memory:" else None)
         self._flusher: asyncio.Task[None] | None = None
         # How well writes group: transactions committed by the group commit, and the
         # writes they carried (a benchmark's baseline groups its writes the same way).
@@ -415,6 +453,8 @@ class SqliteRepository(Repository):
         async with self._lock:
             db, self._db = self._db, None
             self._reconnect = False
+            if self._writer is not None:
+                await self._writer.stop()
             if db is not None:
                 try:
                     await db.close()
@@ -651,48 +691,44 @@ class SqliteRepository(Repository):
         update = (seq, snapshot, FINISHED if results is not None else status, now, table_id,
                   seq - 1, expected_updated_at, expected_updated_at)
         insert = (table_id, seq, seat, move, actor, now)
+        result_rows = [(table_id, r.seat, r.user_id, r.name, r.is_bot, r.score, r.rank)
+                       for r in results or ()]
+        deadline_row = _deadline_params(deadline) if deadline is not None else None
+        return cast(TableRow, await self._grouped(
+            _commit_move, update, insert, result_rows, deadline_row, clear_deadline))
 
-        def body(db: Connection) -> TableRow:
-            rows = db.execute(_COMMIT_MOVE, update).fetchall()
-            if not rows:
-                raise _refusal(db, table_id, f"move {seq}")
-            db.execute(_INSERT_MOVE, insert)
-            if results:
-                db.executemany(_INSERT_RESULT, [
-                    (table_id, r.seat, r.user_id, r.name, r.is_bot, r.score, r.rank)
-                    for r in results
-                ])
-            if deadline is not None:
-                db.execute(_UPSERT_DEADLINE, _deadline_params(deadline))
-            elif clear_deadline:
-                db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-            return _table(rows[0])
+    async def _grouped(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run `function(db, *args)` in the next group commit (see `_flush_moves`).
 
-        return await self._grouped(body)
-
-    async def _grouped(self, body: Callable[[Connection], T]) -> T:
-        """Run `body` in the next group commit (see `_flush_moves`)."""
+        A module-level function and plain arguments, not a closure: the batch may be
+        pickled for the writer process."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._moves.append((body, future))
+        self._moves.append(((function, args), future))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_moves())
-        return cast(T, await future)
+        return await future
 
     async def _flush_moves(self) -> None:
         """Group commit: the moves waiting when the connection frees up share one transaction.
 
         Each move runs inside its own savepoint, so a refused move (another press won)
         leaves the others in; the one COMMIT (one fsync) makes them all durable before any
-        caller hears back. Moves of many tables then cost little more than one.
+        caller hears back. Moves of many tables then cost little more than one. A file's
+        group commits run in the writer process (`db.sqlite_writer`: why), ":memory:"'s
+        on the connection's thread (a second connection would see another database).
         """
         while self._moves:
             async with self._lock:
-                batch, self._moves = self._moves, []
+                batch, self._moves = self._moves[:GROUP_MOST], self._moves[GROUP_MOST:]
                 self.group_commits += 1
                 self.grouped_writes += len(batch)
+                items = [item for item, _ in batch]
                 try:
-                    outcomes = await self._run_locked(_each_in_savepoint,
-                                                      [body for body, _ in batch], write=True)
+                    if self._writer is not None:
+                        outcomes = await self._run_in_writer(items)
+                    else:
+                        outcomes = await self._run_locked(
+                            _each_in_savepoint, [_bound(*item) for item in items], write=True)
                 except BaseException as error:
                     failure = error if isinstance(error, StorageError) else StorageError(
                         str(error))
@@ -709,6 +745,20 @@ class SqliteRepository(Repository):
                     future.set_exception(outcome)
                 else:
                     future.set_result(outcome)
+
+    async def _run_in_writer(self, items: list[Item]) -> list[Any]:
+        """`_run_locked` for a batch sent to the writer process, with the same errors."""
+        assert self._writer is not None
+        if self._db is None and not self._reconnect:
+            raise StorageError("the repository is not open")
+        try:
+            return await self._writer.run(items)
+        except WriterFailed as error:
+            # Whatever failed the whole transaction (read-only, full, I/O, a stopped
+            # child), the next batch starts a fresh child with a fresh connection, as
+            # `_run_locked` reopens after a read-only fault.
+            await self._writer.stop()
+            raise StorageError(str(error)) from error
 
     async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
         def body(db: Connection) -> list[MoveRow]:
@@ -796,15 +846,8 @@ class SqliteRepository(Repository):
 
     async def mark_reminded(self, table_id: int, version: int) -> None:
         """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
-
-        def body(db: Connection) -> None:
-            db.execute(
-                "UPDATE deadlines SET reminded = 1 WHERE table_id = ? AND version = ?",
-                (table_id, version),
-            )
-
         # In the group commit: after a restart hundreds of reminders go out at once.
-        await self._grouped(body)
+        await self._grouped(_mark_reminded, table_id, version)
 
     # ------------------------------------------------------- people and places
 

@@ -82,9 +82,14 @@ class RecordingBatches(SqliteRepository):
             self.batches.append(len(args[0]))
         return await super()._run_locked(fn, *args, write=write)
 
+    async def _run_in_writer(self, items: list[Any]) -> list[Any]:
+        self.batches.append(len(items))
+        return await super()._run_in_writer(items)
 
-async def test_on_sqlite_the_poisoned_move_really_shared_its_commit(tmp_path):
-    async with RecordingBatches(tmp_path / "batch.db") as repo:
+
+@pytest.mark.parametrize("writer_process", [True, False], ids=["writer-process", "thread"])
+async def test_on_sqlite_the_poisoned_move_really_shared_its_commit(tmp_path, writer_process):
+    async with RecordingBatches(tmp_path / "batch.db", writer_process=writer_process) as repo:
         tables = [await started_table(repo, channel=f"c{i}") for i in range(4)]
         poisoned = tables[0]
         # The first flush takes the first move alone; the rest queue behind it together.

@@ -38,11 +38,13 @@ class CountingRepository(SqliteRepository):
 
 
 class Service:
-    def __init__(self, path: Path, *, busy_timeout: float = 5.0) -> None:
+    def __init__(self, path: Path, *, busy_timeout: float = 5.0,
+                 writer_process: bool = True) -> None:
         self.path = path
         self.clock = FakeClock()
         self.sink = RecordingSink()
-        self.repo = CountingRepository(path, busy_timeout=busy_timeout)
+        self.repo = CountingRepository(path, busy_timeout=busy_timeout,
+                                       writer_process=writer_process)
         self.settings = Settings(_env_file=None, turn_deadline=300, bot_delay=0,
                                  default_lang="en")
         seeds = itertools.count(4242)

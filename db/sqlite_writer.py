@@ -1,0 +1,164 @@
+"""The group commit of moves, run in a child process of its own.
+
+Why a process: a group commit is some forty SQLite statements, and between any two of them
+aiosqlite's thread needs the GIL back. While the event loop is busy playing the next moves
+it hands the GIL over only every 5 ms (the switch interval) or when it waits, so the commit
+made progress only in the loop's pauses: storage and play took turns on two cores
+(measured: the loop idle about 30 % of the time with every move in flight waiting for the
+commit under way). A child process has its own interpreter: the commit runs on the other
+core beside the play, and the loop pays only for pickling the batch and reading the answer.
+
+The protocol is the child's stdin and stdout: a request is a 4-byte big-endian length and a
+pickled list of `(function, args)` items, each run as `function(db, *args)` in its own
+savepoint of one transaction (`db.sqlite._each_in_savepoint`); the answer is framed the same
+way, `("ok", outcomes)` with a result or a refusal per item, or `("failed", message, code)`
+when the whole transaction failed (`code`: SQLite's error code, 0 if none). One request is
+in flight at a time. The child ends when its stdin closes, so it never outlives the bot:
+not by SIGINT or SIGTERM, which it ignores, so that a Ctrl-C or a service manager's stop
+sent to the whole process group cannot end it before the bot's last commits.
+"""
+
+import asyncio
+import contextlib
+import os
+import pickle
+import signal
+import sqlite3
+import struct
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+_LENGTH = struct.Struct(">I")
+
+# The package root: the child imports `db.sqlite` from the same place as the bot, whatever
+# the working directory it was started from.
+_ROOT = str(Path(__file__).resolve().parent.parent)
+
+Item = tuple[Callable[..., Any], tuple[Any, ...]]
+
+
+class WriterFailed(Exception):
+    """The child could not run the batch: `code` is SQLite's error code (0 if none); a
+    stopped child is `code` 0 with `stopped` set."""
+
+    def __init__(self, message: str, code: int = 0, *, stopped: bool = False) -> None:
+        super().__init__(message)
+        self.code = code
+        self.stopped = stopped
+
+
+class WriterProcess:
+    """The parent's side: starts the child, sends it batches, reads its answers."""
+
+    def __init__(self, path: str, busy_timeout: float) -> None:
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self._child: asyncio.subprocess.Process | None = None
+        # A batch whose caller was cancelled before its answer came: the answer is still
+        # on its way and must be read before the next one.
+        self._unread = 0
+
+    @property
+    def running(self) -> bool:
+        return self._child is not None and self._child.returncode is None
+
+    async def _start(self) -> asyncio.subprocess.Process:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [_ROOT, *filter(None, [env.get("PYTHONPATH")])])
+        self._unread = 0
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-c", "from db.sqlite_writer import main; main()", self.path,
+            repr(self.busy_timeout),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+        )
+
+    async def run(self, items: list[Item]) -> list[Any]:
+        """The outcome of each item, in order: its result or the refusal it raised."""
+        if not self.running:
+            await self.stop()
+            self._child = await self._start()
+        child = self._child
+        assert child is not None and child.stdin is not None and child.stdout is not None
+        payload = pickle.dumps(items, pickle.HIGHEST_PROTOCOL)
+        try:
+            child.stdin.write(_LENGTH.pack(len(payload)) + payload)
+            self._unread += 1
+            while self._unread > 1:  # answers to batches whose callers went away
+                await _read_frame(child.stdout)
+                self._unread -= 1
+            answer = await _read_frame(child.stdout)
+            self._unread -= 1
+        except (OSError, asyncio.IncompleteReadError) as error:
+            await self.stop()
+            raise WriterFailed(f"the database writer stopped: {error}", stopped=True) from error
+        if answer[0] == "ok":
+            return list(answer[1])
+        raise WriterFailed(answer[1], answer[2])
+
+    async def stop(self) -> None:
+        """Close the child's stdin and wait for it to finish the batch it has, if any."""
+        child, self._child = self._child, None
+        if child is None:
+            return
+        if child.stdin is not None:
+            child.stdin.close()
+            with contextlib.suppress(OSError):
+                await child.stdin.wait_closed()
+        try:
+            await asyncio.wait_for(child.wait(), 10)
+        except TimeoutError:
+            child.kill()
+            await child.wait()
+
+
+async def _read_frame(stream: asyncio.StreamReader) -> Any:
+    (length,) = _LENGTH.unpack(await stream.readexactly(_LENGTH.size))
+    return pickle.loads(await stream.readexactly(length))
+
+
+def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
+def serve(path: str, busy_timeout: float, requests: BinaryIO, answers: BinaryIO) -> None:
+    """The child's loop: one connection, one transaction per request, until stdin ends."""
+    # Imported here: the parent imports this module from `db.sqlite`.
+    from db.sqlite import _bound, _configure, _each_in_savepoint, _transaction
+
+    db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None,
+                         check_same_thread=False)
+    try:
+        _configure(db)
+        while (header := _read_exactly(requests, _LENGTH.size)) is not None:
+            (length,) = _LENGTH.unpack(header)
+            body = _read_exactly(requests, length)
+            if body is None:
+                break
+            items: list[Item] = pickle.loads(body)
+            bodies = [_bound(function, args) for function, args in items]
+            try:
+                answer: tuple[Any, ...] = ("ok", _transaction(db, _each_in_savepoint, bodies))
+            except sqlite3.Error as error:
+                answer = ("failed", str(error), getattr(error, "sqlite_errorcode", 0) or 0)
+            except Exception as error:  # reported to the parent, not lost
+                answer = ("failed", f"{type(error).__name__}: {error}", 0)
+            frame = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+            answers.write(_LENGTH.pack(len(frame)) + frame)
+            answers.flush()
+    finally:
+        db.close()
+
+
+def main() -> None:
+    """The child's entry point: `python -c "from db.sqlite_writer import main; main()" PATH
+    BUSY_TIMEOUT` (`-m` would import this module twice, once through `db`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # The answers get stdout's pipe to themselves: anything printed goes to stderr.
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    serve(sys.argv[1], float(sys.argv[2]), sys.stdin.buffer, answers)
