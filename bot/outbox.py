@@ -24,6 +24,7 @@ from bot.deliveries import (
     TableMessage,
     UserUnreachable,
 )
+from bot.live import TOLD_MOVES
 from db.repository import MessageRef, Repository, StorageError
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,10 @@ class Outbox:
         if isinstance(delivery, TableMessage | HandMessage) and queue:
             dropped = [n for d in queue if isinstance(d, TableMessage) for n in d.news or []]
             if isinstance(delivery, TableMessage) and dropped:  # the news is kept
-                delivery.news = dropped + (delivery.news or [])
+                # As much as a table keeps to narrate: a channel waiting its turn for
+                # tens of seconds behind a platform's limits (hundreds of tables moving)
+                # piled up every move's news, copied again at each move.
+                delivery.news = (dropped + (delivery.news or []))[-TOLD_MOVES:]
             queue.clear()  # a newer rendering makes the pending one pointless
             self.coalesced += 1
         queue.append(delivery)

@@ -3,6 +3,7 @@
 import asyncio
 
 from bot.deliveries import TableMessage
+from bot.live import TOLD_MOVES, Told
 from bot.outbox import Outbox
 from bot.render import Rendering
 from db.repository import MessageRef
@@ -53,3 +54,31 @@ async def test_a_table_message_replaced_while_waiting_is_never_drawn():
     await outbox.flush()
     assert drawn == [1, 4]  # the two replaced renderings cost nothing
     assert sink.shown == ["table at v0", "table at v4"]
+
+
+async def test_news_of_replaced_messages_is_kept_up_to_what_a_table_narrates():
+    """The console prints each move's lines from the news; a channel waiting its turn
+    keeps the news of the moves meanwhile, but no more than a table keeps to narrate."""
+    sink = SlowSink()
+    outbox = Outbox(sink, NoStore(), on_channel_gone=_nothing,  # type: ignore[arg-type]
+                    on_unreachable=_nothing)
+
+    def message(move: int) -> TableMessage:
+        return TableMessage(table_id=1, channel="c",
+                            draw=lambda: Rendering(title=f"v{move}", lines=[]),
+                            news=[Told(lambda move=move: [f"move {move}"])])
+
+    outbox.put(message(0))
+    await asyncio.sleep(0)  # in flight
+    for move in range(1, 4):
+        outbox.put(message(move))
+    [pending] = next(iter(q for q in outbox._queues.values() if q))
+    assert [told.lines for told in pending.news] == [["move 1"], ["move 2"], ["move 3"]]
+    for move in range(4, 100):
+        outbox.put(message(move))
+    [pending] = next(iter(q for q in outbox._queues.values() if q))
+    assert [told.lines for told in pending.news] == [
+        [f"move {m}"] for m in range(100 - TOLD_MOVES, 100)]
+    sink.release.set()
+    await outbox.flush()
+    assert sink.shown == ["v0", "v99"]
