@@ -118,7 +118,7 @@ def answers_storage_faults(
 
 
 _heap_frozen = False
-YOUNG_OBJECTS = 10_000  # new objects between two collections of the youngest generation
+YOUNG_OBJECTS = 50_000  # new objects between two collections of the youngest generation
 
 
 def _freeze_start_up_heap() -> None:
@@ -132,11 +132,17 @@ def _freeze_start_up_heap() -> None:
     would stay, and what exists at start-up lives until the process ends anyway. Once: a
     process running two platforms, or many tests, must not freeze each other's garbage.
 
-    The youngest generation is also collected after 10,000 new objects, not 700: a bot
+    The youngest generation is also collected after 50,000 new objects, not 700: a bot
     move leaves a few dozen behind (sentences remembered, narration, the states of the
     moves in flight), so the collector ran every dozen moves and passed the survivors on
     to the older generations it then walked too. 0.06-0.08 ms of CPU a move went to it
-    (gc callbacks, 1,000 bot tables), 0.02-0.03 ms after.
+    (gc callbacks, 1,000 bot tables), 0.02-0.03 ms at 10,000. The count is of objects made
+    less objects freed, old ones included: a move frees its table's last state, so the
+    young generation a pass walks is every table's state and view made since the last
+    pass, about 80,000 objects at 1,000 busy tables, whatever the threshold. So fewer
+    passes cost less in all (10,000: 12 us of CPU a bot move, passes of up to 56 ms;
+    50,000: 4 us, passes of up to 90 ms and a rare older-generation pass of up to 0.2 s,
+    below what a chat user can tell from a platform's own delay).
     """
     global _heap_frozen
     if not _heap_frozen:
