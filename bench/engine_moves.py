@@ -8,7 +8,8 @@ into FILE; `--wide`: see `wide`).
 A move is what the service does for a bot's turn, and only that: `game.view(state,
 seat)`, `bots.get(game_id, "easy").choose(view, rng)`, `game.apply`, `game.dump`,
 `game.to_act`, `game.outcome`. The games are `bench/service.py`'s MIX (Ochs & Esel 4
-seats rounds=5, The Game 3 seats, Nix für Ungut 4 seats rounds=4, Michigan 5 seats),
+seats rounds=5, The Game 3 seats, Nix für Ungut 4 seats rounds=20, Michigan 5 seats 6
+deals a player; until 2026-11-24 Nix rounds=4 and Michigan 1 deal a player),
 each played to its end from seeds 0..games-1 with `random.Random(seed)` for the bots.
 CPU is the process's (`time.process_time`) over the whole loop, divided by its moves.
 
@@ -41,8 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MIX: list[tuple[str, int, dict[str, Any]]] = [
     ("ochs-esel", 4, {"rounds": 5}),
     ("the-game", 3, {}),
-    ("nix-fur-ungut", 4, {"rounds": 4}),
-    ("michigan", 5, {}),
+    ("nix-fur-ungut", 4, {"rounds": 20}),
+    ("michigan", 5, {"hands_per_player": 6}),
 ]
 
 
