@@ -220,7 +220,8 @@ class MeteredTables(Tables):
 def writer_cpu(repo: SqliteRepository) -> float:
     """CPU seconds the repository's writer process (`db.sqlite_writer`) has used: part of
     the service's CPU, which `time.process_time` does not count."""
-    child = repo._writer._child if repo._writer is not None else None
+    writer = getattr(repo, "_writer", None)  # None too in code from before the writer process
+    child = writer._child if writer is not None else None
     if child is None:
         return 0.0
     try:

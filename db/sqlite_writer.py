@@ -56,9 +56,6 @@ class WriterProcess:
         self.path = path
         self.busy_timeout = busy_timeout
         self._child: asyncio.subprocess.Process | None = None
-        # A batch whose caller was cancelled before its answer came: the answer is still
-        # on its way and must be read before the next one.
-        self._unread = 0
 
     @property
     def running(self) -> bool:
@@ -68,7 +65,6 @@ class WriterProcess:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             [_ROOT, *filter(None, [env.get("PYTHONPATH")])])
-        self._unread = 0
         return await asyncio.create_subprocess_exec(
             sys.executable, "-c", "from db.sqlite_writer import main; main()", self.path,
             repr(self.busy_timeout),
@@ -85,15 +81,20 @@ class WriterProcess:
         payload = pickle.dumps(items, pickle.HIGHEST_PROTOCOL)
         try:
             child.stdin.write(_LENGTH.pack(len(payload)) + payload)
-            self._unread += 1
-            while self._unread > 1:  # answers to batches whose callers went away
-                await _read_frame(child.stdout)
-                self._unread -= 1
             answer = await _read_frame(child.stdout)
-            self._unread -= 1
         except (OSError, asyncio.IncompleteReadError) as error:
             await self.stop()
             raise WriterFailed(f"the database writer stopped: {error}", stopped=True) from error
+        except asyncio.CancelledError:
+            # Its answer is still to come, maybe half read: that child is let go (it
+            # finishes the batch it has and ends, its stdin closed), and the next batch
+            # starts a fresh one rather than read an answer that is not its own.
+            self._child = None
+            child.stdin.close()
+            finishing = asyncio.get_running_loop().create_task(_finish(child))
+            _let_go.add(finishing)
+            finishing.add_done_callback(_let_go.discard)
+            raise
         if answer[0] == "ok":
             return list(answer[1])
         raise WriterFailed(answer[1], answer[2])
@@ -112,6 +113,18 @@ class WriterProcess:
         except TimeoutError:
             child.kill()
             await child.wait()
+
+
+_let_go: set[asyncio.Task[None]] = set()  # children let go, until they have ended
+
+
+async def _finish(child: asyncio.subprocess.Process) -> None:
+    """Read what a child let go still says (an answer bigger than the pipe's buffer would
+    block it forever) until it ends."""
+    assert child.stdout is not None
+    while await child.stdout.read(1 << 16):
+        pass
+    await child.wait()
 
 
 async def _read_frame(stream: asyncio.StreamReader) -> Any:
