@@ -11,11 +11,11 @@ core beside the play, and the loop pays only for pickling the batch and reading 
 The protocol is the child's stdin and stdout: a request is a 4-byte big-endian length and a
 pickled list of `(function, args)` items, each run as `function(db, *args)` in its own
 savepoint of one transaction (`db.sqlite._each_in_savepoint`); the answer is framed the same
-way, `("ok", outcomes)` with a result or a refusal per item, or `("failed", message, code)`
-when the whole transaction failed (`code`: SQLite's error code, 0 if none). One request is
-in flight at a time. The child ends when its stdin closes, so it never outlives the bot:
-not by SIGINT or SIGTERM, which it ignores, so that a Ctrl-C or a service manager's stop
-sent to the whole process group cannot end it before the bot's last commits.
+way, `("ok", outcomes)` with a result or a refusal per item, or `("failed", message)` when
+the whole transaction failed. One request is in flight at a time. The child ends when its
+stdin closes, so it never outlives the bot, and not by SIGINT or SIGTERM, which it
+ignores: a Ctrl-C or a service manager's stop sent to the whole process group must not end
+it before the bot's last commits.
 """
 
 import asyncio
@@ -40,13 +40,8 @@ Item = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 class WriterFailed(Exception):
-    """The child could not run the batch: `code` is SQLite's error code (0 if none); a
-    stopped child is `code` 0 with `stopped` set."""
-
-    def __init__(self, message: str, code: int = 0, *, stopped: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.stopped = stopped
+    """The whole batch failed: the child stopped, or SQLite failed the transaction (a
+    read-only or full file, an I/O error; its message says which)."""
 
 
 class WriterProcess:
@@ -84,7 +79,7 @@ class WriterProcess:
             answer = await _read_frame(child.stdout)
         except (OSError, asyncio.IncompleteReadError) as error:
             await self.stop()
-            raise WriterFailed(f"the database writer stopped: {error}", stopped=True) from error
+            raise WriterFailed(f"the database writer stopped: {error}") from error
         except asyncio.CancelledError:
             # Its answer is still to come, maybe half read: that child is let go (it
             # finishes the batch it has and ends, its stdin closed), and the next batch
@@ -97,7 +92,7 @@ class WriterProcess:
             raise
         if answer[0] == "ok":
             return list(answer[1])
-        raise WriterFailed(answer[1], answer[2])
+        raise WriterFailed(answer[1])
 
     async def stop(self) -> None:
         """Close the child's stdin and wait for it to finish the batch it has, if any."""
@@ -156,9 +151,9 @@ def serve(path: str, busy_timeout: float, requests: BinaryIO, answers: BinaryIO)
             try:
                 answer: tuple[Any, ...] = ("ok", _transaction(db, _each_in_savepoint, bodies))
             except sqlite3.Error as error:
-                answer = ("failed", str(error), getattr(error, "sqlite_errorcode", 0) or 0)
+                answer = ("failed", str(error))
             except Exception as error:  # reported to the parent, not lost
-                answer = ("failed", f"{type(error).__name__}: {error}", 0)
+                answer = ("failed", f"{type(error).__name__}: {error}")
             frame = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
             answers.write(_LENGTH.pack(len(frame)) + frame)
             answers.flush()
