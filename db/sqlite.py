@@ -3,11 +3,12 @@
 Every public method is one job on aiosqlite's connection thread, except the group commit
 of moves, which runs in a writer process of its own (`db.sqlite_writer`; ":memory:" keeps
 it on the thread): the whole transaction, `BEGIN IMMEDIATE` … `COMMIT` (or `ROLLBACK` on
-any error), runs there in one go. So two
-transactions can never interleave, a read never sees half a write, a cancelled caller
-never leaves a transaction open, and `commit_move` costs one thread hand-off instead of
-four (measured: about twice the commit rate). An asyncio.Lock around each job keeps
-callers first-come first-served and guards the reconnect after a read-only fault.
+any error), runs there in one go. So two transactions can never interleave, a read never
+sees half a write, a cancelled caller never leaves a transaction open, and `commit_move`
+costs one hand-off instead of four (measured on the thread: about twice the commit rate).
+An asyncio.Lock around each job (the writer's batches included) keeps callers first-come
+first-served, keeps the two connections from waiting on each other's write lock, and
+guards the reconnect after a read-only fault.
 
 Durability: WAL journal with `synchronous=FULL`, so a commit that returned survives a
 power cut, not only a crash of the bot.
