@@ -5,7 +5,7 @@ players had then, and moves that scrolled off before the drawing are never narra
 import random
 from typing import Any
 
-from bot import present
+from bot import present, renderers
 from bot.live import NARRATION_LINES, TOLD_MOVES, Live, Told
 from db.repository import PLAYING, SeatRow, TableRow
 from engine import bots, games
@@ -115,3 +115,28 @@ async def test_changes_without_a_move_leave_the_last_moves_lines_in_place(harnes
     for _ in range(3 * TOLD_MOVES):
         await tables.table(live.id).after_change([])
     assert live.last_lines() == before
+
+
+def test_every_game_narrates_kept_moves_as_it_narrates_them_at_once() -> None:
+    """Kept moves wait packed (`present.told`); unpacked, they say what the events they
+    were made from say, in every game."""
+    for game_id, seats, options in [("ochs-esel", 4, {"rounds": 1}), ("the-game", 3, {}),
+                                    ("nix-fur-ungut", 4, {"rounds": 1}), ("michigan", 4, {})]:
+        live = _live(game_id, seats, options)
+        played = _play(live, 15)
+        describe = renderers.for_game(game_id).describe_events
+        said = [list(describe(game_id, events, present.names(live, "fr"), "fr"))
+                for events in played]
+        assert [present.told(live, events, "fr").lines for events in played] == said
+        assert any(said), game_id
+
+
+def test_events_marshal_cannot_pack_are_kept_as_they_are() -> None:
+    live = _live("ochs-esel", 4, {"rounds": 1})
+
+    class Odd(str):  # a str subclass: not something marshal writes
+        pass
+
+    told = present.told(live, [{"type": "pass", "seat": 0, "note": Odd("x")}], "en")
+    assert told.args[1][0]["note"] == "x"  # the events themselves, not bytes
+    assert isinstance(told.lines, list)
