@@ -54,7 +54,11 @@ class WriterProcess:
 
     @property
     def running(self) -> bool:
-        return self._child is not None and self._child.returncode is None
+        """A child that can take a batch: one that died between batches (its stdout at its
+        end) is replaced before the next one rather than fail it."""
+        child = self._child
+        return (child is not None and child.returncode is None
+                and child.stdout is not None and not child.stdout.at_eof())
 
     async def _start(self) -> asyncio.subprocess.Process:
         env = dict(os.environ)

@@ -82,6 +82,7 @@ async def test_a_writer_killed_between_moves_costs_nothing(tmp_path):
         [pid] = writer_pids()
         os.kill(pid, signal.SIGKILL)
         assert await gone(pid)
+        await asyncio.sleep(0.1)  # between moves: the loop has seen its pipe close
         assert await move(repo, table.id, 2) == 2
         assert [m.move for m in await repo.moves(table.id)] == ["m1", "m2"]
         assert writer_pids() != [pid]
