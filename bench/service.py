@@ -21,6 +21,8 @@ this disk's fsync pace varies several-fold within minutes, which is why (1) alte
    savepoint, as the service's group commits carried in the slice before), snapshots of
    the size the service stores. The two run in alternating slices in one process (the
    service paused at a gate while the baseline runs); the ratio is taken slice by slice.
+   The service commits through its SQLite writer process (`db/sqlite_writer.py`) as it
+   does in production; the baseline runs on the bench's own thread.
 2. press_p99_ms: 1,000 tables of four people, default settings (turn deadline, turn
    calls), every table resumed and drawn first. Presses arrive on a fixed schedule of
    100 a second, round robin over the tables, each as its own task as an adapter makes
