@@ -68,7 +68,10 @@ MAX_MOVE_CHARS = 300
 MAX_AFK_MOVES = 200  # an expired turn is finished by the bot; a turn is never longer
 RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 CHECKED_JOBS = frozenset({"bot", "expire", "redraw"})  # jobs that move or draw the table
-LOBBY_ATTEMPTS = 5  # each attempt follows a change that did get stored
+# Each attempt after the first follows a change that did get stored: a join can lose to
+# each of the other changes made at the same moment, so this many outlast a group of
+# friends joining at once from two processes (five there: one lost attempt each).
+LOBBY_ATTEMPTS = 8
 BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper",
              "Ising", "Jacobi", "Knuth", "Lovelace"]
 
@@ -379,6 +382,10 @@ class Table:
         if live is None or stale or not self.unarranged:
             return
         self.scheduler.moved(self.id, live.row.version)
+        if live.state is None:  # a lobby: nothing to arrange, its message to redraw
+            self.unarranged = False
+            await self.show_table()
+            return
         await self.after_change([])
 
     async def _read_again(self) -> Live | None:
