@@ -382,10 +382,6 @@ class Table:
         if live is None or stale or not self.unarranged:
             return
         self.scheduler.moved(self.id, live.row.version)
-        if live.state is None:  # a lobby: nothing to arrange, its message to redraw
-            self.unarranged = False
-            await self.show_table()
-            return
         await self.after_change([])
 
     async def _read_again(self) -> Live | None:
@@ -948,6 +944,9 @@ class Table:
     async def _show_change(self, events: list[Any], *, mover: int | None,
                            notify_turn: bool) -> None:
         live = self.live
+        if live.state is None:  # a lobby (or a table closed before its deal): its message
+            await self.show_table()
+            return
         lang = await self.tables.channel_lang(live.row.channel)
         # A change with no events (a seat taken, a redraw) tells nothing, and must not push
         # the last moves' lines out of those kept.

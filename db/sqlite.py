@@ -388,14 +388,17 @@ class SqliteRepository(Repository):
             raise
         return db
 
+    def _check_open(self) -> None:
+        if self._db is None and not self._reconnect:
+            raise StorageError("the repository is not open")
+
     async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
         async with self._lock:
             return await self._run_locked(fn, *args, write=write)
 
     async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
         """The body of `_run`, for callers that already hold `self._lock`."""
-        if self._db is None and not self._reconnect:
-            raise StorageError("the repository is not open")
+        self._check_open()
         try:
             if self._db is None or (write and self._reconnect):
                 await self._reopen()
@@ -750,8 +753,7 @@ class SqliteRepository(Repository):
     async def _run_in_writer(self, items: list[Item]) -> list[Any]:
         """`_run_locked` for a batch sent to the writer process, with the same errors."""
         assert self._writer is not None
-        if self._db is None and not self._reconnect:
-            raise StorageError("the repository is not open")
+        self._check_open()
         try:
             return await self._writer.run(items)
         except WriterFailed as error:
