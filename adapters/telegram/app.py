@@ -75,6 +75,10 @@ GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
     (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions", "mydata",
                               "forgetme")]
+# Commands that act on the chat's table: in a private chat there is none to act on, and a
+# lobby opened there could never start (its Start button and /start are a private chat's
+# hand and deep link), so they are refused there in words.
+GROUP_ONLY = frozenset(c for c, _ in GROUP_COMMANDS) - {c for c, _ in PRIVATE_COMMANDS}
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
@@ -209,6 +213,8 @@ class TelegramBot:
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
         for name, handler in commands.items():
+            if name in GROUP_ONLY:
+                handler = self._in_groups(handler)
             self.app.add_handler(CommandHandler(name, handler, filters=only_new))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrated))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED,
@@ -529,6 +535,20 @@ class TelegramBot:
         lang = await self.tables.lang_of(actor.user_id)
         await self._answer(update, Reply(t(lang, "private_only"), ok=False))
         return False
+
+    def _in_groups(self, handler: Handler) -> Handler:
+        """`handler` in a group or topic; in a private chat, the sentence saying where
+        tables are played instead."""
+        async def in_groups(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message = update.effective_message
+            if message is None or message.chat.type != ChatType.PRIVATE:
+                await handler(update, context)
+                return
+            actor, _ = await self._actor(update)
+            lang = await self.tables.lang_of(actor.user_id)
+            await self._answer(update, Reply(t(lang, "group_only"), ok=False))
+
+        return in_groups
 
     async def _mydata(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, _ = await self._actor(update)
