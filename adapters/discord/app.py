@@ -413,14 +413,23 @@ class TapisDiscord(discord.Client):
         """The /forgetme question's buttons act for whoever pressed; the answer replaces
         the question, so it cannot be pressed twice."""
         payload = press.payload
-        reply = await self.tables.press(actor, press)
         message = interaction.message
         shown_on = [getattr(child, "custom_id", None) for row in (message.components if message
                     else []) for child in getattr(row, "children", [])]
-        if message is not None and message.flags.ephemeral and payload in shown_on:
-            await interaction.response.edit_message(content=fit(reply.text), view=None)
+        on_question = message is not None and message.flags.ephemeral and payload in shown_on
+        # Forgetting waits for the locks of the person's tables and rewrites each of them:
+        # it may outlast Discord's 3 seconds, so it shares the interaction's budget.
+        reply = await self.in_time(interaction, self.tables.press(actor, press),
+                                   update=on_question)
+        text = fit(reply.text)
+        if on_question and interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=None)
+        elif on_question:
+            await interaction.response.edit_message(content=text, view=None)
+        elif interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
         else:  # a forged press on another message: that message stays as it is
-            await interaction.response.send_message(fit(reply.text), ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def mydata(self, interaction: discord.Interaction) -> None:
         """What is stored about the user, as a JSON file only they can see."""
