@@ -293,6 +293,7 @@ forget_kept = Es wurde nichts gelöscht.
 forget_expired = Diese Bestätigung ist abgelaufen; schick /forgetme noch einmal.
 private_only = Schick mir das in einem privaten Chat: Die Antwort betrifft nur dich.
 group_only = Gespielt wird in einer Gruppe oder einem ihrer Themen: Füge mich einer Gruppe hinzu und tippe das dort. Hier, privat, bekommst du deine Karten.
+as_yourself = Schreib das als du selbst, nicht im Namen eines Kanals oder als anonymer Admin: Ich setze Menschen an den Tisch und teile ihnen Karten aus. Nichts wurde geändert.
 mydata_caption = Alles, was ich über dich speichere, als JSON.
 mydata_failed = Ich konnte deine Daten gerade nicht lesen; versuch es bitte noch einmal.
 help_privacy = Deine Daten: /mydata schickt dir, was ich über dich speichere, /forgetme löscht es (im privaten Chat mit mir).
