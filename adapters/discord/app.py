@@ -56,6 +56,8 @@ ANSWER_WITHIN = 2.0
 BUDGET_KEY = "tapis_answer_by"  # in `Interaction.extras`: the monotonic time of the deadline
 
 T = TypeVar("T")
+THREAD_TYPES = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                          discord.ChannelType.news_thread})
 LANG_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch"}
 
 
@@ -82,6 +84,19 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 def channel_of(interaction: discord.Interaction) -> str:
     # A thread's id is its own channel id: a thread hosts its own table.
     return str(interaction.channel_id)
+
+
+def can_post(interaction: discord.Interaction) -> bool:
+    """Whether the bot may post in the interaction's channel, as Discord says in the
+    interaction itself. Discord takes an interaction's answer whatever those rights are,
+    so a table opened or posted again where the bot cannot write would be confirmed to
+    its user and never appear."""
+    if interaction.guild_id is None:
+        return True
+    perms = interaction.app_permissions
+    thread = getattr(interaction.channel, "type", None) in THREAD_TYPES
+    return perms.view_channel and (perms.send_messages_in_threads if thread
+                                   else perms.send_messages)
 
 
 def press_of(interaction: discord.Interaction, payload: str) -> Press:
@@ -398,14 +413,23 @@ class TapisDiscord(discord.Client):
         """The /forgetme question's buttons act for whoever pressed; the answer replaces
         the question, so it cannot be pressed twice."""
         payload = press.payload
-        reply = await self.tables.press(actor, press)
         message = interaction.message
         shown_on = [getattr(child, "custom_id", None) for row in (message.components if message
                     else []) for child in getattr(row, "children", [])]
-        if message is not None and message.flags.ephemeral and payload in shown_on:
-            await interaction.response.edit_message(content=fit(reply.text), view=None)
+        on_question = message is not None and message.flags.ephemeral and payload in shown_on
+        # Forgetting waits for the locks of the person's tables and rewrites each of them:
+        # it may outlast Discord's 3 seconds, so it shares the interaction's budget.
+        reply = await self.in_time(interaction, self.tables.press(actor, press),
+                                   update=on_question)
+        text = fit(reply.text)
+        if on_question and interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=None)
+        elif on_question:
+            await interaction.response.edit_message(content=text, view=None)
+        elif interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
         else:  # a forged press on another message: that message stays as it is
-            await interaction.response.send_message(fit(reply.text), ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def mydata(self, interaction: discord.Interaction) -> None:
         """What is stored about the user, as a JSON file only they can see."""
@@ -630,7 +654,20 @@ def _add_commands(app: TapisDiscord) -> None:
     simple("removebot", "Remove a bot player from the lobby (host or channel admin)",
            "remove_bot")
     simple("cancel", "Cancel this channel's table (host or channel admin)", "cancel")
-    simple("table", "Post the table again at the bottom of the channel", "show")
+    async def cannot_post(interaction: discord.Interaction) -> Reply:
+        actor = actor_of(interaction)  # in their Discord's language
+        lang = await tables.lang_of(actor.user_id, channel_of(interaction))
+        return Reply(t(lang, "discord.cannot_post"), ok=False)
+
+    @tree.command(name="table", description="Post the table again at the bottom of the channel")
+    @app_commands.guild_only()
+    async def table(interaction: discord.Interaction) -> None:
+        if not can_post(interaction):
+            await app.answer(interaction, cannot_post(interaction))
+            return
+        await app.answer(interaction, tables.show(actor_of(interaction),
+                                                  channel_of(interaction)))
+
     simple("scores", "The scores of the game in this channel", "scores")
 
     @tree.command(name="newgame", description="Open a table for a game in this channel")
@@ -641,6 +678,9 @@ def _add_commands(app: TapisDiscord) -> None:
     @app_commands.guild_only()
     async def newgame(interaction: discord.Interaction, game: app_commands.Choice[str],
                       options: str | None = None) -> None:
+        if not can_post(interaction):
+            await app.answer(interaction, cannot_post(interaction))
+            return
         await app.answer(interaction, tables.new_game(
             actor_of(interaction), channel_of(interaction), game.value,
             (options or "").split(), title=_title(interaction)))

@@ -75,8 +75,18 @@ GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
     (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions", "mydata",
                               "forgetme")]
+# Commands that act on the chat's table: in a private chat there is none to act on, and a
+# lobby opened there could never start (its Start button and /start are a private chat's
+# hand and deep link), so they are refused there in words.
+GROUP_ONLY = frozenset(c for c, _ in GROUP_COMMANDS) - {c for c, _ in PRIVATE_COMMANDS}
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+class SentAsChat(Exception):
+    """A command sent on behalf of a chat (one of the sender's channels, or the group by an
+    anonymous admin): Telegram then names a placeholder user, the same for everyone who
+    writes so, so it may not act as a person (take a seat, host, play)."""
 
 
 def place_of(message: Message) -> Place:
@@ -209,6 +219,8 @@ class TelegramBot:
         # Only new messages: an edited "/start" must not start a second game.
         only_new = filters.UpdateType.MESSAGE
         for name, handler in commands.items():
+            if name in GROUP_ONLY:
+                handler = self._in_groups(handler)
             self.app.add_handler(CommandHandler(name, handler, filters=only_new))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrated))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED,
@@ -223,12 +235,21 @@ class TelegramBot:
 
     # --- who is acting --------------------------------------------------------------------
 
-    async def _actor(self, update: Update, *, admin: bool = False) -> tuple[Actor, Place]:
+    async def _actor(self, update: Update, *, admin: bool = False, person: bool = True
+                     ) -> tuple[Actor, Place]:
+        """Who acts, and where. `admin`: the command needs the chat's rights (an anonymous
+        admin, writing as the group itself, has them). `person`: it acts as someone (takes a
+        seat, hosts, plays, changes their settings), which a message sent on behalf of a
+        chat cannot: raises `SentAsChat`, unless it is an anonymous admin's admin command."""
         message = update.effective_message
         user = update.effective_user
         assert message is not None and user is not None
         place = place_of(message)
         logs.bind(platform=PLATFORM, channel=place.key)
+        sender_chat = message.sender_chat
+        if person and sender_chat is not None and not (
+                admin and sender_chat.id == message.chat_id):
+            raise SentAsChat
         is_admin = False
         if message.chat.type == ChatType.PRIVATE:
             self._reachable.add(user.id)
@@ -451,17 +472,17 @@ class TelegramBot:
         await self._answer(update, await self.tables.hand(actor, place.key))
 
     async def _table(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update)
+        actor, place = await self._actor(update, person=False)
         await self._answer(update, await self.tables.show(actor, place.key))
 
     async def _rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update)
+        actor, place = await self._actor(update, person=False)
         lang = await self.tables.lang_of(actor.user_id, place.key)
         text = present.rules_text(" ".join(context.args or []), lang)
         await self._answer(update, Reply(text), "chat")
 
     async def _help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update)
+        actor, place = await self._actor(update, person=False)
         lang = await self.tables.lang_of(actor.user_id, place.key)
         await self._answer(update, Reply(present.help_text(lang)), "chat")
 
@@ -471,7 +492,7 @@ class TelegramBot:
         await self._answer(update, reply, "chat")
 
     async def _scores(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, place = await self._actor(update)
+        actor, place = await self._actor(update, person=False)
         await self._answer(update, await self.tables.scores(actor, place.key), "chat")
 
     async def _stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -529,6 +550,20 @@ class TelegramBot:
         lang = await self.tables.lang_of(actor.user_id)
         await self._answer(update, Reply(t(lang, "private_only"), ok=False))
         return False
+
+    def _in_groups(self, handler: Handler) -> Handler:
+        """`handler` in a group or topic; in a private chat, the sentence saying where
+        tables are played instead."""
+        async def in_groups(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message = update.effective_message
+            if message is None or message.chat.type != ChatType.PRIVATE:
+                await handler(update, context)
+                return
+            actor, _ = await self._actor(update)
+            lang = await self.tables.lang_of(actor.user_id)
+            await self._answer(update, Reply(t(lang, "group_only"), ok=False))
+
+        return in_groups
 
     async def _mydata(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, _ = await self._actor(update)
@@ -675,6 +710,13 @@ class TelegramBot:
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""
+        if isinstance(context.error, SentAsChat) and isinstance(update, Update) \
+                and update.effective_message is not None:
+            message = update.effective_message
+            lang = await self.tables.channel_lang(place_of(message).key)
+            with contextlib.suppress(TelegramError):
+                await self._in_chat(message, t(lang, "as_yourself"))
+            return
         unknown = isinstance(context.error, RightsUnknown)
         if unknown:  # Telegram could not tell whether the user is an admin: ask to retry
             log.warning("update %r: rights unknown", update)

@@ -10,6 +10,7 @@ from bot.privacy import PRIVACY_REF, decode_privacy
 from bot.render import decode_payload, encode_payload
 from db.repository import FINISHED, PLAYING, UserSettings
 from tests.adapters.test_discord import Harness, open_table, play_until
+from tests.adapters.test_discord_answers import slowed
 from tests.fakes.discord_api import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
@@ -112,3 +113,23 @@ async def test_a_forged_forget_press_on_the_table_message_leaves_that_message_al
     assert t("en", "forget_kept") in h.said_to("bob")
     assert [s.name for s in (await h.tables.live_table(table)).seats] == [
         "Zephyrine", "Bob", "Carol"]
+
+
+@pytest.mark.parametrize("action", ["forget", "keep"])
+async def test_a_slow_forget_is_still_answered_on_the_question(h, fake, monkeypatch, action):
+    """Forgetting waits for the locks of her tables in play and rewrites every one of them:
+    past Discord's 3 seconds the press must be acknowledged first, then the question
+    replaced, not left to "This interaction failed" while her data went all the same."""
+    await open_table(h, [NAME, "bob", "carol"])
+    await h.slash("forgetme", NAME)
+    (question,) = [m for m in fake.ephemerals(NAME) if m.content == t("en", "forget_ask")]
+    [pressed] = [c for c in question.custom_ids() if decode_privacy(c) is not None
+                 and c.endswith(f".{action}")]
+    slowed(monkeypatch, h.tables, "press", 3.5)
+
+    press = await h.click(question, pressed, NAME)
+
+    assert press.response_type == 6  # acknowledged in time, the question edited after
+    assert question.content == t("en", f"forget_{'done' if action == 'forget' else 'kept'}")
+    assert question.buttons() == []
+    assert not any("went wrong" in m.content for m in fake.messages.values())

@@ -5,6 +5,7 @@
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot import clean
@@ -55,3 +56,28 @@ async def test_a_name_of_control_and_bidi_characters_is_cleaned(h):
     names = [s.name for s in await h.tables.repo.get_seats(live.id)]
     assert names[-1] == clean.name("Ev\u202ee\x07") and names[-1].isprintable()
     assert nobody_was_told_something_went_wrong(h.fake)
+
+
+@pytest.mark.parametrize(("user", "lang"), [("alice", "en"), ("carol", "fr")])
+@pytest.mark.parametrize("denied", ["send_messages", "view_channel",
+                                    "send_messages_in_threads"])
+async def test_newgame_where_the_bot_cannot_post_says_so_and_opens_nothing(h, user, lang,
+                                                                          denied):
+    """Discord takes an interaction's answer whatever the bot's rights in the channel, so
+    "table opened" would be read there while the table itself could never be posted."""
+    fake = h.fake
+    where = fake.thread if denied == "send_messages_in_threads" else fake.cards
+    fake.deny_bot(fake.cards, discord.Permissions(**{denied: True}))
+    before = row_state(h.path)
+    await h.slash("newgame", user, where, game="ochs-esel")
+    assert h.said_to(user)[-1] == t(lang, "discord.cannot_post")
+    assert row_state(h.path) == before
+    assert not [m for m in fake.channel_messages(where) if m.author_id == fake.bot.id
+                and m.webhook_id is None]
+    await h.slash("table", user, where)
+    assert h.said_to(user)[-1] == t(lang, "discord.cannot_post")
+    # Rights given back: the same command opens the table.
+    fake.deny_bot(fake.cards, discord.Permissions.none())
+    await h.slash("newgame", user, where, game="ochs-esel")
+    assert h.said_to(user)[-1] == t(lang, "lobby_opened", game="Ochs & Esel")
+    assert nobody_was_told_something_went_wrong(fake)

@@ -274,3 +274,48 @@ async def test_the_host_needs_no_rights_check_so_a_failing_one_does_not_stop_the
     assert [c.status for c in fake.calls_to("getChatMember")] == [500]  # it was asked
     assert (await rig.tables.live_table(table_id)).row.status == PLAYING
     assert not fake.find(GROUP, contains=RIGHTS_UNKNOWN)
+
+
+AS_YOURSELF = ("Write that as yourself, not on behalf of a channel or as an anonymous admin:"
+               " I seat and deal cards to people. Nothing was changed.")
+
+
+async def test_commands_sent_on_behalf_of_a_channel_act_for_nobody(rig, fake, players):
+    """Telegram names one placeholder user (Channel_Bot) as the sender of every message
+    posted as a channel: a seat or a host taken by it would be anyone's who posts so."""
+    alice, bob, _ = players
+    table_id = await open_table(rig, GROUP, alice, [bob])
+    fake.add_chat(MALLORYS_GROUP, "supergroup")
+    await settled(rig)
+    before = row_state(rig.db)
+    for chat, command in ((MALLORYS_GROUP, "/newgame ochs"), (GROUP, "/join"),
+                          (GROUP, "/leave"), (GROUP, "/play 5"), (GROUP, "/cancel"),
+                          (GROUP, "/start")):
+        sent = fake.send_as_chat(chat, command, channel_id=-1007770001, title="News")
+        said = await fake.wait_for(lambda s=sent, c=chat: [
+            m for m in fake.find(c, contains=AS_YOURSELF) if m.message_id > s.message_id])
+        assert said, command
+    await settled(rig)
+    assert row_state(rig.db) == before
+    assert (await rig.tables.table_for_channel(str(MALLORYS_GROUP))) is None
+    assert (await rig.tables.live_table(table_id)).row.status == "lobby"
+
+
+async def test_an_anonymous_admin_manages_the_table_but_takes_no_seat(rig, fake, players):
+    alice, bob, _ = players
+    table_id = await open_table(rig, GROUP, alice, [bob])
+    fake.add_chat(MALLORYS_GROUP, "supergroup")
+    await settled(rig)
+    before = row_state(rig.db)
+    for chat, command in ((MALLORYS_GROUP, "/newgame ochs"), (GROUP, "/join")):
+        sent = fake.send_as_chat(chat, command)
+        said = await fake.wait_for(lambda s=sent, c=chat: [
+            m for m in fake.find(c, contains=AS_YOURSELF) if m.message_id > s.message_id])
+        assert said, command
+    await settled(rig)
+    assert row_state(rig.db) == before
+    # Managing needs no seat: the group itself speaks, so its admin's rights hold.
+    fake.send_as_chat(GROUP, "/addbot")
+    lobby = table_messages(fake, GROUP)[0]
+    await fake.wait_for(lambda: "🤖" in lobby.text)
+    assert any(s.is_bot for s in (await rig.tables.live_table(table_id)).seats)

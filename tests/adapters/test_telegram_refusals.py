@@ -134,3 +134,20 @@ async def test_a_damaged_page_is_answered_with_the_storage_sentence(tmp_path):
                     assert not fake.find(chat, contains=t("en", "error_generic"))
         finally:
             await rig.stop()
+
+
+@pytest.mark.parametrize("command", ["/newgame the-game", "/join", "/addbot", "/cancel",
+                                     "/play 5", "/table", "/options rounds=3"])
+async def test_a_table_command_in_a_private_chat_says_tables_are_played_in_groups(world,
+                                                                                 command):
+    """A lobby opened in a private chat could never start: its Start button and /start
+    belong to private chats' own uses (a hand, a deep link)."""
+    w = world
+    before = row_state(w.rig.db)
+    seen = len(w.fake.find(w.host.id))
+    w.fake.send_command(w.host.id, w.host, command, chat_type="private")
+    said = await w.fake.wait_for(lambda: w.fake.find(w.host.id)[seen:], timeout=20)
+    await w.rig.tables.settle()
+    assert [html.unescape(m.text) for m in said] == [t(w.lang, "group_only")]
+    assert row_state(w.rig.db) == before
+    assert not table_messages(w.fake, w.host.id)

@@ -179,6 +179,8 @@ class FakeChannel:
     position: int = 0
     created_at: str = ""
     archived: bool = False  # threads: Discord archives idle ones
+    # Permission bits a member overwrite denies the bot here (a thread follows its parent).
+    bot_denied: int = 0
 
     @property
     def is_dm(self) -> bool:
@@ -697,6 +699,20 @@ class FakeDiscord:
             perms = discord.Permissions.all()
         return perms
 
+    def bot_permissions(self, channel: FakeChannel) -> discord.Permissions:
+        """The bot's rights in a guild channel: its roles', less what the channel's (or,
+        for a thread, its parent's) overwrite denies it, as Discord computes them."""
+        assert channel.guild_id is not None
+        perms = self.member_permissions(self.guilds[channel.guild_id], self.bot)
+        if perms.administrator:
+            return discord.Permissions.all()
+        where = self.channels[channel.parent_id] if channel.parent_id else channel
+        return discord.Permissions(perms.value & ~where.bot_denied)
+
+    def deny_bot(self, channel: FakeChannel, perms: discord.Permissions) -> None:
+        """An admin takes rights from the bot in `channel` by a member overwrite."""
+        channel.bot_denied = perms.value
+
     def channel_payload(self, channel: FakeChannel) -> Json:
         if channel.is_dm:
             assert channel.recipient_id is not None
@@ -735,7 +751,9 @@ class FakeDiscord:
         else:
             payload.update(
                 position=channel.position,
-                permission_overwrites=[],
+                permission_overwrites=[
+                    {"id": str(self.bot.id), "type": 1, "allow": "0",
+                     "deny": str(channel.bot_denied)}] if channel.bot_denied else [],
                 parent_id=None,
                 topic=None,
                 nsfw=False,
@@ -1303,7 +1321,7 @@ class FakeDiscord:
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 member=member,
-                app_permissions=_perm_value(self.member_permissions(guild, self.bot)),
+                app_permissions=_perm_value(self.bot_permissions(channel)),
             )
         else:
             payload["user"] = user.payload()
@@ -2094,6 +2112,13 @@ class FakeDiscord:
             assert channel.recipient_id is not None
             if not self.users[channel.recipient_id].dms_open:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
+        else:
+            perms = self.bot_permissions(channel)
+            if not perms.view_channel:
+                raise DiscordError(403, 50001, "Missing Access")
+            if not (perms.send_messages_in_threads if channel.is_thread
+                    else perms.send_messages):
+                raise DiscordError(403, 50013, "Missing Permissions")
         channel.archived = False  # a message sent to an archived thread unarchives it
         reply_to = (body.get("message_reference") or {}).get("message_id")
         msg = self._create_message(

@@ -156,6 +156,12 @@ class FakeUser:
 
 
 BOT_USER = FakeUser(BOT_ID, BOT_FIRST_NAME, is_bot=True)
+# The placeholder senders of messages sent on behalf of a chat (Bot API, Message.from: "a
+# fake sender user in non-channel chats"): one for everyone posting as one of their
+# channels, one for every anonymous admin of a group.
+CHANNEL_BOT = FakeUser(136817688, "Channel", username="Channel_Bot", is_bot=True)
+GROUP_ANONYMOUS_BOT = FakeUser(1087968824, "Group", username="GroupAnonymousBot",
+                               is_bot=True)
 
 
 @dataclass(frozen=True)
@@ -185,6 +191,9 @@ class FakeMessage:
     deleted: bool = False
     # sendDocument: {"file_name", "mime_type", "content": bytes}; `text` is then the caption.
     document: JSON | None = None
+    # Sent on behalf of a chat (a channel of the sender's, or the group by an anonymous
+    # admin): that chat, as the API shows it; `sender` is then a placeholder user.
+    sender_chat: JSON | None = None
 
     @property
     def from_bot(self) -> bool:
@@ -733,6 +742,7 @@ class FakeTelegram:
         chat_type: str | None = None,
         thread_id: int | None = None,
         reply_to: int | None = None,
+        sender_chat: JSON | None = None,
     ) -> FakeMessage:
         """`user` writes `text` in the chat; /commands in it get bot_command entities, as
         Telegram clients mark them. `thread_id` makes the chat a forum and the message a
@@ -755,6 +765,7 @@ class FakeTelegram:
             thread_id=thread_id,
             entities=command_entities(text),
             reply_to=reply_to,
+            sender_chat=sender_chat,
         )
         chat.messages.append(message)
         self._push_update("message", self._message_api(message))
@@ -773,6 +784,19 @@ class FakeTelegram:
         if not COMMAND_RE.match(text):
             raise ValueError(f"not a command: {text!r}")
         return self.send_text(chat_id, user, text, chat_type=chat_type, thread_id=thread_id)
+
+    def send_as_chat(self, chat_id: int, text: str, *, channel_id: int | None = None,
+                     title: str = "A channel", thread_id: int | None = None) -> FakeMessage:
+        """`text` written in group `chat_id` on behalf of a chat: a channel (`channel_id`),
+        as any user may in a group that allows it, else the group itself, as its anonymous
+        admins write. Telegram then names a placeholder as the sender, the same for all."""
+        if channel_id is None:
+            sender, sender_chat = GROUP_ANONYMOUS_BOT, self.add_chat(chat_id).to_api()
+        else:
+            sender, sender_chat = CHANNEL_BOT, {"id": channel_id, "type": "channel",
+                                                "title": title}
+        return self.send_text(chat_id, sender, text, thread_id=thread_id,
+                              sender_chat=sender_chat)
 
     def start_bot(self, user: FakeUser, payload: str | None = None) -> FakeMessage:
         """`user` opens the bot in private, through `t.me/<bot>?start=<payload>` if given."""
@@ -1179,6 +1203,8 @@ class FakeTelegram:
             "chat": chat.to_api(),
             "date": message.date,
         }
+        if message.sender_chat is not None:
+            api["sender_chat"] = message.sender_chat
         if message.document is None:
             api["text"] = message.text
         else:

@@ -5,6 +5,7 @@ discord--hand_here = Ich kann dir keine Privatnachrichten schicken (deine DMs si
 discord--hand_in_dm = Deine Hand mit ihren Knöpfen liegt in unseren Privatnachrichten.
 discord--hand_expired = Deine private Ansicht deiner Hand ist abgelaufen (Discord hält sie 15 Minuten). Drück auf „Meine Hand“, um deine Karten wieder zu sehen.
 discord--guild_only = Gespielt wird in einem Kanal oder Thread eines Servers, nicht hier.
+discord--cannot_post = Ich kann in diesem Kanal nicht schreiben, also könnte sein Tisch dort nicht erscheinen: Gib mir das Recht, ihn zu sehen und darin Nachrichten zu senden (bei einem Thread auch in Threads), oder spielt in einem anderen Kanal. Nichts wurde geändert.
 
 # Slash-Befehle: Name (Kleinbuchstaben, 1–32 Buchstaben, Ziffern, - oder _), Beschreibung
 # (höchstens 100 Zeichen), Namen und Beschreibungen ihrer Optionen.

@@ -5,6 +5,7 @@ discord--hand_here = I can't send you private messages (your DMs are closed), so
 discord--hand_in_dm = Your hand, with its buttons, is in our private messages.
 discord--hand_expired = Your private view of your hand has expired (Discord keeps it 15 minutes). Press “My hand” to see your cards again.
 discord--guild_only = Tables are played in a server channel or thread, not here.
+discord--cannot_post = I can't post in this channel, so its table could not be shown: give me the rights to see it and send messages in it (in threads too, for a thread), or play in another channel. Nothing was changed.
 
 # Slash commands: a command's name (lowercase, 1–32 letters, digits, - or _), its
 # description (at most 100 characters), its options' names and descriptions.

@@ -5,6 +5,7 @@ discord--hand_here = Je ne peux pas vous écrire en privé (vos messages privés
 discord--hand_in_dm = Votre main, avec ses boutons, est dans nos messages privés.
 discord--hand_expired = L'affichage privé de votre main a expiré (Discord le garde 15 minutes). Appuyez sur « Ma main » pour revoir vos cartes.
 discord--guild_only = Les tables se jouent dans un salon ou un fil d'un serveur, pas ici.
+discord--cannot_post = Je ne peux pas écrire dans ce salon, sa table ne pourrait pas s'y afficher : donnez-moi le droit de le voir et d'y envoyer des messages (dans les fils aussi, pour un fil), ou jouez dans un autre salon. Rien n'a été changé.
 
 # Commandes slash : nom (minuscules, 1 à 32 lettres, chiffres, - ou _), description
 # (100 caractères au plus), noms et descriptions de leurs options.
