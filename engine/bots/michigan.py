@@ -352,10 +352,6 @@ def _value_at(chips: list[int], more_deals: int, seat: int, gains: list[int]) ->
     return _WIN * ((mine > best_other) + 0.5 * (mine == best_other)) + margin
 
 
-def _value(state: mi.State, seat: int, gains: list[int]) -> float:
-    return _value_at(state.chips, state.deals - state.deal, seat, gains)
-
-
 def _holders(hands: list[list[str]]) -> tuple[list[int], list[int]]:
     holder = [-1] * 52
     for s, hand in enumerate(hands):
@@ -367,18 +363,32 @@ def _holders(hands: list[list[str]]) -> tuple[list[int], list[int]]:
 def _rollout(state: mi.State, seat: int, move: Move, rng: random.Random,
              extra_value: float) -> float:
     """The dealer's decision and the auction played by the baseline in the engine, then
-    the play by `play_out`; the value is `_value` of the chips won this deal."""
+    the play by `play_out`; the value is `_value_at` of the chips won this deal.
+
+    The engine plays every lead nobody has a choice about, so the deal can end inside
+    the move that closes the auction (a leader holding one suit whose cards all run):
+    its `deal_over` event then has the chips, and the state has moved on to the next
+    deal or the game's end, which is not this deal's play. The chips won are counted
+    from the decision, so an auction's price is counted once."""
     before = state.chips
-    state, _ = mi.apply(state, seat, move)
-    while state.phase in (mi.DECISION, mi.AUCTION):
+    more_deals = state.deals - state.deal
+    state, events = mi.apply(state, seat, move)
+    while (over := _deal_over(events)) is None and state.phase in (mi.DECISION, mi.AUCTION):
         [actor] = mi.to_act(state)
-        state, _ = mi.apply(state, actor, policy(state, actor, rng, extra_value))
+        state, events = mi.apply(state, actor, policy(state, actor, rng, extra_value))
+    if over is not None:  # no play left: knowing the dead hand is worth nothing more
+        return _value_at(before, more_deals, seat,
+                         [a - b for a, b in zip(over["chips"], before, strict=True)])
     holder, counts = _holders(state.hands)
     gains = play_out(holder, counts, state.leader, _SUIT_AT.get(state.last_suit, -1),
                      list(state.pay), rng, me=seat)
-    spent = [after - b for after, b in zip(state.chips, before, strict=True)]
-    value = _value(state, seat, [g + s for g, s in zip(gains, spent, strict=True)])
+    won = [after - b + g for after, b, g in zip(state.chips, before, gains, strict=True)]
+    value = _value_at(before, more_deals, seat, won)
     return value + _OWN_DEAD * mi.took_extra_hand(state, seat)
+
+
+def _deal_over(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return next((e for e in events if e["type"] == "deal_over"), None)
 
 
 class _Hidden:

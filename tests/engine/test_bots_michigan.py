@@ -117,6 +117,40 @@ def test_a_seat_that_gave_up_its_hand_deals_it_dead_in_every_world():
         assert all(holder[bots._INDEX[c]] == -1 for c in old)
 
 
+def _auction(deal: int, extra: list[str]) -> mi.State:
+    """3 seats, dealer 0, seat 1 to bid, seat 2 with no chips to outbid it: a bid of 1
+    buys `extra`. Cards outside the hands are out of play, so runs stop at them."""
+    return mi.State(
+        seats=3, seed=0, start_chips=50, deals=3, deal=deal, dealer=0, phase=mi.AUCTION,
+        chips=[60, 50, 0], pay=[0, 0, 0, 0],
+        hands=[["2S", "3S", "4S", "5S", "6S", "7S"],
+               ["2H", "3H", "4H", "5H", "6H", "7H", "8H"], ["AD"]],
+        extra=extra, dead=[], played=[[], [], []], decision=mi.SELL, bidders=[1, 2])
+
+
+def test_an_auction_whose_buyer_goes_out_at_once_counts_that_deal_alone():
+    # The buyer leads its one suit and every card runs: the engine plays the deal out
+    # inside the auction's last move (a 6-player game's last deal crashed the search on
+    # it, and before the last deal it went on valuing the next deal).
+    extra = ["2C", "3C", "4C", "5C", "6C", "7C", "8C"]
+    # Chips after: [61 - 6, 49 + 7, 0 - 1]; seat 1 won 6, the others -5 and -1.
+    assert bots._rollout(_auction(1, extra), 1, mi.Bid(1), random.Random(0), 0.0) == 9.0
+    # In the last deal the standing decides: 56 against 55, seat 1 finishes first.
+    assert bots._rollout(_auction(3, extra), 1, mi.Bid(1), random.Random(0), 0.0) == 109.0
+    view = mi.view(_auction(3, extra), 1)
+    assert bots.Strong(rollouts=12).choose(view, random.Random(0)) in (mi.Bid(1), mi.Pass())
+
+
+def test_the_last_deals_standing_counts_the_auctions_price_once():
+    # The buyer holds two suits, so it leads (the search plays the deal), and whichever
+    # it leads first both runs stop on its own cards: it goes out with all 7. Chips after:
+    # 55, 56, -1, so it finishes first; counting the price twice would say 56 against 55.
+    extra = ["2D", "3D", "4D", "2C", "3C", "4C", "5C"]
+    state = _auction(3, extra)
+    value = bots._rollout(state, 1, mi.Bid(1), random.Random(0), 0.0)
+    assert value == bots._WIN + 9.0 + bots._OWN_DEAD
+
+
 def test_strong_seat_wins_more_chips_than_the_easy_seats():
     strong_total, easy_total, wins = 0, 0, 0
     games = 16
