@@ -309,6 +309,12 @@ def round_ended(live: Live, ev: dict[str, Any]) -> bool:
     return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS
 
 
+def has_rounds(live: Live) -> bool:
+    """Whether the game ends rounds (Michigan: deals) before it ends, the moments a person
+    may take a bot's seat over."""
+    return bool(renderers.for_game(live.row.game).ROUND_END_EVENTS)
+
+
 def games_overview(lang: str) -> str:
     """`/newgame` without a game: every game, its player counts and options with defaults."""
     from pydantic_core import PydanticUndefined

@@ -484,6 +484,8 @@ class Table:
             return await self.refuse(actor, "already_seated")
         if not any(s.is_bot for s in live.seats):
             return await self.refuse(actor, "game_running")
+        if not present.has_rounds(live):
+            return await self.refuse(actor, "takeover_no_rounds", game=live.game.NAME)
         waiting = list(live.row.settings.get("takeovers", []))
         if actor.user_id not in [w[0] for w in waiting]:
             waiting.append([actor.user_id, actor.name])
@@ -957,7 +959,9 @@ class Table:
         before = live.hand_sizes
         view = live.public_view()
         live.hand_sizes = list(view.get("hand_sizes", []))
-        round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
+        # A round's end in the game's own words (Michigan's rounds are deals).
+        round_changed = any(e.get("type") == "round_started" or present.round_ended(live, e)
+                            for e in events)
         if round_changed:
             await self._apply_takeovers()
         await self.show_table(news=news)
