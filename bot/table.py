@@ -657,6 +657,8 @@ class Table:
                 # The table is cancelled; a leftover deadline of a cancelled table is inert.
                 log.warning("table %s: deadline of the cancelled table not cleared", live.id)
         await self.show_table()
+        for seat in live.seats:  # no hand goes on inviting its player to play
+            await self.show_hand(seat.seat)
         await self.announce("cancelled_by", name=actor.name)
         return Reply(t(await self.tables.lang_of(actor.user_id, live.row.channel),
                        "cancelled"))
@@ -1112,7 +1114,7 @@ class Table:
         live = self.live
         await self.show_table()
         if live.state is None or live.row.status == CANCELLED:
-            return  # a cancelled game's hands are left as cancelling leaves them
+            return  # a cancelled game's hands were closed when it was cancelled
         for seat in live.seats:
             await self.show_hand(seat.seat)
         if live.row.status != PLAYING:

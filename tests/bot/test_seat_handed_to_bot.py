@@ -59,3 +59,19 @@ async def test_a_bot_taking_an_absent_players_seat_closes_their_hand_message(har
     assert "A bot plays your seat" not in hand.rendering.text
     cards = " ".join(live.game.view(live.state, seat)["hand"])
     assert cards in hand.rendering.text  # as the bot left them, not as before it played
+
+
+async def test_cancelling_a_game_closes_every_players_hand_message(harness):
+    live = await _start(harness)
+    seat = live.game.to_act(live.state)[0]
+    actor = _actor(live, seat)
+    version = live.row.version
+    assert (await harness.tables.cancel(ALICE, CHANNEL)).ok
+    await harness.tables.settle()
+    for person in (ALICE, BOB, CAROL):
+        hand = harness.sink.hands[(live.id, person.user_id)]
+        assert not hand.rendering.buttons
+        assert "This table was cancelled." in hand.rendering.text
+        assert "Your turn" not in hand.rendering.text
+    pressed = await harness.press_on_hand_kept(actor, live.id, seat, version, "m:pass")
+    assert not pressed.ok
