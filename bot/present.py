@@ -90,6 +90,8 @@ def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Re
         lines.append(t(lang, "hand_bot"))
     elif live.row.status == FINISHED:
         lines.append(t(lang, "table_over"))
+    elif live.row.status == CANCELLED:
+        lines.append(t(lang, "table_cancelled"))
     elif seat_no in view.get("to_act", []):
         lines.append(t(lang, "hand_your_turn"))
         moves = list(game.legal_moves(live.state, seat_no))
@@ -108,7 +110,7 @@ def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Re
         # so it must not say whose turn it is (the table message does).
         lines.append(t(lang, "hand_not_your_turn"))
     talk: list[Button] = []
-    if not seat.is_bot and live.row.status != FINISHED:
+    if not seat.is_bot and live.row.status not in {FINISHED, CANCELLED}:
         talk = [b for b in renderer.talk_buttons(view, lang) if _fits(live, b)]
     # Every move on one row where the client lays them out itself (the console); else 5
     # rows of 5, what a phone shows. What a seat may say at any time gets a row of its own.
@@ -307,6 +309,12 @@ def option_help(game: Game, lang: str) -> list[str]:
 
 def round_ended(live: Live, ev: dict[str, Any]) -> bool:
     return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS
+
+
+def has_rounds(live: Live) -> bool:
+    """Whether the game ends rounds (Michigan: deals) before it ends, the moments a person
+    may take a bot's seat over."""
+    return bool(renderers.for_game(live.row.game).ROUND_END_EVENTS)
 
 
 def games_overview(lang: str) -> str:

@@ -477,12 +477,15 @@ class Table:
             if not await self._save_seat(seat):
                 return await self.refuse(actor, "storage_failed")
             await self.announce("seat_reclaimed", name=actor.name)
+            await self.show_hand(mine.seat)  # the bot played on: their cards changed
             await self.after_change([], notify_turn=True)
             return await self._answer(actor, "reclaimed")
         if live.seat_of(actor.user_id):
             return await self.refuse(actor, "already_seated")
         if not any(s.is_bot for s in live.seats):
             return await self.refuse(actor, "game_running")
+        if not present.has_rounds(live):
+            return await self.refuse(actor, "takeover_no_rounds", game=live.game.NAME)
         waiting = list(live.row.settings.get("takeovers", []))
         if actor.user_id not in [w[0] for w in waiting]:
             waiting.append([actor.user_id, actor.name])
@@ -519,6 +522,7 @@ class Table:
                                           host=heir.user_id if new_host and heir else None):
                 return await self.refuse(actor, "storage_failed")
         await self.announce("seat_to_bot_left", name=seat.name, bot=bot.name)
+        await self.show_hand(seat.seat, to_former=True)
         if new_host and heir is not None:
             await self.announce("host_moved", name=heir.name)
         await self.after_change([])
@@ -653,6 +657,8 @@ class Table:
                 # The table is cancelled; a leftover deadline of a cancelled table is inert.
                 log.warning("table %s: deadline of the cancelled table not cleared", live.id)
         await self.show_table()
+        for seat in live.seats:  # no hand goes on inviting its player to play
+            await self.show_hand(seat.seat)
         await self.announce("cancelled_by", name=actor.name)
         return Reply(t(await self.tables.lang_of(actor.user_id, live.row.channel),
                        "cancelled"))
@@ -955,7 +961,9 @@ class Table:
         before = live.hand_sizes
         view = live.public_view()
         live.hand_sizes = list(view.get("hand_sizes", []))
-        round_changed = any(e.get("type") in {"round_over", "round_started"} for e in events)
+        # A round's end in the game's own words (Michigan's rounds are deals).
+        round_changed = any(e.get("type") == "round_started" or present.round_ended(live, e)
+                            for e in events)
         if round_changed:
             await self._apply_takeovers()
         await self.show_table(news=news)
@@ -1042,15 +1050,19 @@ class Table:
                                      draw=lambda: present.table(live, lang),
                                      news=None if news is None else list(news)))
 
-    async def show_hand(self, seat_no: int) -> None:
+    async def show_hand(self, seat_no: int, *, to_former: bool = False) -> None:
+        """A person's hand message for that seat. A bot's seat has none, except once with
+        `to_former`, when the bot has just taken it: the person who played it then sees
+        their message say so instead of inviting them to play a seat they left."""
         live = self.live
         seat = live.seats[seat_no]
-        if seat.is_bot or seat.user_id is None or live.state is None:
+        user_id = seat.former_user_id if to_former and seat.is_bot else seat.user_id
+        if (seat.is_bot and not to_former) or user_id is None or live.state is None:
             return
-        lang = await self.tables.lang_of(seat.user_id, live.row.channel)
+        lang = await self.tables.lang_of(user_id, live.row.channel)
         every_move = self.tables.every_move
         self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
-                                    user_id=seat.user_id,
+                                    user_id=user_id,
                                     draw=lambda: present.hand(live, seat_no, lang,
                                                               every_move=every_move)))
 
@@ -1102,7 +1114,7 @@ class Table:
         live = self.live
         await self.show_table()
         if live.state is None or live.row.status == CANCELLED:
-            return  # a cancelled game's hands are left as cancelling leaves them
+            return  # a cancelled game's hands were closed when it was cancelled
         for seat in live.seats:
             await self.show_hand(seat.seat)
         if live.row.status != PLAYING:
@@ -1518,6 +1530,7 @@ class Table:
         lang = await self.tables.channel_lang(live.row.channel)
         if new.is_bot:
             await self.announce("seat_to_bot_afk", name=seat.name, bot=new.name)
+            await self.show_hand(seat_no, to_former=True)
             if seat.user_id:
                 ulang = await self.tables.lang_of(seat.user_id, live.row.channel)
                 self.outbox.put(Notice(user_id=seat.user_id, table_id=live.id,

@@ -46,9 +46,12 @@ SWAP, KEEP, SELL = "swap", "keep", "auction"
 
 
 class Options(GameOptions):
-    chips: int = Field(50, ge=1, le=1000, description="chips each player starts with")
+    # strict: `chips=yes` is no count (pydantic would read it as 1)
+    chips: int = Field(50, ge=1, le=1000, strict=True,
+                       description="chips each player starts with")
     hands_per_player: int = Field(
-        1, ge=1, le=10, description="deals per player: everyone deals this many times",
+        1, ge=1, le=10, strict=True,
+        description="deals per player: everyone deals this many times",
     )
 
 

@@ -64,7 +64,8 @@ CellValues = Annotated[list[CellValue], Field(min_length=CELLS, max_length=CELLS
 
 
 class Options(GameOptions):
-    rounds: int = Field(4, ge=1, le=20, description="number of rounds (manches)")
+    rounds: int = Field(4, ge=1, le=20, strict=True,  # `rounds=yes` is no count, not 1
+                        description="number of rounds (manches)")
     personne: bool = Field(False, description="Monsieur Personne plays along as an extra seat")
     board: dict[Row, CellValues] = Field(
         default_factory=dict,

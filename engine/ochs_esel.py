@@ -46,7 +46,8 @@ NORMAL, DONKEY_TRICK, OX_TRICK = "normal", "donkey", "ox"
 
 
 class Options(GameOptions):
-    rounds: int = Field(5, ge=1, le=20, description="number of rounds (manches)")
+    rounds: int = Field(5, ge=1, le=20, strict=True,  # `rounds=yes` is no count, not 1
+                        description="number of rounds (manches)")
     ox: bool = Field(False, description="Ochs variant: ox and donkey start in the middle")
 
 

@@ -54,7 +54,7 @@ SIGNALS = (STOP, SMALL)
 
 class Options(GameOptions):
     min_play: int = Field(
-        2, ge=1, le=5,
+        2, ge=1, le=5, strict=True,  # `min_play=yes` is no count, not 1
         description="cards each player must play per turn while the draw pile lasts (expert: 3)",
     )
     hand_minus_one: bool = Field(False, description="expert: every hand holds one card fewer")

@@ -139,6 +139,16 @@ class Harness:
         payload = await self.payload(table_id, version, action)
         return await self.tables.press(actor, Press(payload, None, shown.message_id))
 
+    async def press_on_hand_kept(self, actor: Actor, table_id: int, seat: int, version: int,
+                                 action: str) -> Reply:
+        """`actor` presses a button of the hand message they were shown for `seat`, which
+        they may no longer play (a bot took it)."""
+        assert self.tables is not None
+        shown = self.tables.outbox.ref(table_id, f"hand:{seat}")
+        assert shown is not None, "no hand message was shown"
+        payload = await self.payload(table_id, version, action)
+        return await self.tables.press(actor, Press(payload, None, shown.message_id))
+
     async def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)
         assert self.tables is not None

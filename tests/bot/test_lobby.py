@@ -261,3 +261,17 @@ async def test_the_options_button_says_what_the_table_plays_with(harness):
     assert "options" in actions
     reply = await harness.press(BOB, row.id, 0, "options")
     assert reply.ok and "chips=20, hands_per_player=1" in reply.text and "/options" in reply.text
+
+
+async def test_a_count_option_without_a_number_is_refused_not_read_as_one(harness):
+    tables = harness.tables
+    reply = await tables.new_game(ALICE, CHANNEL, "ochs", ["rounds"])  # "rounds 3", say
+    assert reply.text == "These options don't work: “rounds” takes a whole number."
+    assert await tables.table_for_channel(CHANNEL) is None
+    await tables.set_lang(BOB, CHANNEL, "fr", personal=True)
+    reply = await tables.new_game(BOB, CHANNEL, "michigan", ["jetons=oui"])
+    assert reply.text == "Ces options ne conviennent pas : « chips » demande un nombre entier."
+    assert (await tables.new_game(ALICE, CHANNEL, "the-game")).ok
+    reply = await tables.set_options(ALICE, CHANNEL, ["min_play=yes"])
+    assert reply.text == "These options don't work: “min_play” takes a whole number."
+    assert "min_play=2" in (await tables.set_options(ALICE, CHANNEL, [])).text

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine import games
+from engine import BadOptions, games
 
 INT64 = 2**63 - 1
 
@@ -42,3 +42,16 @@ def test_every_option_has_an_upper_bound(game_id):
     problems = [problem for name, field in schema["properties"].items()
                 for problem in unbounded(field, name)]
     assert problems == []
+
+
+@pytest.mark.parametrize(("game_id", "option"), [
+    ("ochs-esel", "rounds"), ("nix-fur-ungut", "rounds"), ("michigan", "chips"),
+    ("michigan", "hands_per_player"), ("the-game", "min_play")])
+def test_a_yes_or_no_is_no_count(game_id, option):
+    """`rounds=yes` (or a bare `rounds`, read as yes) is refused: pydantic would read
+    True as 1 and play one round."""
+    game = games.get(game_id)
+    for flag in (True, False):
+        with pytest.raises(BadOptions) as refused:
+            game.new_game(game.SEATS.start, {option: flag}, seed=1)
+        assert refused.value.problems == [{"key": option, "kind": "not_a_number"}]

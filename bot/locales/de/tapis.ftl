@@ -76,6 +76,7 @@ seat_reclaimed = { $name } ist zurück und übernimmt wieder den eigenen Platz.
 reclaimed = Willkommen zurück: Dein Platz gehört wieder dir.
 game_running = Hier läuft schon ein Spiel und kein Platz ist frei.
 takeover_queued = Du übernimmst den Platz eines Bots, sobald die nächste Runde beginnt.
+takeover_no_rounds = { $game } hat keine Runden: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
 left = Du hast den Tisch verlassen.
 not_seated = Du spielst an diesem Tisch nicht mit.
 seat_to_bot_left = { $name } ist gegangen; { $bot } spielt auf dem Platz weiter. Mit /join geht es zurück ins Spiel.

@@ -76,6 +76,7 @@ seat_reclaimed = { $name } is back and takes their seat again.
 reclaimed = Welcome back: your seat is yours again.
 game_running = A game is already running here and no seat is free.
 takeover_queued = You will take over a bot's seat when the next round starts.
+takeover_no_rounds = { $game } has no rounds: its bots keep their seats until the game ends. You can join the next one.
 left = You left the table.
 not_seated = You are not playing at this table.
 seat_to_bot_left = { $name } left; { $bot } plays their seat. They can /join to come back.

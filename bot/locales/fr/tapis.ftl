@@ -76,6 +76,7 @@ seat_reclaimed = { $name } est de retour et reprend sa place.
 reclaimed = Bon retour : votre place est à nouveau la vôtre.
 game_running = Une partie est déjà en cours ici et aucune place n'est libre.
 takeover_queued = Vous prendrez la place d'un bot au début de la prochaine manche.
+takeover_no_rounds = { $game } se joue sans manches : ses bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
 left = Vous avez quitté la table.
 not_seated = Vous ne jouez pas à cette table.
 seat_to_bot_left = { $name } est parti ; { $bot } joue à sa place. /join pour revenir.

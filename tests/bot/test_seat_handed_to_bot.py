@@ -1,0 +1,77 @@
+"""A person whose seat a bot takes (they left, or ran out of time twice) no longer sees
+their old hand inviting them to play: the hand message says a bot plays the seat, and
+an old button of it says how to come back."""
+
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+
+
+async def _start(harness, deadline="deadline=off"):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", deadline])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    reply = await tables.start_game(ALICE, CHANNEL)
+    await tables.settle()
+    return await tables.live_table(reply.table_id)
+
+
+def _actor(live, seat):
+    return next(a for a in (ALICE, BOB, CAROL) if a.user_id == live.seats[seat].user_id)
+
+
+def _move_buttons(hand):
+    return [b for row in hand.rendering.buttons for b in row if b.action.startswith("m:")]
+
+
+async def test_leaving_mid_game_closes_your_hand_message(harness):
+    live = await _start(harness)
+    seat = live.game.to_act(live.state)[0]
+    actor = _actor(live, seat)
+    assert _move_buttons(harness.sink.hands[(live.id, actor.user_id)])
+    version = live.row.version
+    assert (await harness.tables.leave(actor, CHANNEL)).ok
+    await harness.tables.settle()
+    hand = harness.sink.hands[(live.id, actor.user_id)]
+    assert not _move_buttons(hand)
+    assert "A bot plays your seat" in hand.rendering.text
+    assert "Your turn" not in hand.rendering.text
+    # A button kept from the old hand message says why it no longer works.
+    pressed = await harness.press_on_hand_kept(actor, live.id, seat, version, "m:pass")
+    assert not pressed.ok and pressed.text == "A bot plays your seat now; /join to take it back."
+
+
+async def test_a_bot_taking_an_absent_players_seat_closes_their_hand_message(harness):
+    live = await _start(harness, "deadline=300")
+    seat = live.game.to_act(live.state)[0]
+    actor = _actor(live, seat)
+    for _ in range(40):
+        await harness.advance(301)
+        if live.seats[seat].is_bot:
+            break
+    assert live.seats[seat].is_bot
+    hand = harness.sink.hands[(live.id, actor.user_id)]
+    assert not _move_buttons(hand)
+    assert "A bot plays your seat" in hand.rendering.text
+    # Coming back gives the hand and its buttons back.
+    assert (await harness.tables.join(actor, CHANNEL)).ok
+    await harness.tables.settle()
+    hand = harness.sink.hands[(live.id, actor.user_id)]
+    assert "A bot plays your seat" not in hand.rendering.text
+    cards = " ".join(live.game.view(live.state, seat)["hand"])
+    assert cards in hand.rendering.text  # as the bot left them, not as before it played
+
+
+async def test_cancelling_a_game_closes_every_players_hand_message(harness):
+    live = await _start(harness)
+    seat = live.game.to_act(live.state)[0]
+    actor = _actor(live, seat)
+    version = live.row.version
+    assert (await harness.tables.cancel(ALICE, CHANNEL)).ok
+    await harness.tables.settle()
+    for person in (ALICE, BOB, CAROL):
+        hand = harness.sink.hands[(live.id, person.user_id)]
+        assert not hand.rendering.buttons
+        assert "This table was cancelled." in hand.rendering.text
+        assert "Your turn" not in hand.rendering.text
+    pressed = await harness.press_on_hand_kept(actor, live.id, seat, version, "m:pass")
+    assert not pressed.ok

@@ -1,0 +1,52 @@
+"""Someone who /joins a game under way takes a bot's seat when the next round starts;
+Michigan's rounds are its deals, and The Game has none, so there it is said at once."""
+
+import random
+
+from db.repository import PLAYING
+from tests.bot.conftest import ALICE, BOB, CHANNEL
+from tests.botplay import bot_move
+
+
+async def _start_with_bots(harness, game, bots, options=()):
+    tables = harness.tables
+    await tables.new_game(ALICE, CHANNEL, game, ["deadline=off", *options])
+    for _ in range(bots):
+        await tables.add_bot(ALICE, CHANNEL)
+    reply = await tables.start_game(ALICE, CHANNEL)
+    await tables.settle()
+    return await tables.live_table(reply.table_id)
+
+
+async def test_a_michigan_join_takes_a_bots_seat_when_the_next_deal_starts(harness):
+    live = await _start_with_bots(harness, "michigan", 2)
+    queued = await harness.tables.join(BOB, CHANNEL)
+    assert queued.ok
+    assert queued.text == "You will take over a bot's seat when the next round starts."
+    rng = random.Random(3)
+    for _ in range(500):
+        if live.seat_of(BOB.user_id) is not None or live.row.status != PLAYING:
+            break
+        seat = live.game.to_act(live.state)[0]
+        assert not live.seats[seat].is_bot  # bots play at once (bot_delay=0)
+        move = bot_move(live.game, live.state, seat, rng)
+        assert (await harness.tables.play(ALICE, CHANNEL, str(move))).ok
+        await harness.tables.settle()
+    assert live.row.status == PLAYING, "the first deal should not end the game"
+    seat = live.seat_of(BOB.user_id)
+    assert seat is not None and not seat.is_bot
+    assert live.row.settings.get("takeovers") == []
+    assert harness.sink.said("Bob takes over the seat of 🤖")
+
+
+async def test_the_game_has_no_rounds_so_a_join_mid_game_is_refused_and_says_why(harness):
+    live = await _start_with_bots(harness, "the-game", 1)
+    refused = await harness.tables.join(BOB, CHANNEL)
+    assert not refused.ok
+    assert refused.text == ("The Game has no rounds: its bots keep their seats until the "
+                            "game ends. You can join the next one.")
+    assert live.row.settings.get("takeovers", []) == []
+    await harness.tables.set_lang(BOB, CHANNEL, "fr", personal=True)
+    refused = await harness.tables.join(BOB, CHANNEL)
+    assert refused.text == ("The Game se joue sans manches : ses bots gardent leur place "
+                            "jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.")
