@@ -136,6 +136,9 @@ class TelegramBot:
                                      requests=self._requests)
         self._reachable: set[int] = set()  # users the bot may write to privately
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        # Forum topics seen closed ("<chat>:<thread>"), from Telegram's service messages:
+        # Telegram has no call that tells whether a topic is closed.
+        self._closed_topics: set[str] = set()
         pacer = self.app.bot.rate_limiter
         self.sink = TelegramSink(self.app.bot, on_reachable=self._reachable.add,
                                  on_unreachable=self._reachable.discard,
@@ -223,6 +226,8 @@ class TelegramBot:
                 handler = self._in_groups(handler)
             self.app.add_handler(CommandHandler(name, handler, filters=only_new))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrated))
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED,
+                                            self._topic_closed))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED,
                                             self._topic_reopened))
         self.app.add_handler(CallbackQueryHandler(self._press))
@@ -302,6 +307,50 @@ class TelegramBot:
                                                                         True):
             return ChatMemberStatus.LEFT  # restricted but gone from the chat
         return member.status
+
+    async def _may_post(self, place: Place) -> bool:
+        """Whether the bot may send messages at `place`, as Telegram says before it tries:
+        its own status in the group (a restricted bot's rights), else the group's rights
+        for every member; in a topic seen closed, only an admin that manages topics.
+
+        Asked before a table is opened or posted again there: a message the group refuses
+        would leave a table nobody sees. When Telegram cannot say, the bot tries, as before.
+        """
+        if place.chat_id > 0:
+            return True
+        bot = self.app.bot
+        try:
+            member = await bot.get_chat_member(place.chat_id, bot.id)
+            if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+                return False
+            admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+            if place.key in self._closed_topics:
+                return member.status == ChatMemberStatus.OWNER or (
+                    admin and bool(getattr(member, "can_manage_topics", False)))
+            if admin:
+                return True
+            if member.status == ChatMemberStatus.RESTRICTED and not (
+                    getattr(member, "is_member", True)
+                    and getattr(member, "can_send_messages", True)):
+                return False
+            permissions = (await bot.get_chat(place.chat_id)).permissions
+        except Forbidden:
+            return False  # not in the group (any more)
+        except TelegramError as error:
+            log.warning("rights of the bot in %s unknown (%s); trying", place.key, error)
+            return True
+        return permissions is None or permissions.can_send_messages is not False
+
+    async def _cannot_post(self, update: Update, actor: Actor) -> None:
+        """Says why privately: Telegram lets the bot write nowhere else. To someone who never
+        opened the bot it cannot write at all; then nothing is opened, and that is all."""
+        message = update.effective_message
+        assert message is not None
+        lang = await self.tables.lang_of(actor.user_id)
+        text = t(lang, "cannot_post_here", chat=message.chat.title or str(message.chat_id))
+        if not await self._dm(int(actor.user_id), text):
+            log.info("%s may not be written in, and %s cannot be told", place_of(message).key,
+                     actor.user_id)
 
     async def _can_reach(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (they pressed Start, never
@@ -386,6 +435,9 @@ class TelegramBot:
             place.thread_id is not None and message.reply_to_message) else None
         if topic is not None:
             title = f"{title} · {topic.name}"
+        if not await self._may_post(place):
+            await self._cannot_post(update, actor)
+            return
         reply = await self.tables.new_game(actor, place.key, args[0] if args else "",
                                            args[1:], title=title)
         await self._answer(update, reply)
@@ -473,6 +525,9 @@ class TelegramBot:
 
     async def _table(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, person=False)
+        if not await self._may_post(place):
+            await self._cannot_post(update, actor)
+            return
         await self._answer(update, await self.tables.show(actor, place.key))
 
     async def _rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -691,11 +746,19 @@ class TelegramBot:
             # Added back, or given rights: tables closed for losing the chat carry on.
             await self.tables.channel_back(str(changed.chat.id), with_topics=True)
 
+    async def _topic_closed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Remembered so that no table is opened in it (its table, if any, pauses on its
+        first refused message)."""
+        message = update.effective_message
+        if message is not None:
+            self._closed_topics.add(place_of(message).key)
+
     async def _topic_reopened(self, update: Update, context: ContextTypes.DEFAULT_TYPE
                               ) -> None:
         """A closed topic's table was closed on its first refused message: it resumes."""
         message = update.effective_message
         if message is not None:
+            self._closed_topics.discard(place_of(message).key)
             await self.tables.channel_back(place_of(message).key)
 
     async def _migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -10,6 +10,7 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.clean import MAX_NAME
 from bot.render import Button, Rendering, clip, encode_payload, fit
 
 MAX_TEXT = 4096  # Bot API: message text after entity parsing
@@ -59,16 +60,46 @@ def mention(user_id: str, name: str) -> str:
 
 def announcement_html(text: str, mentions: dict[str, str]) -> str:
     """`mentions` maps user id -> the name the core wrote into `text`; the first occurrence
-    of each name becomes a mention link (so the user is notified), else a link is appended."""
-    html = escape(fit_text(text, MAX_TEXT - 200))
-    tail = []
+    of each name becomes a mention link (so the user is notified), else a link is appended.
+
+    What Telegram counts is the text the user reads, appended names included: the text is
+    cut until the whole fits, and every link is kept, since it is what calls its player.
+    Names are looked for in the text itself, never in the markup made of it (a player
+    called "amp" or "id" would land inside `&amp;` or a link's address)."""
+    # Appended names share at most half the message; a mention notifies whatever it shows.
+    longest = max(1, min(MAX_NAME, MAX_TEXT // 2 // max(1, len(mentions)) - 1))
+    budget = MAX_TEXT
+    while True:
+        plain = fit_text(text, budget)
+        found = _name_spans(plain, mentions)
+        tail = [(user_id, clip(name or user_id, longest)) for user_id, name in mentions.items()
+                if user_id not in found]
+        size = parsed_length(plain) + sum(1 + parsed_length(name) for _, name in tail)
+        if size <= MAX_TEXT or budget <= 1:
+            break
+        budget -= size - MAX_TEXT
+    parts, at = [], 0
+    for start, (end, user_id) in sorted((start, (end, user_id))
+                                        for user_id, (start, end) in found.items()):
+        parts += [escape(plain[at:start]), mention(user_id, plain[start:end])]
+        at = end
+    parts.append(escape(plain[at:]))
+    return " ".join(["".join(parts), *(mention(user_id, name) for user_id, name in tail)])
+
+
+def _name_spans(plain: str, mentions: dict[str, str]) -> dict[str, tuple[int, int]]:
+    """user id -> where the first occurrence of their name not already taken by an earlier
+    one is in `plain`."""
+    spans: dict[str, tuple[int, int]] = {}
     for user_id, name in mentions.items():
-        escaped = escape(name)
-        if name and escaped in html:
-            html = html.replace(escaped, mention(user_id, name), 1)
-        else:
-            tail.append(mention(user_id, name or user_id))
-    return " ".join([html, *tail])
+        at = plain.find(name) if name else -1
+        while at >= 0:
+            end = at + len(name)
+            if all(end <= start or at >= stop for start, stop in spans.values()):
+                spans[user_id] = (at, end)
+                break
+            at = plain.find(name, at + 1)
+    return spans
 
 
 def keyboard(ref: str, version: int, buttons: list[list[Button]]

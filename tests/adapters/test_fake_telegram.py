@@ -285,6 +285,58 @@ async def test_telegram_limits_on_text_and_button_data_are_enforced(fake):
     assert [len(m.text) for m in fake.chat(GROUP).bot_messages] == [4096]
 
 
+async def test_the_text_limit_counts_what_is_left_after_entity_parsing(fake):
+    """4,096 characters as the user reads them: an entity is one, a link's address none."""
+    fake.add_chat(GROUP)
+    link = '<a href="tg://user?id=1">x</a>'
+    async with fake.application_builder().build() as app:
+        await app.bot.send_message(GROUP, "&amp;" * 4095 + link, parse_mode="HTML")
+        with pytest.raises(BadRequest, match="Message is too long"):
+            await app.bot.send_message(GROUP, "&#x27;" * 4096 + link, parse_mode="HTML")
+
+    assert [len(m.text) for m in fake.chat(GROUP).bot_messages] == [4096]
+
+
+async def test_a_bot_that_may_not_write_in_a_group_is_refused_as_telegram_does(fake):
+    """Restricted (no can_send_messages), in a group where members may not write, or no
+    longer a member: the bot's messages are refused, and getChatMember and getChat say
+    why before it tries."""
+    admin = fake.user(1, "Alice")
+    fake.add_chat(GROUP, title="Cards")
+    other = -1001111111111
+    fake.add_chat(other)
+    async with fake.application_builder().build() as app:
+        bot_id = app.bot.id
+        fake.restrict_bot(GROUP, by=admin, can_send_messages=False)
+        with pytest.raises(BadRequest, match="Not enough rights to send text messages"):
+            await app.bot.send_message(GROUP, "Table")
+        member = await app.bot.get_chat_member(GROUP, bot_id)
+        assert member.status == "restricted" and member.is_member
+        assert not member.can_send_messages and member.can_send_polls
+
+        fake.add_bot(GROUP, by=admin)  # a plain member again
+        fake.set_permissions(GROUP, can_send_messages=False)
+        with pytest.raises(BadRequest, match="Not enough rights to send text messages"):
+            await app.bot.send_message(GROUP, "Table")
+        assert (await app.bot.get_chat_member(GROUP, bot_id)).status == "member"
+        chat = await app.bot.get_chat(GROUP)
+        assert chat.permissions is not None and not chat.permissions.can_send_messages
+
+        fake.add_bot(GROUP, by=admin, status="administrator")  # admins write anyway
+        await app.bot.send_message(GROUP, "Table")
+
+        fake.remove_bot(other, by=admin, status="left")
+        with pytest.raises(Forbidden, match="bot is not a member of the supergroup chat"):
+            await app.bot.send_message(other, "Table")
+        with pytest.raises(Forbidden, match="bot is not a member"):  # nothing to ask there
+            await app.bot.get_chat_member(other, bot_id)
+        fake.remove_bot(other, by=admin)
+        with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+            await app.bot.send_message(other, "Table")
+
+    assert [m.text for m in fake.chat(GROUP).bot_messages] == ["Table"]
+
+
 async def test_flood_control_is_on_by_default_and_counts_edits_one_a_second_per_chat():
     async with FakeTelegram() as fake:
         alice = fake.user(11, "Alice")

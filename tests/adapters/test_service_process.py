@@ -66,6 +66,8 @@ async def run_a_game(tmp_path: Path, **extra_env: str) -> tuple[bytes, bytes, st
             for user in (alice, bob):
                 fake.start_bot(user)
             fake.send_command(GROUP, alice, "/newgame the-game")
+            # Updates are handled concurrently: Bob joins the lobby once it is there.
+            await fake.wait_for(lambda: fake.find(GROUP, contains="The Game"), timeout=15)
             fake.send_command(GROUP, bob, "/join")
             await fake.wait_for(lambda: fake.find(GROUP, contains="Bob"), timeout=15)
             fake.send_command(GROUP, alice, "/start")

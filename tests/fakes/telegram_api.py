@@ -69,6 +69,15 @@ MAX_CALLBACK_DATA_BYTES = 64
 MAX_CALLBACK_ANSWER = 200
 MAX_COMMANDS = 100
 
+# ChatPermissions' fields: every right a group gives its members (all on by default).
+CHAT_PERMISSIONS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+    "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
+    "can_invite_users", "can_pin_messages", "can_manage_topics")
+NO_RIGHTS_TO_SEND = "not enough rights to send text messages to the chat"
+
+
 # Fields that are strings in the Bot API and must not be JSON-decoded even when they look
 # like numbers ("123" as a callback_query_id, "true" as a message text).
 # fmt: off
@@ -228,6 +237,9 @@ class FakeChat:
     messages: list[FakeMessage] = field(default_factory=list)
     topics: set[int] = field(default_factory=set)
     closed_topics: set[int] = field(default_factory=set)
+    # The members' default rights (ChatPermissions), set by an admin for the whole group:
+    # what a member without a status of their own, the bot included, may do.
+    permissions: JSON = field(default_factory=lambda: dict.fromkeys(CHAT_PERMISSIONS, True))
 
     def to_api(self) -> JSON:
         chat: JSON = {"id": self.id, "type": self.type}
@@ -490,6 +502,10 @@ class FakeTelegram:
         self._started: set[int] = set()
         self._blocked: set[int] = set()
         self._kicked: set[int] = set()
+        # The bot's own status in each group when not a plain member ("left",
+        # "administrator", "restricted"), and a restricted bot's rights there.
+        self._bot_status: dict[int, str] = {}
+        self._bot_rights: dict[int, JSON] = {}
         self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self._admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
         # Who is in each group, as getChatMember reports: whoever wrote or pressed a button
@@ -540,6 +556,7 @@ class FakeTelegram:
                 "sendChatAction": self._send_chat_action,
                 "getChatMember": self._get_chat_member,
                 "getChatAdministrators": self._get_chat_administrators,
+                "getChat": self._get_chat,
                 "getMyCommands": self._get_my_commands,
                 "deleteMyCommands": self._delete_my_commands,
             }.items()
@@ -664,25 +681,81 @@ class FakeTelegram:
     def remove_bot(self, chat_id: int, by: FakeUser, status: str = "kicked") -> None:
         """An admin removes the bot ("kicked") or it leaves ("left"): calls into the group
         answer 403 and the bot gets the `my_chat_member` update Telegram sends."""
+        old = self._bot_member_api(chat_id)
         self._kicked.add(chat_id)
-        self._bot_status_changed(chat_id, by, "member", status,
-                                 {"until_date": 0} if status == "kicked" else {})
+        self._bot_status[chat_id] = status
+        self._bot_status_changed(chat_id, by, old)
 
     def add_bot(self, chat_id: int, by: FakeUser, status: str = "member") -> None:
         """The bot is added (back) to a group, or given rights there ("administrator"):
         calls into it work again and the bot gets the `my_chat_member` update."""
+        old = self._bot_member_api(chat_id)
+        if chat_id in self._kicked:
+            old = {"status": "left", "user": self._bot_api()}
         self._kicked.discard(chat_id)
-        self._bot_status_changed(chat_id, by, "left", status, ADMIN_RIGHTS
-                                 if status == "administrator" else {})
+        self._bot_status[chat_id] = status
+        self._bot_rights.pop(chat_id, None)
+        self._bot_status_changed(chat_id, by, old)
 
-    def _bot_status_changed(self, chat_id: int, by: FakeUser, old: str, new: str,
-                            fields: JSON) -> None:
+    def restrict_bot(self, chat_id: int, by: FakeUser, **rights: bool) -> None:
+        """An admin restricts the bot in a supergroup (restrictChatMember): it stays a member
+        with the rights given here (`can_send_messages=False` mutes it; the others stay on)
+        and gets the `my_chat_member` update. Sending there is then refused with Telegram's
+        400 "not enough rights to send text messages to the chat"."""
+        old = self._bot_member_api(chat_id)
+        self._kicked.discard(chat_id)
+        self._bot_status[chat_id] = "restricted"
+        self._bot_rights[chat_id] = dict.fromkeys(CHAT_PERMISSIONS, True) | rights
+        self._bot_status_changed(chat_id, by, old)
+
+    def set_permissions(self, chat_id: int, **rights: bool) -> None:
+        """An admin changes what every member of the group may do (setChatPermissions):
+        `can_send_messages=False` lets only admins write, the bot included unless it is one.
+        Telegram sends the bot no update for this."""
+        chat = self.add_chat(chat_id)
+        chat.permissions = chat.permissions | rights
+
+    def _bot_member_api(self, chat_id: int) -> JSON:
+        """The bot's ChatMember in a group, with the fields its status carries."""
+        status = self._bot_status_of(chat_id)
+        bot: JSON = {"status": status, "user": self._bot_api()}
+        if status == "restricted":
+            bot |= self._restricted_fields(chat_id)
+        elif status == "kicked":
+            bot["until_date"] = 0
+        elif status == "administrator":
+            bot |= ADMIN_RIGHTS
+        return bot
+
+    def _bot_status_of(self, chat_id: int) -> str:
+        if chat_id in self._kicked:
+            return self._bot_status.get(chat_id, "kicked")
+        return self._bot_status.get(chat_id, "member")
+
+    def _restricted_fields(self, chat_id: int) -> JSON:
+        rights = self._bot_rights.get(chat_id) or dict.fromkeys(CHAT_PERMISSIONS, False)
+        return {"is_member": True, "until_date": 0, "can_edit_tag": False,
+                "can_react_to_messages": True, **rights}
+
+    def _check_bot_may_send(self, chat: FakeChat) -> None:
+        """Telegram's refusal of a message from a bot that may not write in the group: a
+        restricted bot's own rights, else the group's default rights (admins have theirs)."""
+        if chat.type == "private":
+            return
+        status = self._bot_status_of(chat.id)
+        if status in ("administrator", "creator"):
+            return
+        rights = self._bot_rights.get(chat.id, {}) if status == "restricted" else {}
+        if not (rights.get("can_send_messages", True)
+                and chat.permissions.get("can_send_messages", True)):
+            raise bad_request(NO_RIGHTS_TO_SEND)
+
+    def _bot_status_changed(self, chat_id: int, by: FakeUser, old: JSON) -> None:
         """The `my_chat_member` update Telegram sends when the bot's own status changes."""
         chat = self.add_chat(chat_id)
         self._push_update("my_chat_member", {
             "chat": chat.to_api(), "from": by.to_api(), "date": int(time.time()),
-            "old_chat_member": {"status": old, "user": self._bot_api()},
-            "new_chat_member": {"status": new, "user": self._bot_api(), **fields},
+            "old_chat_member": old, "new_chat_member": self._bot_member_api(chat_id),
         })
 
     def close_topic(self, chat_id: int, thread_id: int, by: FakeUser, *,
@@ -1192,6 +1265,8 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
                            migrate_to=self._migrated[chat_id])
         if chat_id in self._kicked:
+            if self._bot_status.get(chat_id) == "left":
+                raise forbidden(f"bot is not a member of the {chat.type} chat")
             raise forbidden(f"bot was kicked from the {chat.type} chat")
         return chat
 
@@ -1282,8 +1357,7 @@ class FakeTelegram:
     def _member_api(self, chat_id: int, user_id: int) -> JSON:
         user = self._users.get(user_id)
         if user_id == BOT_ID:
-            return {"status": "left" if chat_id in self._kicked else "member",
-                    "user": self._bot_api()}
+            return self._bot_member_api(chat_id)
         if user is None:
             raise bad_request("user not found")
         status = self._admins.get(chat_id, {}).get(user_id) \
@@ -1296,7 +1370,7 @@ class FakeTelegram:
                  "can_send_photos", "can_send_videos", "can_send_video_notes",
                  "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
                  "can_add_web_page_previews", "can_change_info", "can_invite_users",
-                 "can_pin_messages", "can_manage_topics"), False)
+                 "can_pin_messages", "can_manage_topics", "can_react_to_messages"), False)
         elif status == "kicked":
             member["until_date"] = 0
         if status == "creator":
@@ -1322,6 +1396,19 @@ class FakeTelegram:
     def _get_chat_member(self, params: JSON) -> JSON:
         chat = self._target_chat(params)
         return self._member_api(chat.id, int(params.get("user_id") or 0))
+
+    def _get_chat(self, params: JSON) -> JSON:
+        """ChatFullInfo: the fields python-telegram-bot requires, and a group's default
+        member rights (`permissions`)."""
+        chat = self._target_chat(params)
+        info = chat.to_api() | {
+            "accent_color_id": 0, "max_reaction_count": 11,
+            "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False,
+                                    "unique_gifts": False, "premium_subscription": False,
+                                    "gifts_from_channels": False}}
+        if chat.type != "private":
+            info["permissions"] = dict(chat.permissions)
+        return info
 
     def _get_chat_administrators(self, params: JSON) -> list[JSON]:
         chat = self._target_chat(params)
@@ -1358,6 +1445,7 @@ class FakeTelegram:
 
     def _send_message(self, params: JSON) -> JSON:
         chat = self._target_chat(params)
+        self._check_bot_may_send(chat)
         text = self._rendered(params)
         markup = _validate_reply_markup(params.get("reply_markup"))
         thread_id = params.get("message_thread_id")
@@ -1385,6 +1473,7 @@ class FakeTelegram:
     def _send_document(self, params: JSON) -> JSON:
         """A file uploaded with the request (multipart); the fake knows no stored file ids."""
         chat = self._target_chat(params)
+        self._check_bot_may_send(chat)
         document = params.get("document")
         if isinstance(document, str):
             raise bad_request("wrong remote file identifier specified")

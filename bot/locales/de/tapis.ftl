@@ -295,6 +295,7 @@ forget_expired = Diese Bestätigung ist abgelaufen; schick /forgetme noch einmal
 private_only = Schick mir das in einem privaten Chat: Die Antwort betrifft nur dich.
 group_only = Gespielt wird in einer Gruppe oder einem ihrer Themen: Füge mich einer Gruppe hinzu und tippe das dort. Hier, privat, bekommst du deine Karten.
 as_yourself = Schreib das als du selbst, nicht im Namen eines Kanals oder als anonymer Admin: Ich setze Menschen an den Tisch und teile ihnen Karten aus. Nichts wurde geändert.
+cannot_post_here = Ich darf in „{ $chat }“ keine Nachrichten senden (auch nicht in diesem Thema, falls es geschlossen ist), also kann ich dort keinen Tisch zeigen und habe keinen eröffnet. Ein Admin kann mir dieses Recht geben oder das Thema wieder öffnen; tippe den Befehl dann noch einmal. Nichts wurde geändert.
 mydata_caption = Alles, was ich über dich speichere, als JSON.
 mydata_failed = Ich konnte deine Daten gerade nicht lesen; versuch es bitte noch einmal.
 help_privacy = Deine Daten: /mydata schickt dir, was ich über dich speichere, /forgetme löscht es (im privaten Chat mit mir).

@@ -297,6 +297,7 @@ forget_expired = That confirmation has expired; send /forgetme again.
 private_only = Send me that in a private chat: the answer is about you alone.
 group_only = Tables are played in a group or one of its topics: add me to a group and type this there. Here, in private, your hands arrive.
 as_yourself = Write that as yourself, not on behalf of a channel or as an anonymous admin: I seat and deal cards to people. Nothing was changed.
+cannot_post_here = I'm not allowed to send messages in “{ $chat }” (or in that topic, if it is closed), so I can't show a table there and opened none. An admin can give me that right, or reopen the topic; then type the command again. Nothing was changed.
 mydata_caption = Everything I store about you, as JSON.
 mydata_failed = I couldn't read your data just now; please try again.
 help_privacy = Your data: /mydata sends what I store about you, /forgetme deletes it (in a private chat with me).

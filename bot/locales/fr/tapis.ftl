@@ -297,6 +297,7 @@ forget_expired = Cette confirmation a expiré ; envoyez de nouveau /forgetme.
 private_only = Envoyez-moi cela en privé : la réponse ne concerne que vous.
 group_only = Les tables se jouent dans un groupe ou l'un de ses sujets : ajoutez-moi à un groupe et tapez cela là-bas. Ici, en privé, vous recevez vos mains.
 as_yourself = Écrivez cela en votre nom, pas au nom d'une chaîne ni en administrateur anonyme : j'installe des personnes à la table et leur distribue des cartes. Rien n'a été changé.
+cannot_post_here = Je n'ai pas le droit d'envoyer des messages dans « { $chat } » (ni dans ce sujet, s'il est fermé) : je ne peux donc pas y afficher de table et je n'en ai ouvert aucune. Un administrateur peut me donner ce droit ou rouvrir le sujet ; tapez ensuite la commande de nouveau. Rien n'a été changé.
 mydata_caption = Tout ce que je garde sur vous, en JSON.
 mydata_failed = Je n'ai pas pu lire vos données ; réessayez dans un instant.
 help_privacy = Vos données : /mydata vous envoie ce que je garde sur vous, /forgetme l'efface (en privé avec moi).
