@@ -1050,6 +1050,14 @@ class Table:
                                      draw=lambda: present.table(live, lang),
                                      news=None if news is None else list(news)))
 
+    async def show_in_channel_lang(self) -> None:
+        """The channel's language changed: its table message, and the hands of the players
+        who read what the channel reads (no language of their own), are drawn in it."""
+        await self.show_table()
+        for seat in self.live.seats:
+            if seat.user_id is not None and await self.tables.own_lang(seat.user_id) is None:
+                await self.show_hand(seat.seat)
+
     async def show_hand(self, seat_no: int, *, to_former: bool = False) -> None:
         """A person's hand message for that seat. A bot's seat has none, except once with
         `to_former`, when the bot has just taken it: the person who played it then sees
