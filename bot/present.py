@@ -195,7 +195,10 @@ def refusal(live: Live, exc: IllegalMove, lang: str) -> str:
     return t(lang, "refusal.generic", code=exc.code)
 
 
-def round_summary(live: Live, ev: dict[str, Any], lang: str) -> list[str]:
+def round_summary(live: Live, ev: dict[str, Any], lang: str, *,
+                  last: bool = False) -> list[str]:
+    """A round's points and totals; `last`: the game's last round, with no next one (a
+    game whose sentence speaks of the next round says so in a `.last` variant)."""
     points = renderers.for_game(live.row.game).round_points(ev)
     totals = ev.get("scores") or ev.get("chips")
     if points is None:
@@ -203,6 +206,8 @@ def round_summary(live: Live, ev: dict[str, Any], lang: str) -> list[str]:
     seat_names = names(live, lang)
     key = f"round_over.{live.row.game}"
     key = key if known(lang, key) else "round_over"
+    if last and known(lang, f"{key}.last"):
+        key = f"{key}.last"
     lines = [t(lang, key, round=ev.get("round", ev.get("deal", "?")))]
     # Gains and losses (Michigan's chips) read as such, as the narration writes them.
     signed = any(isinstance(v, int) and v < 0 for v in points)

@@ -978,7 +978,8 @@ class Table:
             if changed:
                 await self.show_hand(seat.seat)
         result = live.game.outcome(live.state)
-        summaries = [present.round_summary(live, ev, lang) for ev in events
+        summaries = [present.round_summary(live, ev, lang, last=result is not None)
+                     for ev in events
                      if present.round_ended(live, ev)
                      and not (result is not None and present.round_was_whole_game(live, ev))]
         if result is None:

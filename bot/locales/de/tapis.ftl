@@ -164,6 +164,7 @@ round_over = Runde { $round } ist vorbei. Punkte dieser Runde:
 round_line = { $name }: { $points } (gesamt { $total })
 # Nur die Abrechnung der Restkarten: Zahlkarten und Einsätze haben schon während des Gebens Chips bewegt.
 round_over--michigan = Runde { $round } ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist; die Summen sind vor den Einsätzen der nächsten Runde:
+round_over--michigan--last = Die letzte Runde ({ $round }) ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist; der Endstand:
 round_over--ochs-esel = Runde { $round } ist vorbei. Minuspunkte (die kleinste Summe gewinnt):
 final_title = 🏁 { $game } ist vorbei. Endstand:
 final_line = { $rank }. { $name } — { $score }

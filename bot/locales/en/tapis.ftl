@@ -163,6 +163,8 @@ round_over = Round { $round } is over. Points this round:
 round_line = { $name }: { $points } (total { $total })
 # Only the settlement of cards left: pay cards and antes moved chips during the deal.
 round_over--michigan = Deal { $round } is over. A chip per card left, paid to whoever went out; totals are before the next deal's antes:
+# The game's last deal: no next deal, no antes; its totals are the final ones.
+round_over--michigan--last = The last deal ({ $round }) is over. A chip per card left, paid to whoever went out; final totals:
 round_over--ochs-esel = Round { $round } is over. Penalty points (lowest total wins):
 final_title = 🏁 { $game } is over. Final ranking:
 final_line = { $rank }. { $name } — { $score }

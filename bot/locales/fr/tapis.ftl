@@ -163,6 +163,7 @@ round_over = La manche { $round } est terminée. Points de la manche :
 round_line = { $name } : { $points } (total { $total })
 # Only the settlement of cards left: pay cards and antes moved chips during the deal.
 round_over--michigan = La donne { $round } est finie. Un jeton par carte restante, payé à qui est sorti ; totaux avant les mises de la donne suivante :
+round_over--michigan--last = La dernière donne ({ $round }) est finie. Un jeton par carte restante, payé à qui est sorti ; totaux de fin de partie :
 round_over--ochs-esel = La manche { $round } est terminée. Points de pénalité (le plus petit total gagne) :
 final_title = 🏁 La partie de { $game } est terminée. Classement final :
 final_line = { $rank }. { $name } — { $score }
