@@ -75,12 +75,17 @@ def lobby(live: Live, lang: str) -> Rendering:
                      live.row.version, live.ref, names=tuple(live.names()))
 
 
-def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Rendering:
+def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False,
+         kicked: bool = False) -> Rendering:
     """A seat's hand and its move buttons. Chat platforms fit a few rows of buttons, so
     the renderer picks the useful ones; `every_move` (a terminal, with no such limit)
-    adds every other legal move after them, so none is out of reach."""
+    adds every other legal move after them, so none is out of reach. `kicked`: the last
+    drawing of the hand message of a player kicked from that seat, without the cards,
+    which are a bot's now."""
     game = live.game
     title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
+    if kicked:
+        return Rendering(title, [t(lang, "kicked_out")], [], live.row.version, live.ref)
     seat = live.seats[seat_no]
     view = live.seat_view(seat_no)  # the table's public view, drawn once per state
     renderer = renderers.for_game(live.row.game)

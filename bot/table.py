@@ -592,6 +592,16 @@ class Table:
                 return label
         return f"🤖 Bot {index + 1}"
 
+    def unseated(self, actor: Actor) -> str:
+        """Why a person with no seat here cannot play: a bot took theirs (and /join gives
+        it back), they were kicked (and it does not), or they never sat here."""
+        live = self.live
+        if actor.user_id in live.row.settings.get("kicked", []):
+            return "kicked_out"
+        if any(s.is_bot and s.former_user_id == actor.user_id for s in live.seats):
+            return "seat_taken_by_bot"
+        return "not_seated"
+
     def _may_manage(self, actor: Actor) -> bool:
         return actor.is_admin or self.live.row.host == actor.user_id
 
@@ -694,6 +704,8 @@ class Table:
         if host is not None and heir is not None:
             await self.announce("host_moved", name=heir.name)
         if live.row.status == PLAYING:
+            # Their hand message stops offering moves; /join does not bring them back.
+            await self.show_hand(victim.seat, kicked=victim.user_id)
             await self.after_change([])
         else:
             await self.show_table()
@@ -835,9 +847,7 @@ class Table:
                 return await self.refuse(actor, "out_of_date")
             seat = live.seat_of(actor.user_id)
             if seat is None:
-                former = any(s.former_user_id == actor.user_id for s in live.seats)
-                return await self.refuse(actor,
-                                         "seat_taken_by_bot" if former else "not_seated")
+                return await self.refuse(actor, self.unseated(actor))
             game, state = live.game, live.state
             try:
                 if live.game.outcome(state) is not None:
@@ -1059,21 +1069,26 @@ class Table:
             if seat.user_id is not None and await self.tables.own_lang(seat.user_id) is None:
                 await self.show_hand(seat.seat)
 
-    async def show_hand(self, seat_no: int, *, to_former: bool = False) -> None:
+    async def show_hand(self, seat_no: int, *, to_former: bool = False,
+                        kicked: str | None = None) -> None:
         """A person's hand message for that seat. A bot's seat has none, except once with
         `to_former`, when the bot has just taken it: the person who played it then sees
-        their message say so instead of inviting them to play a seat they left."""
+        their message say so instead of inviting them to play a seat they left; or once
+        for `kicked`, the person just kicked from it, whose message says they were."""
         live = self.live
         seat = live.seats[seat_no]
-        user_id = seat.former_user_id if to_former and seat.is_bot else seat.user_id
-        if (seat.is_bot and not to_former) or user_id is None or live.state is None:
+        user_id = kicked or (seat.former_user_id if to_former and seat.is_bot
+                             else seat.user_id)
+        if (seat.is_bot and not (to_former or kicked)) or user_id is None \
+                or live.state is None:
             return
         lang = await self.tables.lang_of(user_id, live.row.channel)
         every_move = self.tables.every_move
         self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
                                     user_id=user_id,
                                     draw=lambda: present.hand(live, seat_no, lang,
-                                                              every_move=every_move)))
+                                                              every_move=every_move,
+                                                              kicked=kicked is not None)))
 
     async def announce(self, key: str, /, **params: Any) -> None:
         lang = await self.tables.channel_lang(self.live.row.channel)

@@ -847,10 +847,9 @@ class Tables:
             return await self.refuse(actor, None, "button_elsewhere")
         seat = live.seat_of(actor.user_id)
         if seat is None:
-            # A hand message kept from a seat a bot has taken since: how to come back.
-            former = any(s.is_bot and s.former_user_id == actor.user_id for s in live.seats)
-            return await self.refuse(actor, live.row.channel,
-                                     "seat_taken_by_bot" if former else "not_seated")
+            # A hand message kept from a seat a bot has taken since: how to come back, if
+            # they may.
+            return await self.refuse(actor, live.row.channel, table.unseated(actor))
         key = f"hand:{seat.seat}"
         shown = self.outbox.ref(live.id, key)
         if shown is None:
