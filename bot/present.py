@@ -327,6 +327,15 @@ def has_rounds(live: Live) -> bool:
     return bool(renderers.for_game(live.row.game).ROUND_END_EVENTS)
 
 
+def in_last_round(live: Live) -> bool:
+    """Whether the round under way is the game's last (Michigan: its last deal): the game
+    ends with it, so no round ends at which a person could take a bot's seat over."""
+    view = live.public_view()
+    rounds = view.get("rounds", view.get("deals"))
+    played = view.get("round")
+    return isinstance(rounds, int) and isinstance(played, int) and played >= rounds
+
+
 def games_overview(lang: str) -> str:
     """`/newgame` without a game: every game, its player counts and options with defaults."""
     from pydantic_core import PydanticUndefined
