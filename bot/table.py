@@ -1138,12 +1138,12 @@ class Table:
         `bot.tables`) gets its final table and hands the same way; its final ranking
         message, if it was lost, is dropped too: the table message shows the final scores
         and the rematch button, and /scores gives the ranking. A table cancelled then gets
-        its table message.
+        its table message, and its hands are closed (no move button left on them).
         """
         live = self.live
         await self.show_table()
-        if live.state is None or live.row.status == CANCELLED:
-            return  # a cancelled game's hands were closed when it was cancelled
+        if live.state is None:
+            return  # a lobby, or a table closed before its deal: no hands
         for seat in live.seats:
             await self.show_hand(seat.seat)
         if live.row.status != PLAYING:
