@@ -75,12 +75,17 @@ def lobby(live: Live, lang: str) -> Rendering:
                      live.row.version, live.ref, names=tuple(live.names()))
 
 
-def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False) -> Rendering:
+def hand(live: Live, seat_no: int, lang: str, *, every_move: bool = False,
+         kicked: bool = False) -> Rendering:
     """A seat's hand and its move buttons. Chat platforms fit a few rows of buttons, so
     the renderer picks the useful ones; `every_move` (a terminal, with no such limit)
-    adds every other legal move after them, so none is out of reach."""
+    adds every other legal move after them, so none is out of reach. `kicked`: the last
+    drawing of the hand message of a player kicked from that seat, without the cards,
+    which are a bot's now."""
     game = live.game
     title = t(lang, "hand_title", game=game.NAME, title=live.row.settings.get("title", ""))
+    if kicked:
+        return Rendering(title, [t(lang, "kicked_out")], [], live.row.version, live.ref)
     seat = live.seats[seat_no]
     view = live.seat_view(seat_no)  # the table's public view, drawn once per state
     renderer = renderers.for_game(live.row.game)
@@ -195,7 +200,10 @@ def refusal(live: Live, exc: IllegalMove, lang: str) -> str:
     return t(lang, "refusal.generic", code=exc.code)
 
 
-def round_summary(live: Live, ev: dict[str, Any], lang: str) -> list[str]:
+def round_summary(live: Live, ev: dict[str, Any], lang: str, *,
+                  last: bool = False) -> list[str]:
+    """A round's points and totals; `last`: the game's last round, with no next one (a
+    game whose sentence speaks of the next round says so in a `.last` variant)."""
     points = renderers.for_game(live.row.game).round_points(ev)
     totals = ev.get("scores") or ev.get("chips")
     if points is None:
@@ -203,6 +211,8 @@ def round_summary(live: Live, ev: dict[str, Any], lang: str) -> list[str]:
     seat_names = names(live, lang)
     key = f"round_over.{live.row.game}"
     key = key if known(lang, key) else "round_over"
+    if last and known(lang, f"{key}.last"):
+        key = f"{key}.last"
     lines = [t(lang, key, round=ev.get("round", ev.get("deal", "?")))]
     # Gains and losses (Michigan's chips) read as such, as the narration writes them.
     signed = any(isinstance(v, int) and v < 0 for v in points)
@@ -315,6 +325,15 @@ def has_rounds(live: Live) -> bool:
     """Whether the game ends rounds (Michigan: deals) before it ends, the moments a person
     may take a bot's seat over."""
     return bool(renderers.for_game(live.row.game).ROUND_END_EVENTS)
+
+
+def in_last_round(live: Live) -> bool:
+    """Whether the round under way is the game's last (Michigan: its last deal): the game
+    ends with it, so no round ends at which a person could take a bot's seat over."""
+    view = live.public_view()
+    rounds = view.get("rounds", view.get("deals"))
+    played = view.get("round")
+    return isinstance(rounds, int) and isinstance(played, int) and played >= rounds
 
 
 def games_overview(lang: str) -> str:

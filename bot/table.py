@@ -31,7 +31,7 @@ from bot import options as table_options
 from bot.authority import MemberCheck, RightsUnknown
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.driving import SHOWING_CHANGE
-from bot.i18n import t
+from bot.i18n import known, t
 from bot.live import TOLD_MOVES, Actor, Live, Reply, Told
 from bot.present import bot_level
 from bot.render import Button
@@ -486,6 +486,11 @@ class Table:
             return await self.refuse(actor, "game_running")
         if not present.has_rounds(live):
             return await self.refuse(actor, "takeover_no_rounds", game=live.game.NAME)
+        if present.in_last_round(live):
+            # Not queued: the game would seat them only once it is over.
+            own = f"takeover_last_round.{live.row.game}"  # Michigan's rounds are deals
+            return await self.refuse(actor, own if known("en", own) else "takeover_last_round",
+                                     game=live.game.NAME)
         waiting = list(live.row.settings.get("takeovers", []))
         if actor.user_id not in [w[0] for w in waiting]:
             waiting.append([actor.user_id, actor.name])
@@ -592,6 +597,16 @@ class Table:
                 return label
         return f"🤖 Bot {index + 1}"
 
+    def unseated(self, actor: Actor) -> str:
+        """Why a person with no seat here cannot play: a bot took theirs (and /join gives
+        it back), they were kicked (and it does not), or they never sat here."""
+        live = self.live
+        if actor.user_id in live.row.settings.get("kicked", []):
+            return "kicked_out"
+        if any(s.is_bot and s.former_user_id == actor.user_id for s in live.seats):
+            return "seat_taken_by_bot"
+        return "not_seated"
+
     def _may_manage(self, actor: Actor) -> bool:
         return actor.is_admin or self.live.row.host == actor.user_id
 
@@ -694,6 +709,8 @@ class Table:
         if host is not None and heir is not None:
             await self.announce("host_moved", name=heir.name)
         if live.row.status == PLAYING:
+            # Their hand message stops offering moves; /join does not bring them back.
+            await self.show_hand(victim.seat, kicked=victim.user_id)
             await self.after_change([])
         else:
             await self.show_table()
@@ -835,9 +852,7 @@ class Table:
                 return await self.refuse(actor, "out_of_date")
             seat = live.seat_of(actor.user_id)
             if seat is None:
-                former = any(s.former_user_id == actor.user_id for s in live.seats)
-                return await self.refuse(actor,
-                                         "seat_taken_by_bot" if former else "not_seated")
+                return await self.refuse(actor, self.unseated(actor))
             game, state = live.game, live.state
             try:
                 if live.game.outcome(state) is not None:
@@ -978,7 +993,8 @@ class Table:
             if changed:
                 await self.show_hand(seat.seat)
         result = live.game.outcome(live.state)
-        summaries = [present.round_summary(live, ev, lang) for ev in events
+        summaries = [present.round_summary(live, ev, lang, last=result is not None)
+                     for ev in events
                      if present.round_ended(live, ev)
                      and not (result is not None and present.round_was_whole_game(live, ev))]
         if result is None:
@@ -1050,21 +1066,34 @@ class Table:
                                      draw=lambda: present.table(live, lang),
                                      news=None if news is None else list(news)))
 
-    async def show_hand(self, seat_no: int, *, to_former: bool = False) -> None:
+    async def show_in_channel_lang(self) -> None:
+        """The channel's language changed: its table message, and the hands of the players
+        who read what the channel reads (no language of their own), are drawn in it."""
+        await self.show_table()
+        for seat in self.live.seats:
+            if seat.user_id is not None and await self.tables.own_lang(seat.user_id) is None:
+                await self.show_hand(seat.seat)
+
+    async def show_hand(self, seat_no: int, *, to_former: bool = False,
+                        kicked: str | None = None) -> None:
         """A person's hand message for that seat. A bot's seat has none, except once with
         `to_former`, when the bot has just taken it: the person who played it then sees
-        their message say so instead of inviting them to play a seat they left."""
+        their message say so instead of inviting them to play a seat they left; or once
+        for `kicked`, the person just kicked from it, whose message says they were."""
         live = self.live
         seat = live.seats[seat_no]
-        user_id = seat.former_user_id if to_former and seat.is_bot else seat.user_id
-        if (seat.is_bot and not to_former) or user_id is None or live.state is None:
+        user_id = kicked or (seat.former_user_id if to_former and seat.is_bot
+                             else seat.user_id)
+        if (seat.is_bot and not (to_former or kicked)) or user_id is None \
+                or live.state is None:
             return
         lang = await self.tables.lang_of(user_id, live.row.channel)
         every_move = self.tables.every_move
         self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
                                     user_id=user_id,
                                     draw=lambda: present.hand(live, seat_no, lang,
-                                                              every_move=every_move)))
+                                                              every_move=every_move,
+                                                              kicked=kicked is not None)))
 
     async def announce(self, key: str, /, **params: Any) -> None:
         lang = await self.tables.channel_lang(self.live.row.channel)
@@ -1109,12 +1138,12 @@ class Table:
         `bot.tables`) gets its final table and hands the same way; its final ranking
         message, if it was lost, is dropped too: the table message shows the final scores
         and the rematch button, and /scores gives the ranking. A table cancelled then gets
-        its table message.
+        its table message, and its hands are closed (no move button left on them).
         """
         live = self.live
         await self.show_table()
-        if live.state is None or live.row.status == CANCELLED:
-            return  # a cancelled game's hands were closed when it was cancelled
+        if live.state is None:
+            return  # a lobby, or a table closed before its deal: no hands
         for seat in live.seats:
             await self.show_hand(seat.seat)
         if live.row.status != PLAYING:

@@ -569,11 +569,15 @@ class Tables:
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
         """What a person reads privately: their /lang, else their app's language, else the
         channel's (public messages always follow the channel)."""
-        stored = await self.user_settings(user_id)
-        own = stored.lang or self._locales.get(user_id, stored.locale)
+        own = await self.own_lang(user_id)
         if own:
             return own
         return await self.channel_lang(channel) if channel else self.settings.default_lang
+
+    async def own_lang(self, user_id: str) -> str | None:
+        """A person's /lang, else their app's language; None when they follow the channel."""
+        stored = await self.user_settings(user_id)
+        return stored.lang or self._locales.get(user_id, stored.locale)
 
     @answers_storage_faults
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
@@ -600,7 +604,7 @@ class Tables:
         self._channel_langs[channel] = lang
         table = await self._in_channel(channel)
         if table is not None:
-            await table.show_table()
+            await table.show_in_channel_lang()
         return Reply(t(lang, "lang_set_channel"))
 
     @answers_storage_faults
@@ -843,10 +847,9 @@ class Tables:
             return await self.refuse(actor, None, "button_elsewhere")
         seat = live.seat_of(actor.user_id)
         if seat is None:
-            # A hand message kept from a seat a bot has taken since: how to come back.
-            former = any(s.is_bot and s.former_user_id == actor.user_id for s in live.seats)
-            return await self.refuse(actor, live.row.channel,
-                                     "seat_taken_by_bot" if former else "not_seated")
+            # A hand message kept from a seat a bot has taken since: how to come back, if
+            # they may.
+            return await self.refuse(actor, live.row.channel, table.unseated(actor))
         key = f"hand:{seat.seat}"
         shown = self.outbox.ref(live.id, key)
         if shown is None:

@@ -265,6 +265,10 @@ async def test_a_game_cancelled_just_before_a_restart_shows_as_cancelled_after_i
     shown = harness.sink.tables[table_id].rendering
     assert any("cancelled" in line for line in shown.lines), shown.lines
     assert shown.buttons == []
+    # The hands' edits died too: they are closed now, no move button left on them.
+    for person in (ALICE, BOB, CAROL):
+        hand = harness.sink.hands[(table_id, person.user_id)].rendering
+        assert "This table was cancelled." in hand.lines and hand.buttons == [], hand
 
 
 async def test_tables_leave_memory_when_idle_not_because_many_are_in_play(harness):

@@ -1,8 +1,8 @@
-"""A person whose seat a bot takes (they left, or ran out of time twice) no longer sees
-their old hand inviting them to play: the hand message says a bot plays the seat, and
-an old button of it says how to come back."""
+"""A person whose seat a bot takes (they left, ran out of time twice, or were kicked) no
+longer sees their old hand inviting them to play: the hand message says a bot plays the
+seat, and an old button of it says how to come back (a kicked player: that they cannot)."""
 
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 
 
 async def _start(harness, deadline="deadline=off"):
@@ -75,3 +75,26 @@ async def test_cancelling_a_game_closes_every_players_hand_message(harness):
         assert "Your turn" not in hand.rendering.text
     pressed = await harness.press_on_hand_kept(actor, live.id, seat, version, "m:pass")
     assert not pressed.ok
+
+
+async def test_a_player_kicked_mid_game_has_their_hand_message_closed(harness):
+    live = await _start(harness)
+    seat = live.game.to_act(live.state)[0]
+    victim = _actor(live, seat)
+    assert _move_buttons(harness.sink.hands[(live.id, victim.user_id)])
+    version = live.row.version
+    assert (await harness.tables.kick(ADMIN, CHANNEL, victim.name)).ok
+    await harness.tables.settle()
+    hand = harness.sink.hands[(live.id, victim.user_id)]
+    assert not hand.rendering.buttons
+    # /join does not give a kicked player their seat back: the message does not offer it.
+    text = hand.rendering.text
+    assert "You were removed from this table" in text and "/join" not in text, text
+    assert "Your turn" not in text
+    assert not (await harness.tables.join(victim, CHANNEL)).ok
+    # A button kept from the old hand message says the same, not "you are not playing".
+    pressed = await harness.press_on_hand_kept(victim, live.id, seat, version, "m:pass")
+    assert not pressed.ok
+    assert pressed.text == "You were removed from this table; you can join the next one."
+    typed = await harness.tables.play(victim, CHANNEL, "pass")
+    assert typed.text == "You were removed from this table; you can join the next one."

@@ -1,5 +1,6 @@
 """Someone who /joins a game under way takes a bot's seat when the next round starts;
-Michigan's rounds are its deals, and The Game has none, so there it is said at once."""
+Michigan's rounds are its deals. The Game has none, and the last round has no next one:
+there the join is refused at once, with the reason."""
 
 import random
 
@@ -50,3 +51,35 @@ async def test_the_game_has_no_rounds_so_a_join_mid_game_is_refused_and_says_why
     refused = await harness.tables.join(BOB, CHANNEL)
     assert refused.text == ("The Game se joue sans manches : ses bots gardent leur place "
                             "jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.")
+
+
+async def test_a_join_in_the_last_round_is_refused_at_once_and_nothing_is_queued(harness):
+    live = await _start_with_bots(harness, "ochs-esel", 2, ["rounds=1"])
+    refused = await harness.tables.join(BOB, CHANNEL)
+    assert not refused.ok
+    assert refused.text == ("This is the last round of Ochs & Esel: the bots keep their "
+                            "seats until the game ends. You can join the next one.")
+    assert live.row.settings.get("takeovers", []) == []
+    await harness.tables.set_lang(BOB, CHANNEL, "de", personal=True)
+    refused = await harness.tables.join(BOB, CHANNEL)
+    assert refused.text == ("Das ist die letzte Runde von Ochs und Esel: Die Bots behalten "
+                            "ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel "
+                            "kannst du einsteigen.")
+
+
+async def test_a_join_in_michigans_last_deal_is_refused_and_says_deal(harness):
+    live = await _start_with_bots(harness, "michigan", 2)
+    rng = random.Random(3)
+    deals = live.game.view(live.state)["deals"]
+    for _ in range(3000):
+        if live.game.view(live.state)["deal"] == deals or live.row.status != PLAYING:
+            break
+        move = bot_move(live.game, live.state, live.game.to_act(live.state)[0], rng)
+        assert (await harness.tables.play(ALICE, CHANNEL, str(move))).ok
+        await harness.tables.settle()
+    assert live.row.status == PLAYING and live.game.view(live.state)["deal"] == deals
+    refused = await harness.tables.join(BOB, CHANNEL)
+    assert not refused.ok
+    assert refused.text == ("This is the last deal of Michigan: the bots keep their seats "
+                            "until the game ends. You can join the next one.")
+    assert live.row.settings.get("takeovers", []) == []

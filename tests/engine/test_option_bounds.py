@@ -55,3 +55,14 @@ def test_a_yes_or_no_is_no_count(game_id, option):
         with pytest.raises(BadOptions) as refused:
             game.new_game(game.SEATS.start, {option: flag}, seed=1)
         assert refused.value.problems == [{"key": option, "kind": "not_a_number"}]
+
+
+def test_a_yes_or_no_in_a_nix_board_cell_is_no_count():
+    """`board={"pair":[yes,3,1]}` (JSON true, as the chat reads yes) is no cell value:
+    pydantic would read True as 1."""
+    game = games.get("nix-fur-ungut")
+    for cell in (True, False, "yes", 1.0):
+        with pytest.raises(BadOptions) as refused:
+            game.new_game(2, {"board": {"pair": [cell, 3, 1]}}, seed=1)
+        assert refused.value.problems == [
+            {"key": "board", "kind": "entry_not_a_number", "item": "pair"}]

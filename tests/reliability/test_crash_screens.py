@@ -163,3 +163,75 @@ async def test_killed_with_a_moves_edits_in_flight_the_restarted_bot_redraws_tab
         assert second is not None
         err = await second.stderr.read() if second.stderr else b""
         assert b"Traceback" not in err, err.decode()[-2000:]
+
+
+def status_of(db: Path, table_id: int) -> str:
+    conn = sqlite3.connect(db)
+    try:
+        (status,) = conn.execute("SELECT status FROM tables WHERE id = ?",
+                                 (table_id,)).fetchone()
+    finally:
+        conn.close()
+    return str(status)
+
+
+def hands_of(fake: FakeTelegram, user: FakeUser) -> list[FakeMessage]:
+    return [m for m in fake.find(user.id) if m.text.startswith(HAND_MARK)]
+
+
+async def test_killed_between_a_cancel_and_its_hands_the_restarted_bot_closes_the_hands(
+    tmp_path,
+):
+    """'No screen left lying': /cancel is stored, the process dies before the hands are
+    edited; the next process closes them (no move button left that answers 'out of date')."""
+    db = tmp_path / "bot.db"
+    async with FakeTelegram() as fake:
+        users = [fake.user(101, "Alice"), fake.user(102, "Bob"), fake.user(103, "Carol")]
+        alice, bob, carol = users
+        fake.add_chat(GROUP, "supergroup", title="Cards")
+        first = await bot_process(fake, db)
+        second: asyncio.subprocess.Process | None = None
+        try:
+            await fake.wait_for_call("getUpdates", timeout=30)
+            for user in users:
+                fake.start_bot(user)
+            fake.send_command(GROUP, alice, "/newgame ochs rounds=1 deadline=off")
+            await fake.wait_for(lambda: table_message(fake), timeout=15)
+            for user in (bob, carol):
+                fake.send_command(GROUP, user, "/join")
+            await fake.wait_for(lambda: all(n in (table_message(fake) or alice).text
+                                            for n in ("Bob", "Carol")), timeout=15)
+            fake.send_command(GROUP, alice, "/start")
+            table_id, _, user_id, _ = await fake.wait_for(
+                lambda: (s := stored(db))[1] == 0 and s, timeout=15)
+            to_act = next(u for u in users if str(u.id) == user_id)
+            await fake.wait_for(lambda: hand_with_moves(fake, to_act, table_id, 0), timeout=15)
+
+            fake.hold("editMessageText", "sendMessage", "editMessageReplyMarkup")
+            fake.send_command(GROUP, alice, "/cancel")
+            await fake.wait_for(lambda: status_of(db, table_id) == "cancelled", timeout=15)
+            await fake.wait_for(lambda: fake.held_calls, timeout=15)  # its edits on the wire
+            first.send_signal(signal.SIGKILL)
+            await first.wait()
+            fake.drop_held()
+            assert hand_with_moves(fake, to_act, table_id, 0) is not None, (
+                "the hand still offered its moves when the process died")
+
+            second = await bot_process(fake, db)
+
+            def hands_closed() -> bool:
+                return all(hands_of(fake, u) and all(
+                    "cancelled" in m.text and not versions_of(m, table_id)
+                    for m in hands_of(fake, u)) for u in users)
+
+            await fake.wait_for(hands_closed, timeout=CATCH_UP)
+            shown = table_message(fake)
+            assert shown is not None and "cancelled" in shown.text
+        finally:
+            for process in (first, second):
+                if process is not None and process.returncode is None:
+                    process.send_signal(signal.SIGTERM)
+                    await asyncio.wait_for(process.wait(), timeout=30)
+        assert second is not None
+        err = await second.stderr.read() if second.stderr else b""
+        assert b"Traceback" not in err, err.decode()[-2000:]

@@ -77,6 +77,8 @@ reclaimed = Willkommen zurück: Dein Platz gehört wieder dir.
 game_running = Hier läuft schon ein Spiel und kein Platz ist frei.
 takeover_queued = Du übernimmst den Platz eines Bots, sobald die nächste Runde beginnt.
 takeover_no_rounds = { $game } hat keine Runden: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
+takeover_last_round = Das ist die letzte Runde von { $game }: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
+takeover_last_round--michigan = Das ist die letzte Runde von { $game }: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
 left = Du hast den Tisch verlassen.
 not_seated = Du spielst an diesem Tisch nicht mit.
 seat_to_bot_left = { $name } ist gegangen; { $bot } spielt auf dem Platz weiter. Mit /join geht es zurück ins Spiel.
@@ -164,6 +166,7 @@ round_over = Runde { $round } ist vorbei. Punkte dieser Runde:
 round_line = { $name }: { $points } (gesamt { $total })
 # Nur die Abrechnung der Restkarten: Zahlkarten und Einsätze haben schon während des Gebens Chips bewegt.
 round_over--michigan = Runde { $round } ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist; die Summen sind vor den Einsätzen der nächsten Runde:
+round_over--michigan--last = Die letzte Runde ({ $round }) ist vorbei. Ein Chip pro Restkarte, gezahlt an den, der ausgegangen ist; der Endstand:
 round_over--ochs-esel = Runde { $round } ist vorbei. Minuspunkte (die kleinste Summe gewinnt):
 final_title = 🏁 { $game } ist vorbei. Endstand:
 final_line = { $rank }. { $name } — { $score }

@@ -77,6 +77,8 @@ reclaimed = Welcome back: your seat is yours again.
 game_running = A game is already running here and no seat is free.
 takeover_queued = You will take over a bot's seat when the next round starts.
 takeover_no_rounds = { $game } has no rounds: its bots keep their seats until the game ends. You can join the next one.
+takeover_last_round = This is the last round of { $game }: the bots keep their seats until the game ends. You can join the next one.
+takeover_last_round--michigan = This is the last deal of { $game }: the bots keep their seats until the game ends. You can join the next one.
 left = You left the table.
 not_seated = You are not playing at this table.
 seat_to_bot_left = { $name } left; { $bot } plays their seat. They can /join to come back.
@@ -163,6 +165,8 @@ round_over = Round { $round } is over. Points this round:
 round_line = { $name }: { $points } (total { $total })
 # Only the settlement of cards left: pay cards and antes moved chips during the deal.
 round_over--michigan = Deal { $round } is over. A chip per card left, paid to whoever went out; totals are before the next deal's antes:
+# The game's last deal: no next deal, no antes; its totals are the final ones.
+round_over--michigan--last = The last deal ({ $round }) is over. A chip per card left, paid to whoever went out; final totals:
 round_over--ochs-esel = Round { $round } is over. Penalty points (lowest total wins):
 final_title = 🏁 { $game } is over. Final ranking:
 final_line = { $rank }. { $name } — { $score }

@@ -77,6 +77,8 @@ reclaimed = Bon retour : votre place est à nouveau la vôtre.
 game_running = Une partie est déjà en cours ici et aucune place n'est libre.
 takeover_queued = Vous prendrez la place d'un bot au début de la prochaine manche.
 takeover_no_rounds = { $game } se joue sans manches : ses bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
+takeover_last_round = C'est la dernière manche de { $game } : les bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
+takeover_last_round--michigan = C'est la dernière donne de { $game } : les bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
 left = Vous avez quitté la table.
 not_seated = Vous ne jouez pas à cette table.
 seat_to_bot_left = { $name } est parti ; { $bot } joue à sa place. /join pour revenir.
@@ -163,6 +165,7 @@ round_over = La manche { $round } est terminée. Points de la manche :
 round_line = { $name } : { $points } (total { $total })
 # Only the settlement of cards left: pay cards and antes moved chips during the deal.
 round_over--michigan = La donne { $round } est finie. Un jeton par carte restante, payé à qui est sorti ; totaux avant les mises de la donne suivante :
+round_over--michigan--last = La dernière donne ({ $round }) est finie. Un jeton par carte restante, payé à qui est sorti ; totaux de fin de partie :
 round_over--ochs-esel = La manche { $round } est terminée. Points de pénalité (le plus petit total gagne) :
 final_title = 🏁 La partie de { $game } est terminée. Classement final :
 final_line = { $rank }. { $name } — { $score }
