@@ -61,3 +61,19 @@ async def test_a_player_choosing_french_in_private_redraws_their_hands_at_every_
         assert harness.sink.hands[key] is before[key], key
         assert "Your hand" in harness.sink.hands[key].rendering.text
     assert "in play" in harness.sink.tables[here].rendering.text
+
+
+async def test_choosing_the_language_one_already_chose_redraws_no_hand(harness):
+    tables = harness.tables
+    await tables.set_lang(ALICE, ALICE.user_id, "fr", personal=True)
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    await tables.settle()
+    hand = harness.sink.hands[(table_id, ALICE.user_id)]
+    assert "Votre main" in hand.rendering.text
+
+    assert (await tables.set_lang(ALICE, ALICE.user_id, "fr", personal=True)).ok
+    await tables.settle()
+    assert harness.sink.hands[(table_id, ALICE.user_id)] is hand
