@@ -1074,6 +1074,12 @@ class Table:
             if seat.user_id is not None and await self.tables.own_lang(seat.user_id) is None:
                 await self.show_hand(seat.seat)
 
+    async def show_hands_of(self, user_id: str) -> None:
+        """The person chose a language of their own: their hands here are drawn in it."""
+        for seat in self.live.seats:
+            if seat.user_id == user_id:
+                await self.show_hand(seat.seat)
+
     async def show_hand(self, seat_no: int, *, to_former: bool = False,
                         kicked: str | None = None) -> None:
         """A person's hand message for that seat. A bot's seat has none, except once with

@@ -586,6 +586,7 @@ class Tables:
             return await self.refuse(actor, channel, "lang_unknown", langs=", ".join(LANGS))
         if personal:
             current = await self.user_settings(actor.user_id)
+            read_before = await self.own_lang(actor.user_id)
             new = replace(current, lang=lang)
             try:
                 await self.repo.set_user_settings(self.platform, actor.user_id, new)
@@ -593,6 +594,8 @@ class Tables:
             except StorageError:
                 return await self.refuse(actor, channel, "storage_failed")
             self._users[actor.user_id] = new
+            if read_before != lang:
+                await self._show_hands_of(actor.user_id)
             return Reply(t(lang, "lang_set_personal"))
         if not actor.is_admin:
             return await self.refuse(actor, channel, "admin_only")
@@ -606,6 +609,19 @@ class Tables:
         if table is not None:
             await table.show_in_channel_lang()
         return Reply(t(lang, "lang_set_channel"))
+
+    async def _show_hands_of(self, user_id: str) -> None:
+        """Their hand at every table in play where they hold a seat, drawn again: in the
+        language they now read. Their choice is stored already: a hand not redrawn for a
+        storage fault follows at its next change."""
+        try:
+            for table_id in await self.repo.playing_tables_of(self.platform, user_id):
+                table = await self._loaded_table(table_id)
+                if table is not None:
+                    await table.show_hands_of(user_id)
+        except StorageError:
+            log.warning("the hands of %s not redrawn in their new language", user_id,
+                        exc_info=True)
 
     @answers_storage_faults
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:

@@ -559,6 +559,15 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
+    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
+        async def body(db: Connection) -> list[int]:
+            return [row[0] for row in await db.fetch(
+                "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
+                " WHERE t.platform = $1 AND t.status = $2 AND s.user_id = $3 ORDER BY t.id",
+                platform, PLAYING, user_id)]
+
+        return await self._run(body)
+
     async def update_seat(self, table_id: int, seat: SeatRow) -> None:
         async def body(db: Connection) -> None:
             changed = await db.fetchval(

@@ -312,6 +312,11 @@ class Repository(ABC):
         instead of once per table."""
 
     @abstractmethod
+    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
+        """The ids of `platform`'s tables in play (not lobbies, not over) where the user
+        holds a seat, oldest first: those with a hand of theirs to redraw."""
+
+    @abstractmethod
     async def update_seat(self, table_id: int, seat: SeatRow) -> None: ...
 
     # moves

@@ -668,6 +668,15 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
+    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
+        def body(db: Connection) -> list[int]:
+            return [table_id for (table_id,) in db.execute(
+                "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
+                " WHERE t.platform = ? AND t.status = ? AND s.user_id = ? ORDER BY t.id",
+                (platform, PLAYING, user_id))]
+
+        return await self._run(body)
+
     async def update_seat(self, table_id: int, seat: SeatRow) -> None:
         def body(db: Connection) -> None:
             changed = db.execute(

@@ -2,7 +2,7 @@
 one, else the channel's. When an admin switches the channel's language mid-game, the
 hands that follow the channel switch with the table message, at once."""
 
-from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
 
 
 async def test_a_channel_switched_to_french_mid_game_redraws_the_hands_that_follow_it(harness):
@@ -23,3 +23,57 @@ async def test_a_channel_switched_to_french_mid_game_redraws_the_hands_that_foll
         assert "Votre main" in hand and "Your hand" not in hand, hand
     # Carol chose English for herself: her hand stays as it is.
     assert "Your hand" in harness.sink.hands[(table_id, CAROL.user_id)].rendering.text
+
+
+async def test_a_player_choosing_french_in_private_redraws_their_hands_at_every_table(
+        harness):
+    tables = harness.tables
+    elsewhere = "chan-2"
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    here = (await tables.start_game(ALICE, CHANNEL)).table_id
+    await tables.new_game(DAVE, elsewhere, "ochs-esel", ["rounds=2", "deadline=off"])
+    await tables.join(ALICE, elsewhere)
+    await tables.join(BOB, elsewhere)
+    there = (await tables.start_game(DAVE, elsewhere)).table_id
+    await tables.settle()
+    others = {(here, BOB.user_id), (here, CAROL.user_id),
+              (there, BOB.user_id), (there, DAVE.user_id)}
+    before = {key: harness.sink.hands[key] for key in others}
+    drawn: list[tuple[int, str]] = []
+    show_hand = harness.sink.show_hand
+
+    async def counted(msg, ref):
+        drawn.append((msg.table_id, msg.user_id))
+        return await show_hand(msg, ref)
+
+    harness.sink.show_hand = counted
+
+    # Alice writes to the bot in private: her hands change language, nobody else's.
+    assert (await tables.set_lang(ALICE, ALICE.user_id, "fr", personal=True)).ok
+    await tables.settle()
+    for table_id in (here, there):
+        hand = harness.sink.hands[(table_id, ALICE.user_id)].rendering.text
+        assert "Votre main" in hand and "Your hand" not in hand, hand
+    assert sorted(drawn) == sorted([(here, ALICE.user_id), (there, ALICE.user_id)])
+    for key in others:
+        assert harness.sink.hands[key] is before[key], key
+        assert "Your hand" in harness.sink.hands[key].rendering.text
+    assert "in play" in harness.sink.tables[here].rendering.text
+
+
+async def test_choosing_the_language_one_already_chose_redraws_no_hand(harness):
+    tables = harness.tables
+    await tables.set_lang(ALICE, ALICE.user_id, "fr", personal=True)
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    await tables.settle()
+    hand = harness.sink.hands[(table_id, ALICE.user_id)]
+    assert "Votre main" in hand.rendering.text
+
+    assert (await tables.set_lang(ALICE, ALICE.user_id, "fr", personal=True)).ok
+    await tables.settle()
+    assert harness.sink.hands[(table_id, ALICE.user_id)] is hand

@@ -213,6 +213,23 @@ async def test_unfinished_tables_are_the_open_ones_oldest_first(repo):
     assert [t.id for t in await repo.unfinished_tables()] == [a.id, b.id]
 
 
+async def test_the_tables_in_play_of_a_player_are_those_where_they_hold_a_seat(repo):
+    first = await started_table(repo, channel="a", players=("zoe", "bo"))
+    second = await started_table(repo, channel="b", players=("cy", "zoe"))
+    await new_table(repo, channel="c", players=("zoe", "bo"))  # a lobby: no hand yet
+    over = await started_table(repo, channel="d", players=("zoe", "bo"))
+    await repo.commit_move(over.id, seq=1, seat=0, move="x", actor="player", snapshot="end",
+                           status=FINISHED)
+    await started_table(repo, channel="e", players=("bo", "cy"))
+    taken = await started_table(repo, channel="f", players=("zoe", "bo"))
+    await repo.update_seat(taken.id, SeatRow(seat=0, user_id=None, name="Bot (zoe)",
+                                             is_bot=True, former_user_id="u-zoe"))
+    await started_table(repo, channel="a", platform="discord", players=("zoe", "bo"))
+
+    assert await repo.playing_tables_of("telegram", "u-zoe") == [first.id, second.id]
+    assert await repo.playing_tables_of("telegram", "u-zoey") == []
+
+
 async def test_a_chat_that_gets_a_new_id_takes_its_open_tables_and_topics_along(repo):
     group = await new_table(repo, channel="-100", platform="telegram")
     topic = await new_table(repo, channel="-100:7", platform="telegram")
