@@ -17,6 +17,7 @@ from bot.deliveries import (
     TableMessage,
     UserUnreachable,
 )
+from bot.live import Live
 from bot.render import encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
@@ -29,6 +30,11 @@ CAROL = Actor("u3", "Carol")
 DAVE = Actor("u4", "Dave")
 ADMIN = Actor("u9", "Mod", is_admin=True)
 CHANNEL = "chan-1"
+
+
+def person_at(live: Live, seat: int) -> Actor:
+    """Which of Alice, Bob and Carol holds `seat`."""
+    return next(a for a in (ALICE, BOB, CAROL) if a.user_id == live.seats[seat].user_id)
 
 
 @dataclass
@@ -148,6 +154,19 @@ class Harness:
         assert shown is not None, "no hand message was shown"
         payload = await self.payload(table_id, version, action)
         return await self.tables.press(actor, Press(payload, None, shown.message_id))
+
+    async def start_ochs(self, deadline: str = "deadline=off") -> Live:
+        """Alice's Ochs & Esel table of two rounds with Bob and Carol, started and settled:
+        the three-person game of the seat and deadline tests."""
+        assert self.tables is not None
+        await self.tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", deadline])
+        await self.tables.join(BOB, CHANNEL)
+        await self.tables.join(CAROL, CHANNEL)
+        reply = await self.tables.start_game(ALICE, CHANNEL)
+        await self.tables.settle()
+        live = await self.tables.live_table(reply.table_id)
+        assert live is not None
+        return live
 
     async def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)

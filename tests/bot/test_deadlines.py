@@ -2,26 +2,12 @@
 
 import random
 
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.bot.conftest import CHANNEL, person_at
 from tests.botplay import bot_move
 
 
-async def _start(harness, deadline="deadline=300"):
-    tables = harness.tables
-    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", deadline])
-    await tables.join(BOB, CHANNEL)
-    await tables.join(CAROL, CHANNEL)
-    reply = await tables.start_game(ALICE, CHANNEL)
-    await tables.settle()
-    return await tables.live_table(reply.table_id)
-
-
-def _actor(live, seat):
-    return next(a for a in (ALICE, BOB, CAROL) if a.user_id == live.seats[seat].user_id)
-
-
 async def test_a_reminder_comes_before_the_deadline(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs("deadline=300")
     seat = live.game.to_act(live.state)[0]
     await harness.advance(230)
     assert not harness.sink.said("your turn ends")
@@ -33,7 +19,7 @@ async def test_a_reminder_comes_before_the_deadline(harness):
 
 
 async def test_an_expired_turn_is_played_safely_for_the_player(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs("deadline=300")
     seat = live.game.to_act(live.state)[0]
     await harness.advance(301)
     assert live.row.version >= 1
@@ -44,9 +30,9 @@ async def test_an_expired_turn_is_played_safely_for_the_player(harness):
 
 
 async def test_two_expiries_in_a_row_give_the_seat_to_a_bot_until_the_player_rejoins(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs("deadline=300")
     seat = live.game.to_act(live.state)[0]
-    actor = _actor(live, seat)
+    actor = person_at(live, seat)
     for _ in range(40):  # the others stall too; only `seat`'s strikes matter here
         await harness.advance(301)
         if live.seats[seat].is_bot:
@@ -60,28 +46,28 @@ async def test_two_expiries_in_a_row_give_the_seat_to_a_bot_until_the_player_rej
 
 
 async def test_playing_yourself_resets_the_strikes(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs("deadline=300")
     first = live.game.to_act(live.state)[0]
     await harness.advance(301)  # strike 1 for `first`
     assert live.seats[first].afk_strikes == 1
     for _ in range(60):
         seat = live.game.to_act(live.state)[0]
         move = bot_move(live.game, live.state, seat, __import__("random").Random(0))
-        await harness.tables.play(_actor(live, seat), CHANNEL, str(move))
+        await harness.tables.play(person_at(live, seat), CHANNEL, str(move))
         if seat == first:
             break
     assert live.seats[first].afk_strikes == 0
 
 
 async def test_deadlines_can_be_switched_off(harness):
-    live = await _start(harness, "deadline=off")
+    live = await harness.start_ochs("deadline=off")
     await harness.advance(10_000)
     assert live.row.version == 0
     assert await harness.repo.deadlines() == []
 
 
 async def test_the_deadline_survives_a_restart(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs("deadline=300")
     table_id = live.id
     await harness.advance(100)
     tables = await harness.restart()
@@ -95,7 +81,7 @@ async def test_the_deadline_survives_a_restart(harness):
 async def test_a_persons_move_stores_the_next_turns_deadline_with_the_move(harness,
                                                                            monkeypatch):
     """One durable write per move: the deadline is not a second transaction."""
-    live = await _start(harness)
+    live = await harness.start_ochs("deadline=300")
     separate = []
     for name in ("set_deadline", "set_deadlines", "clear_deadline"):
         real = getattr(harness.repo, name)
@@ -104,7 +90,7 @@ async def test_a_persons_move_stores_the_next_turns_deadline_with_the_move(harne
                             or _real(*a, **k))
     seat = live.game.to_act(live.state)[0]
     move = bot_move(live.game, live.state, seat, random.Random(1))
-    assert (await harness.tables.play(_actor(live, seat), CHANNEL, str(move))).ok
+    assert (await harness.tables.play(person_at(live, seat), CHANNEL, str(move))).ok
     await harness.tables.settle()
     assert separate == []
     (deadline,) = await harness.repo.deadlines()

@@ -2,21 +2,7 @@
 longer sees their old hand inviting them to play: the hand message says a bot plays the
 seat, and an old button of it says how to come back (a kicked player: that they cannot)."""
 
-from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
-
-
-async def _start(harness, deadline="deadline=off"):
-    tables = harness.tables
-    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", deadline])
-    await tables.join(BOB, CHANNEL)
-    await tables.join(CAROL, CHANNEL)
-    reply = await tables.start_game(ALICE, CHANNEL)
-    await tables.settle()
-    return await tables.live_table(reply.table_id)
-
-
-def _actor(live, seat):
-    return next(a for a in (ALICE, BOB, CAROL) if a.user_id == live.seats[seat].user_id)
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, person_at
 
 
 def _move_buttons(hand):
@@ -24,9 +10,9 @@ def _move_buttons(hand):
 
 
 async def test_leaving_mid_game_closes_your_hand_message(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs()
     seat = live.game.to_act(live.state)[0]
-    actor = _actor(live, seat)
+    actor = person_at(live, seat)
     assert _move_buttons(harness.sink.hands[(live.id, actor.user_id)])
     version = live.row.version
     assert (await harness.tables.leave(actor, CHANNEL)).ok
@@ -41,9 +27,9 @@ async def test_leaving_mid_game_closes_your_hand_message(harness):
 
 
 async def test_a_bot_taking_an_absent_players_seat_closes_their_hand_message(harness):
-    live = await _start(harness, "deadline=300")
+    live = await harness.start_ochs("deadline=300")
     seat = live.game.to_act(live.state)[0]
-    actor = _actor(live, seat)
+    actor = person_at(live, seat)
     for _ in range(40):
         await harness.advance(301)
         if live.seats[seat].is_bot:
@@ -62,9 +48,9 @@ async def test_a_bot_taking_an_absent_players_seat_closes_their_hand_message(har
 
 
 async def test_cancelling_a_game_closes_every_players_hand_message(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs()
     seat = live.game.to_act(live.state)[0]
-    actor = _actor(live, seat)
+    actor = person_at(live, seat)
     version = live.row.version
     assert (await harness.tables.cancel(ALICE, CHANNEL)).ok
     await harness.tables.settle()
@@ -78,9 +64,9 @@ async def test_cancelling_a_game_closes_every_players_hand_message(harness):
 
 
 async def test_a_player_kicked_mid_game_has_their_hand_message_closed(harness):
-    live = await _start(harness)
+    live = await harness.start_ochs()
     seat = live.game.to_act(live.state)[0]
-    victim = _actor(live, seat)
+    victim = person_at(live, seat)
     assert _move_buttons(harness.sink.hands[(live.id, victim.user_id)])
     version = live.row.version
     assert (await harness.tables.kick(ADMIN, CHANNEL, victim.name)).ok

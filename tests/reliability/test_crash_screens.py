@@ -77,6 +77,36 @@ def hand_with_moves(fake: FakeTelegram, user: FakeUser, table_id: int, version: 
     return None
 
 
+async def stop(*processes: asyncio.subprocess.Process | None) -> None:
+    for process in processes:
+        if process is not None and process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.wait(), timeout=30)
+
+
+async def no_traceback(process: asyncio.subprocess.Process | None) -> None:
+    """The restarted process caught up without a traceback in its log."""
+    assert process is not None
+    err = await process.stderr.read() if process.stderr else b""
+    assert b"Traceback" not in err, err.decode()[-2000:]
+
+
+async def open_ochs(fake: FakeTelegram, users: list[FakeUser], options: str) -> None:
+    """The first user opens Ochs & Esel with `options` in the group, the others join, it
+    starts, and every player's hand is out."""
+    host, *guests = users
+    await fake.wait_for_call("getUpdates", timeout=30)
+    for user in users:
+        fake.start_bot(user)
+    fake.send_command(GROUP, host, f"/newgame ochs {options}")
+    await fake.wait_for(lambda: table_message(fake), timeout=15)
+    for user in guests:
+        fake.send_command(GROUP, user, "/join")
+    await fake.wait_for(lambda: all(u.first_name in (table_message(fake) or host).text
+                                    for u in guests), timeout=15)
+    fake.send_command(GROUP, host, "/start")
+
+
 async def test_killed_with_a_moves_edits_in_flight_the_restarted_bot_redraws_table_and_hand(
     tmp_path,
 ):
@@ -89,16 +119,7 @@ async def test_killed_with_a_moves_edits_in_flight_the_restarted_bot_redraws_tab
         first = await bot_process(fake, db)
         second: asyncio.subprocess.Process | None = None
         try:
-            await fake.wait_for_call("getUpdates", timeout=30)
-            for user in users.values():
-                fake.start_bot(user)
-            fake.send_command(GROUP, alice, "/newgame ochs rounds=1")
-            await fake.wait_for(lambda: table_message(fake), timeout=15)
-            for user in (bob, carol):
-                fake.send_command(GROUP, user, "/join")
-            await fake.wait_for(lambda: all(n in (table_message(fake) or alice).text
-                                            for n in ("Bob", "Carol")), timeout=15)
-            fake.send_command(GROUP, alice, "/start")
+            await open_ochs(fake, [alice, bob, carol], "rounds=1")
             await fake.wait_for(lambda: stored(db)[1] == 0 and all(
                 any(m.text.startswith(HAND_MARK) for m in fake.find(u.id))
                 for u in users.values()), timeout=15)
@@ -156,13 +177,8 @@ async def test_killed_with_a_moves_edits_in_flight_the_restarted_bot_redraws_tab
             assert "Last moves" in shown.text, shown.text
             assert shown.text.count("\n·") >= 2, shown.text
         finally:
-            for process in (first, second):
-                if process is not None and process.returncode is None:
-                    process.send_signal(signal.SIGTERM)
-                    await asyncio.wait_for(process.wait(), timeout=30)
-        assert second is not None
-        err = await second.stderr.read() if second.stderr else b""
-        assert b"Traceback" not in err, err.decode()[-2000:]
+            await stop(first, second)
+        await no_traceback(second)
 
 
 def status_of(db: Path, table_id: int) -> str:
@@ -187,21 +203,12 @@ async def test_killed_between_a_cancel_and_its_hands_the_restarted_bot_closes_th
     db = tmp_path / "bot.db"
     async with FakeTelegram() as fake:
         users = [fake.user(101, "Alice"), fake.user(102, "Bob"), fake.user(103, "Carol")]
-        alice, bob, carol = users
+        alice = users[0]
         fake.add_chat(GROUP, "supergroup", title="Cards")
         first = await bot_process(fake, db)
         second: asyncio.subprocess.Process | None = None
         try:
-            await fake.wait_for_call("getUpdates", timeout=30)
-            for user in users:
-                fake.start_bot(user)
-            fake.send_command(GROUP, alice, "/newgame ochs rounds=1 deadline=off")
-            await fake.wait_for(lambda: table_message(fake), timeout=15)
-            for user in (bob, carol):
-                fake.send_command(GROUP, user, "/join")
-            await fake.wait_for(lambda: all(n in (table_message(fake) or alice).text
-                                            for n in ("Bob", "Carol")), timeout=15)
-            fake.send_command(GROUP, alice, "/start")
+            await open_ochs(fake, users, "rounds=1 deadline=off")
             table_id, _, user_id, _ = await fake.wait_for(
                 lambda: (s := stored(db))[1] == 0 and s, timeout=15)
             to_act = next(u for u in users if str(u.id) == user_id)
@@ -228,10 +235,5 @@ async def test_killed_between_a_cancel_and_its_hands_the_restarted_bot_closes_th
             shown = table_message(fake)
             assert shown is not None and "cancelled" in shown.text
         finally:
-            for process in (first, second):
-                if process is not None and process.returncode is None:
-                    process.send_signal(signal.SIGTERM)
-                    await asyncio.wait_for(process.wait(), timeout=30)
-        assert second is not None
-        err = await second.stderr.read() if second.stderr else b""
-        assert b"Traceback" not in err, err.decode()[-2000:]
+            await stop(first, second)
+        await no_traceback(second)
