@@ -493,6 +493,9 @@ class Table:
                                      game=live.game.NAME)
         waiting = list(live.row.settings.get("takeovers", []))
         if actor.user_id not in [w[0] for w in waiting]:
+            if len(waiting) >= sum(s.is_bot for s in live.seats):
+                # Not queued: every bot seat is promised, they would wait for the game's end.
+                return await self.refuse(actor, "takeover_full", game=live.game.NAME)
             waiting.append([actor.user_id, actor.name])
             if not await self._save_lobby(settings={**live.row.settings,
                                                     "takeovers": waiting}):

@@ -4,9 +4,12 @@ there the join is refused at once, with the reason."""
 
 import random
 
+from bot.tables import Actor
 from db.repository import PLAYING
-from tests.bot.conftest import ALICE, BOB, CHANNEL
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
 from tests.botplay import bot_move
+
+DAVE = Actor("u9", "Dave")
 
 
 async def _start_with_bots(harness, game, bots, options=()):
@@ -83,3 +86,20 @@ async def test_a_join_in_michigans_last_deal_is_refused_and_says_deal(harness):
     assert refused.text == ("This is the last deal of Michigan: the bots keep their seats "
                             "until the game ends. You can join the next one.")
     assert live.row.settings.get("takeovers", []) == []
+
+
+async def test_a_join_once_every_bot_seat_is_promised_is_refused_not_queued(harness):
+    live = await _start_with_bots(harness, "ochs-esel", 2, ["rounds=2"])
+    assert live.row.status == PLAYING
+    assert (await harness.tables.join(BOB, CHANNEL)).ok
+    assert (await harness.tables.join(CAROL, CHANNEL)).ok
+    refused = await harness.tables.join(DAVE, CHANNEL)
+    assert not refused.ok
+    assert refused.text == ("Every bot seat at Ochs & Esel is already promised to someone "
+                            "waiting for the next round. You can join the next game.")
+    assert [w[0] for w in live.row.settings["takeovers"]] == [BOB.user_id, CAROL.user_id]
+    again = await harness.tables.join(BOB, CHANNEL)  # asking again keeps Bob's place
+    assert again.ok and again.text.startswith("You will take over")
+    await harness.tables.set_lang(DAVE, CHANNEL, "fr", personal=True)
+    refused = await harness.tables.join(DAVE, CHANNEL)
+    assert refused.text.startswith("Chaque place de bot à Ochs & Esel est déjà promise")

@@ -79,6 +79,7 @@ takeover_queued = Du übernimmst den Platz eines Bots, sobald die nächste Runde
 takeover_no_rounds = { $game } hat keine Runden: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
 takeover_last_round = Das ist die letzte Runde von { $game }: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
 takeover_last_round--michigan = Das ist die letzte Runde von { $game }: Die Bots behalten ihre Plätze bis zum Ende des Spiels. Beim nächsten Spiel kannst du einsteigen.
+takeover_full = Jeder Bot-Platz bei { $game } ist schon jemandem versprochen, der auf die nächste Runde wartet. Beim nächsten Spiel kannst du einsteigen.
 left = Du hast den Tisch verlassen.
 not_seated = Du spielst an diesem Tisch nicht mit.
 seat_to_bot_left = { $name } ist gegangen; { $bot } spielt auf dem Platz weiter. Mit /join geht es zurück ins Spiel.

@@ -79,6 +79,7 @@ takeover_queued = You will take over a bot's seat when the next round starts.
 takeover_no_rounds = { $game } has no rounds: its bots keep their seats until the game ends. You can join the next one.
 takeover_last_round = This is the last round of { $game }: the bots keep their seats until the game ends. You can join the next one.
 takeover_last_round--michigan = This is the last deal of { $game }: the bots keep their seats until the game ends. You can join the next one.
+takeover_full = Every bot seat at { $game } is already promised to someone waiting for the next round. You can join the next game.
 left = You left the table.
 not_seated = You are not playing at this table.
 seat_to_bot_left = { $name } left; { $bot } plays their seat. They can /join to come back.

@@ -79,6 +79,7 @@ takeover_queued = Vous prendrez la place d'un bot au début de la prochaine manc
 takeover_no_rounds = { $game } se joue sans manches : ses bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
 takeover_last_round = C'est la dernière manche de { $game } : les bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
 takeover_last_round--michigan = C'est la dernière donne de { $game } : les bots gardent leur place jusqu'à la fin de la partie. Vous pourrez rejoindre la suivante.
+takeover_full = Chaque place de bot à { $game } est déjà promise à quelqu'un qui attend la prochaine manche. Vous pourrez rejoindre la partie suivante.
 left = Vous avez quitté la table.
 not_seated = Vous ne jouez pas à cette table.
 seat_to_bot_left = { $name } est parti ; { $bot } joue à sa place. /join pour revenir.
