@@ -552,19 +552,25 @@ class Tables:
             self.in_background(self._store_locale(user_id))
 
     async def _store_locale(self, user_id: str) -> None:
+        """Stores the app's language; a person with no /lang reads their hands in it, so
+        the hands shown before the change are drawn again (once, whatever the events)."""
+        redraw = False
         try:
             while True:
                 stored = await self.user_settings(user_id)
                 latest = self._locales.get(user_id, stored.locale)
                 if stored.locale == latest:
-                    return
+                    break
                 await self.repo.set_user_locale(self.platform, user_id, latest)
                 self._users[user_id] = replace(self._users.get(user_id, stored), locale=latest)
+                redraw = redraw or stored.lang is None
         except StorageError as exc:  # only a preference: the next event tries again
             self._locales.pop(user_id, None)
             log.warning("could not store the app language of %s: %s", user_id, exc)
         finally:
             self._storing_locale.discard(user_id)
+        if redraw:
+            await self._show_hands_of(user_id)
 
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
         """What a person reads privately: their /lang, else their app's language, else the

@@ -1,6 +1,7 @@
 """A player's hand message is in the language they read privately: theirs if they chose
-one, else the channel's. When an admin switches the channel's language mid-game, the
-hands that follow the channel switch with the table message, at once."""
+one, else their app's, else the channel's. When any of these changes mid-game (an admin
+switches the channel, the player types /lang, their app turns to another language), the
+hands that follow it are drawn again at once."""
 
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
 
@@ -77,3 +78,26 @@ async def test_choosing_the_language_one_already_chose_redraws_no_hand(harness):
     assert (await tables.set_lang(ALICE, ALICE.user_id, "fr", personal=True)).ok
     await tables.settle()
     assert harness.sink.hands[(table_id, ALICE.user_id)] is hand
+
+
+async def test_a_player_whose_app_turns_french_reads_their_hand_in_french(harness):
+    tables = harness.tables
+    tables.remember_locale(BOB.user_id, "en-US")
+    tables.remember_locale(CAROL.user_id, "en-US")
+    await tables.set_lang(CAROL, CAROL.user_id, "en", personal=True)  # Carol chose English
+    await tables.new_game(ALICE, CHANNEL, "ochs-esel", ["rounds=2", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(ALICE, CHANNEL)).table_id
+    await tables.settle()
+    assert "Your hand" in harness.sink.hands[(table_id, BOB.user_id)].rendering.text
+    alice_before = harness.sink.hands[(table_id, ALICE.user_id)]
+
+    # Bob's and Carol's apps now run in French: Bob follows his app, Carol her /lang.
+    tables.remember_locale(BOB.user_id, "fr-FR")
+    tables.remember_locale(CAROL.user_id, "fr-FR")
+    await tables.settle()
+    bob = harness.sink.hands[(table_id, BOB.user_id)].rendering.text
+    assert "Votre main" in bob and "Your hand" not in bob, bob
+    assert "Your hand" in harness.sink.hands[(table_id, CAROL.user_id)].rendering.text
+    assert harness.sink.hands[(table_id, ALICE.user_id)] is alice_before
