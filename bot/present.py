@@ -200,6 +200,13 @@ def refusal(live: Live, exc: IllegalMove, lang: str) -> str:
     return t(lang, "refusal.generic", code=exc.code)
 
 
+def game_key(key: str, game_id: str, lang: str = "en") -> str:
+    """`key.<game>` where the game has a sentence of its own (Michigan's rounds are deals),
+    else `key`."""
+    own = f"{key}.{game_id}"
+    return own if known(lang, own) else key
+
+
 def round_summary(live: Live, ev: dict[str, Any], lang: str, *,
                   last: bool = False) -> list[str]:
     """A round's points and totals; `last`: the game's last round, with no next one (a
@@ -209,8 +216,7 @@ def round_summary(live: Live, ev: dict[str, Any], lang: str, *,
     if points is None:
         return []
     seat_names = names(live, lang)
-    key = f"round_over.{live.row.game}"
-    key = key if known(lang, key) else "round_over"
+    key = game_key("round_over", live.row.game, lang)
     if last and known(lang, f"{key}.last"):
         key = f"{key}.last"
     lines = [t(lang, key, round=ev.get("round", ev.get("deal", "?")))]

@@ -31,7 +31,7 @@ from bot import options as table_options
 from bot.authority import MemberCheck, RightsUnknown
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.driving import SHOWING_CHANGE
-from bot.i18n import known, t
+from bot.i18n import t
 from bot.live import TOLD_MOVES, Actor, Live, Reply, Told
 from bot.present import bot_level
 from bot.render import Button
@@ -488,8 +488,8 @@ class Table:
             return await self.refuse(actor, "takeover_no_rounds", game=live.game.NAME)
         if present.in_last_round(live):
             # Not queued: the game would seat them only once it is over.
-            own = f"takeover_last_round.{live.row.game}"  # Michigan's rounds are deals
-            return await self.refuse(actor, own if known("en", own) else "takeover_last_round",
+            return await self.refuse(actor, present.game_key("takeover_last_round",
+                                                             live.row.game),
                                      game=live.game.NAME)
         waiting = list(live.row.settings.get("takeovers", []))
         if actor.user_id not in [w[0] for w in waiting]:
