@@ -15,6 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal
 from fluent.runtime import FluentBundle
 from fluent.runtime.resolver import CurrentEnvironment, Pattern, ResolverEnvironment
 from fluent.runtime.types import FluentInt, FluentNone, FluentType
@@ -62,8 +64,8 @@ DIALECTS: dict[str, dict[str, dict[str, str]]] = {}
 
 class _Bundle(FluentBundle):
     """A bundle that takes arguments already made Fluent values (`_arg`): the stock one
-    turns every int back into a plain FluentInt, which Babel formats with the locale's
-    grouping and minus sign, not as the sentences always showed numbers."""
+    turns every int back into a plain FluentInt, which Babel formats with a hyphen for a
+    minus sign, where the sentences show a true one (`number`)."""
 
     def format_pattern(self, pattern: Pattern, args: dict[str, Any] | None = None,
                        ) -> tuple[str | FluentNone, list[Exception]]:
@@ -132,19 +134,20 @@ EN = CATALOGUES["en"]
 FR = CATALOGUES["fr"]
 
 
-class _Plain(FluentInt):
-    """An int written as Python writes it (no grouping separators, whatever the locale),
-    as the sentences always showed it; Fluent still picks a plural variant from it."""
+class _Number(FluentInt):
+    """An int said in a sentence: as players of the language read it (`number`); Fluent
+    still picks a plural variant from it."""
+
+    lang = "en"
 
     def format(self, locale: Any) -> str:
-        return str(int(self))
+        return number(int(self), lang=self.lang)
 
 
-class _Counted(FluentInt):
-    """A count as players read it (`number`): a true minus sign (−14 chips)."""
-
-    def format(self, locale: Any) -> str:
-        return number(int(self))
+def _number_in(lang: str, value: int) -> _Number:
+    made = _Number(value)
+    made.lang = lang
+    return made
 
 
 def message_variables(lang: str, key: str) -> set[str]:
@@ -162,11 +165,15 @@ class _Lenient(dict[str, Any]):
         return "?"
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, _Counted | _Plain):  # a count in a sentence without plural variants
+def _show(value: Any, lang: str) -> str:
+    if isinstance(value, _Number):  # a count in a sentence without plural variants
         return value.format(None)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | float):
+        return number(value, lang=lang)
     if isinstance(value, list | tuple):
-        return " ".join(_show(v) for v in value)
+        return " ".join(_show(v, lang) for v in value)
     return str(value)
 
 
@@ -182,7 +189,7 @@ def _dialect(lang: str) -> dict[str, str]:
 def _format(lang: str, key: str, template: str, params: dict[str, Any]) -> str:
     try:
         # format_map consults _Lenient.__missing__, so a forgotten parameter shows "?".
-        return template.format_map(_Lenient({k: _show(v) for k, v in params.items()}))
+        return template.format_map(_Lenient({k: _show(v, lang) for k, v in params.items()}))
     except (ValueError, IndexError, AttributeError, KeyError):
         log.exception("bad template %s/%s", lang, key)
         return template
@@ -193,10 +200,32 @@ def known(lang: str, key: str) -> bool:
     return has(lang, key) or has("en", key)
 
 
-def number(n: int, *, signed: bool = False) -> str:
-    """A number as players read it: a true minus sign (−6) and, `signed`, a plus (+7)."""
-    text = f"−{-n}" if n < 0 else str(n)
-    return f"+{text}" if signed and n > 0 else text
+def number(n: float, *, signed: bool = False, lang: str = "en") -> str:
+    """A number as players of `lang` read it, formatted by Babel with the locale's digit
+    grouping and decimal sign (`3.0` in English, `3,0` in French and German; a float keeps
+    at least one decimal), a true minus sign (−6) and, `signed`, a plus (+7).
+
+    Every number a sentence shows comes through here: the ints and floats given to `t`
+    and `count`, and those a renderer writes itself."""
+    memo = (number, n, type(n), signed, lang)
+    text = _MEMO.get(memo)
+    if text is None:
+        digits = "#,##0.0##" if isinstance(n, float) else None
+        text = format_decimal(abs(n), format=digits, locale=_locale(lang))
+        text = f"−{text}" if n < 0 else text
+        text = f"+{text}" if signed and n > 0 else text
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[memo] = text
+    return text
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    try:
+        return Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse("en")
 
 
 def count(lang: str, unit: str, n: int) -> str:
@@ -208,19 +237,19 @@ def count(lang: str, unit: str, n: int) -> str:
     memo = (count, lang, unit, n, DIALECT.get())  # `count` first: never one of t's keys
     text = _MEMO.get(memo)
     if text is None:
-        text = t(lang, f"n.{unit}", n=_Counted(n))
+        text = t(lang, f"n.{unit}", n=_number_in(lang, n))
         _MEMO[memo] = text
     return text
 
 
-def _arg(value: Any) -> Any:
+def _arg(value: Any, lang: str) -> Any:
     if isinstance(value, FluentType):
         return value
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
-        return _Plain(value)
-    return _show(value)
+        return _number_in(lang, value)
+    return _show(value, lang)
 
 
 def _fluent(lang: str, key: str, params: dict[str, Any]) -> str | None:
@@ -230,13 +259,13 @@ def _fluent(lang: str, key: str, params: dict[str, Any]) -> str | None:
     if plain is None:
         plain = _plural_template(lang, name, params)
     if plain is not None:
-        return plain.format_map(_Lenient({k: _show(v) for k, v in params.items()}))
+        return plain.format_map(_Lenient({k: _show(v, lang) for k, v in params.items()}))
     if bundle is None or not bundle.has_message(name):
         return None
     msg = bundle.get_message(name)
     if msg.value is None:  # a message with attributes only: nothing to say
         return None
-    args = {k: _arg(v) for k, v in params.items()}
+    args = {k: _arg(v, lang) for k, v in params.items()}
     for missing in _VARIABLES[lang].get(name, frozenset()) - args.keys():
         args[missing] = "?"  # a forgotten parameter shows "?", never the raw $name
     text, errors = bundle.format_pattern(msg.value, args)
@@ -253,7 +282,7 @@ def _template(lang: str, key: str, params: dict[str, Any]) -> str | None:
         return None
     try:
         # format_map consults _Lenient.__missing__, so a forgotten parameter shows "?".
-        return template.format_map(_Lenient({k: _show(v) for k, v in params.items()}))
+        return template.format_map(_Lenient({k: _show(v, lang) for k, v in params.items()}))
     except (ValueError, IndexError, AttributeError, KeyError):
         log.exception("bad template %s/%s", lang, key)
         return template

@@ -226,8 +226,8 @@ def round_summary(live: Live, ev: dict[str, Any], lang: str, *,
         total = totals[seat] if isinstance(totals, list) and seat < len(totals) else "?"
         shown = value
         if signed and isinstance(value, int):
-            shown = number(value, signed=True)
-            total = number(total) if isinstance(total, int) else total
+            shown = number(value, signed=True, lang=lang)
+            total = number(total, lang=lang) if isinstance(total, int) else total
         lines.append(t(lang, "round_line", name=seat_names[seat] if seat < len(seat_names)
                        else f"#{seat + 1}", points=shown, total=total))
     return lines
@@ -244,7 +244,7 @@ def score_text(live: Live, score: Any, lang: str) -> str:
     unit = f"score.{live.row.game}"
     if isinstance(score, int) and known(lang, f"n.{unit}"):
         return count(lang, unit, score)
-    return str(score)
+    return number(score, lang=lang) if isinstance(score, int | float) else str(score)
 
 
 def final_ranking(live: Live, result: Outcome, lang: str) -> list[str]:

@@ -961,7 +961,7 @@ class Tables:
             key = "stats_line_team" if getattr(known_game, "COOPERATIVE", False) \
                 else "stats_line"
             lines.append(t(lang, key, game=name, played=row.played, wins=row.wins,
-                           lost=row.played - row.wins, rank=f"{row.average_rank:.1f}"))
+                           lost=row.played - row.wins, rank=round(float(row.average_rank), 1)))
         return Reply("\n".join(lines))
 
     # --- platform events ------------------------------------------------------------------

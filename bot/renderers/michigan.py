@@ -10,7 +10,7 @@ forced plays: the table's sequence line shows them.
 
 from typing import Any
 
-from bot.i18n import count, t
+from bot.i18n import count, number, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import player_name
@@ -47,7 +47,8 @@ def _suit(suit: str, lang: str) -> str:
 
 
 def _piles(pay_cards: list[list[Any]], lang: str) -> str:
-    return " · ".join(f"{card_text(card, lang)} {chips}" for card, chips in pay_cards)
+    return " · ".join(f"{card_text(card, lang)} {number(chips, lang=lang)}"
+                      for card, chips in pay_cards)
 
 
 def _runs(plays: list[tuple[int, str]], names: list[str], lang: str) -> str:
@@ -132,7 +133,7 @@ def hand_lines(view: dict[str, Any], lang: str) -> list[str]:
     if seat not in view["to_act"]:
         return lines  # chips and pay piles move on others' turns: the table shows them
     pay = {card: chips for card, chips in view["pay_cards"]}
-    held = [f"{card_text(c, lang)} ({pay[c]})" for c in hand if c in pay]
+    held = [f"{card_text(c, lang)} ({number(pay[c], lang=lang)})" for c in hand if c in pay]
     if held:
         lines.append(t(lang, "mi.hand_pay", cards=", ".join(held)))
     discarded = view.get("discarded") or []
@@ -236,7 +237,7 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     elif kind == "deal_over":
         payments = ev.get("payments", [])
         winner = ev.get("seat")
-        paid = [f"{player_name(s, names)} {p:+d}".replace("-", "−")
+        paid = [f"{player_name(s, names)} {number(p, signed=True, lang=lang)}"
                 for s, p in enumerate(payments) if s != winner and p]
         if not paid or not isinstance(winner, int):
             key = "deal_over_alone"

@@ -4,7 +4,7 @@ cards laid "ne sont pas remplacées" and everyone counts them."""
 
 from typing import Any
 
-from bot.i18n import count, t
+from bot.i18n import count, number, t
 from bot.render import Button
 from bot.renderers import generic
 from bot.renderers.generic import cards_text
@@ -44,7 +44,7 @@ def public_lines(view: dict[str, Any], names: list[str], lang: str) -> list[str]
         for value, chip in zip(view["board_values"][row], view["board"][row], strict=True):
             holder = "—" if chip is None else (
                 _name(chip["seat"], names, seats) + (SUPER if chip["super"] else ""))
-            cells.append(f"{value} {holder}")
+            cells.append(f"{number(value, lang=lang)} {holder}")
         lines.append(t(lang, "nix.board_row", row=_row_word(row, lang), cells=" · ".join(cells)))
     by_turn: dict[int, list[str]] = {}
     for placed in view["placed"]:
@@ -160,8 +160,10 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     elif kind == "turn_started":
         params["turns"] = TURNS
     elif kind == "round_over":
-        params["points"] = " · ".join(f"{_name(seat, names)} +{points}"
-                                      for seat, points in enumerate(ev.get("points", [])))
+        # "+0" too: a round's points are what each seat gained, nothing taken away.
+        params["points"] = " · ".join(
+            f"{_name(seat, names)} {'+' if points >= 0 else ''}{number(points, lang=lang)}"
+            for seat, points in enumerate(ev.get("points", [])))
     elif kind == "round_started":
         params["first"] = _name(ev.get("first", 0), names)
     return t(lang, f"event.{game_id}.{key}", **params)

@@ -77,14 +77,24 @@ def test_every_counted_unit_has_its_plural_forms_in_every_language():
             assert ones == singular.get(lang, {1}), (lang, unit, texts)
 
 
-def test_numbers_read_as_before_no_grouping_a_true_minus_and_no_isolation_marks():
-    assert i18n.count("en", "chip", 1000) == "1000 chips"
-    assert i18n.count("fr", "chip", 12345) == "12345 jetons"
+def test_numbers_read_as_the_locale_writes_them_with_a_true_minus_and_no_isolation_marks():
+    assert i18n.count("en", "chip", 1000) == "1,000 chips"
+    assert i18n.count("de", "chip", 1000) == "1.000 Chips"
+    assert i18n.count("fr", "chip", 12345) == "12\u202f345 jetons"
     assert i18n.count("de", "chip", -1) == "−1 Chip"
     assert i18n.count("en", "chip", -14) == "−14 chips"
-    assert i18n.t("fr", "table_full", max=1000) == "La table est complète (1000 joueurs au plus)."
+    assert i18n.t("fr", "table_full", max=1000) == "La table est complète (1\u202f000 joueurs au plus)."
     text = i18n.t("de", "your_turn", name="Ada", game="The Game")
     assert text == "Ada, du bist dran (The Game)." and "\u2068" not in text
+
+
+def test_a_decimal_shows_the_locale_decimal_sign_in_every_sentence():
+    for lang, rank in (("en", "3.0"), ("de", "3,0"), ("fr", "3,0")):
+        text = i18n.t(lang, "stats_line", game="X", played=4, wins=1, rank=3.0)
+        assert text.endswith(f" {rank}"), text
+    assert i18n.t("de", "option.too_high", key="chips", high=2.5).endswith("2,5.")
+    assert i18n.number(-2.25, lang="fr") == "−2,25"
+    assert i18n.number(1234567, lang="de") == "1.234.567"
 
 
 def test_a_missing_parameter_shows_a_question_mark_in_every_language():

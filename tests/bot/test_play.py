@@ -186,6 +186,14 @@ async def test_finished_game_offers_a_rematch_and_counts_in_stats(harness):
     assert final.buttons[0][0].action == "rematch"
     stats = await harness.tables.stats(ALICE, CHANNEL)
     assert "Ochs & Esel: 1 played" in stats.text
+    place = int(next(line for line in final.text.split("\n") if "Alice" in line).split(".")[0])
+    assert f"average place {place}.0" in stats.text
+    # A decimal as the reader writes it: a comma in German and French.
+    for lang, words in (("de", "im Schnitt Platz"), ("fr", "place moyenne")):
+        await harness.tables.set_lang(ALICE, CHANNEL, lang, personal=True)
+        stats = await harness.tables.stats(ALICE, CHANNEL)
+        assert f"{words} {place},0" in stats.text, stats.text
+    await harness.tables.set_lang(ALICE, CHANNEL, "en", personal=True)
     assert not (await harness.press(CAROL, live.id, final.version, "rematch")).ok  # she left
     assert not (await harness.press(BOB, live.id, final.version, "rematch")).ok
     reply = await harness.press(ALICE, live.id, final.version, "rematch")
