@@ -368,8 +368,10 @@ def option_problems(exc: BadOptions, game: Game, lang: str) -> str:
     if not exc.problems:
         return str(exc)
     known = ", ".join([*game.Options.model_fields, *TABLE_SETTINGS])
-    return " ".join(t(lang, f"option.{p['kind']}", **p, game=game.NAME, options=known)
-                    for p in exc.problems)
+    # Each distinct problem once: 24 board values over the bound are one thing to fix.
+    return " ".join(dict.fromkeys(
+        t(lang, f"option.{p['kind']}", **p, game=game.NAME, options=known)
+        for p in exc.problems))
 
 
 def options_line(live: Live, lang: str) -> str:

@@ -44,6 +44,16 @@ async def test_unknown_game_and_bad_options_are_refused_with_reasons(harness):
     assert await harness.tables.table_for_channel(CHANNEL) is None
 
 
+async def test_a_problem_repeated_in_many_option_values_is_said_once(harness):
+    board = "{" + ", ".join(f'"{row}": [5000, 5000, 5000]' for row in (
+        "quad", "run4", "triple", "run3", "pair", "run2", "single", "none")) + "}"
+    reply = await harness.tables.new_game(ALICE, CHANNEL, "nix", [f"board={board}", "rounds=99"])
+    assert not reply.ok
+    assert reply.text == ("These options don't work: “rounds” goes from 1 to 20. "
+                          "“board” goes up to 1,000."), reply.text
+    assert await harness.tables.table_for_channel(CHANNEL) is None
+
+
 async def test_the_host_chooses_who_plays_first_in_the_game(harness):
     tables = harness.tables
     await tables.new_game(ALICE, CHANNEL, "the-game", ["first=3"])
