@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
-from engine.core.hands import missing_cards
+from engine.core.hands import missing_cards, short_of
 from engine.core.notation import numbers_first, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
@@ -497,7 +497,8 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     cards = list(move.cards)
     missing = missing_cards(cards, hand)
     if missing:
-        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())))
+        return IllegalMove("card_not_in_hand", cards=sort_cards(list(missing.elements())),
+                           **short_of(cards, hand, missing, sort_cards))
     if move.row == "none" and not cards and hand:
         # "ne peut être jouée que quand le joueur concerné n'a effectivement plus de cartes"
         return IllegalMove("none_needs_empty_hand", hand_size=len(hand))

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import Field
 
 from engine.core.errors import BadOptions, IllegalMove
-from engine.core.hands import missing_cards
+from engine.core.hands import missing_cards, short_of
 from engine.core.notation import numbers_first, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
@@ -439,18 +439,6 @@ def _sort_key(card: str) -> tuple[int, int]:
     return (0, int(card)) if card.isdigit() else (1, _ORDER[card])
 
 
-def _short(cards: list[str], hand: list[str] | tuple[str, ...],
-           missing: Counter[str]) -> dict[str, Any]:
-    """When the hand holds some but too few of a card (`13 13` with one 13), which card,
-    how many are held and how many the set needs: the refusal then says exactly that."""
-    for card in sort_cards(list(missing)):
-        held = Counter(hand)[card]
-        if held:
-            return {"reason": "short", "card": card, "held": held,
-                    "wanted": Counter(cards)[card], "played": sort_cards(cards)}
-    return {}
-
-
 def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The first refusal that applies, in the contract's order of codes."""
     if state.over:
@@ -477,7 +465,7 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
         return IllegalMove("must_match_count", count=trick.count, played=len(cards))
     value = set_value(cards)
     missing = missing_cards(cards, hand)
-    short = _short(cards, hand, missing) if missing else {}
+    short = short_of(cards, hand, missing, sort_cards) if missing else {}
     if not leading and trick.kind == NORMAL and value is not None and value <= trick.best_value:
         if trick.best_value >= LONE_JOKER_VALUE:  # only jokers reach 14, nothing passes it
             return IllegalMove("too_low", needed=trick.best_value + 1, value=value,

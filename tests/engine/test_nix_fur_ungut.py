@@ -541,7 +541,12 @@ def test_not_your_turn() -> None:
 def test_card_not_in_hand() -> None:
     state = start([["1", "1"], ["2"]])
     error = refusal(state, "triple 1 1 1")
-    assert (error.code, error.params) == ("card_not_in_hand", {"cards": ["1"]})
+    # Two 1s held: the refusal says how many, not "you don't have 1".
+    assert (error.code, error.params) == ("card_not_in_hand", {
+        "cards": ["1"], "reason": "short", "card": "1", "held": 2, "wanted": 3,
+        "played": ["1", "1", "1"]})
+    error = refusal(state, "pair 5 5")
+    assert (error.code, error.params) == ("card_not_in_hand", {"cards": ["5", "5"]})
 
 
 def test_refusal_order_card_before_combination_before_super() -> None:
