@@ -174,6 +174,7 @@ def refusal(live: Live, exc: IllegalMove, lang: str) -> str:
         [clean.echo(v) if isinstance(v, str) else v for v in value]
         if isinstance(value, list | tuple) else value
         for name, value in exc.params.items()}
+    params = renderers.for_game(live.row.game).refusal_params(params, lang)
     if "card" in params and "cards" not in params:
         params["cards"] = params["card"]
     reason = params.get("reason")

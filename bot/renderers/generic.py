@@ -63,6 +63,12 @@ def talk_buttons(view: dict[str, Any], lang: str) -> list[Button]:
     return []
 
 
+def refusal_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A refusal's parameters as the game's table writes them (a suit as the table names
+    it); a game without its own way of writing cards says them as the engine does."""
+    return params
+
+
 def player_name(seat: int, names: list[str]) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 

@@ -46,6 +46,12 @@ def _suit(suit: str, lang: str) -> str:
     return f"{SYMBOLS.get(suit, suit)} {t(lang, f'mi.suit.{suit}')}"
 
 
+def refusal_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Suits named as the table names them (`♥ hearts`, not the code `H`)."""
+    return {name: _suit(value, lang) if name in ("suit", "previous") and value in SYMBOLS
+            else value for name, value in params.items()}
+
+
 def _piles(pay_cards: list[list[Any]], lang: str) -> str:
     return " · ".join(f"{card_text(card, lang)} {number(chips, lang=lang)}"
                       for card, chips in pay_cards)
