@@ -6,6 +6,7 @@ from bot.i18n import count, t
 from bot.render import Button
 from bot.renderers.generic import MAX_MOVE_BUTTONS, cards_text, player_name
 from engine.core.types import Move
+from engine.ochs_esel import LONE_JOKER_VALUE
 
 
 def _animal(code: str, lang: str) -> str:
@@ -82,6 +83,8 @@ def _task(trick: dict[str, Any], lang: str) -> str:
     best: list[str] = next((p["cards"] for p in reversed(trick["plays"]) if p["cards"]), [])
     if not best:
         return t(lang, "oe.hand_lead")
+    if (trick.get("best_value") or 0) >= LONE_JOKER_VALUE:  # jokers alone: nothing beats them
+        return t(lang, "oe.hand_beat_unbeatable", best=cards_text(best))
     return t(lang, "oe.hand_beat", best=cards_text(best),
              count=count(lang, "card", trick["count"]))
 
