@@ -83,7 +83,8 @@ def test_numbers_read_as_the_locale_writes_them_with_a_true_minus_and_no_isolati
     assert i18n.count("fr", "chip", 12345) == "12\u202f345 jetons"
     assert i18n.count("de", "chip", -1) == "−1 Chip"
     assert i18n.count("en", "chip", -14) == "−14 chips"
-    assert i18n.t("fr", "table_full", max=1000) == "La table est complète (1\u202f000 joueurs au plus)."
+    assert i18n.t("fr", "table_full", max=1000) == (
+        "La table est complète (1\u202f000 joueurs au plus).")
     text = i18n.t("de", "your_turn", name="Ada", game="The Game")
     assert text == "Ada, du bist dran (The Game)." and "\u2068" not in text
 
@@ -115,7 +116,7 @@ def test_german_help_rules_and_refusals_read_german():
                  i18n.t("de", "refusal.too_low", needed="8 8"), i18n.t("de", "newgame_usage")]:
         assert english_sentences(text) == [], text
     assert "Ochs und Esel" in i18n.t("de", "rules.ochs-esel")
-    assert "runden=3 ochs=ja" in i18n.t("de", "newgame_usage")
+    assert "rounds=3 ox=ja" in i18n.t("de", "newgame_usage")
 
 
 def test_the_english_detector_finds_an_english_sentence():

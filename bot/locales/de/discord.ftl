@@ -30,7 +30,7 @@ discord--cmd--newgame--desc = Einen Tisch für ein Spiel in diesem Kanal eröffn
 discord--cmd--newgame--game = spiel
 discord--cmd--newgame--game--desc = Das Spiel, das ihr spielt
 discord--cmd--newgame--options = optionen
-discord--cmd--newgame--options--desc = Optionen, z. B. runden=3 ochs=ja deadline=aus
+discord--cmd--newgame--options--desc = Optionen, z. B. rounds=3 ox=ja deadline=aus
 discord--cmd--play = spielen
 discord--cmd--play--desc = Einen Zug spielen, z. B. 7 7 J
 discord--cmd--play--move = zug
@@ -46,7 +46,7 @@ discord--cmd--kick--member--desc = Der Spieler, der gehen soll
 discord--cmd--options = optionen
 discord--cmd--options--desc = Die Optionen des Tisches vor dem Start ansehen oder ändern (Gastgeber oder Admin)
 discord--cmd--options--options = optionen
-discord--cmd--options--options--desc = z. B. runden=3 ochs=ja deadline=aus; leer, um sie zu sehen
+discord--cmd--options--options--desc = z. B. rounds=3 ox=ja deadline=aus; leer, um sie zu sehen
 discord--cmd--stats = statistik
 discord--cmd--stats--desc = Deine Ergebnisse in beendeten Spielen
 discord--cmd--rules = regeln

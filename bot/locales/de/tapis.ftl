@@ -51,7 +51,7 @@ mentions_on = Ich erwähne dich, wenn dein Zug beginnt.
 mentions_off = Ich erwähne dich nicht mehr, wenn dein Zug beginnt.
 # Lobby
 unknown_game = Das Spiel „{ $text }“ kenne ich nicht. Spiele: { $games }.
-bad_option_word = Die Option „{ $word }“ verstehe ich nicht: schreib name=wert, z. B. runden=3.
+bad_option_word = Die Option „{ $word }“ verstehe ich nicht: schreib name=wert, z. B. rounds=3.
 bad_table_setting = „{ $key }={ $value }“ ist keine gültige Tischeinstellung (deadline: aus oder 30–86400 Sekunden; bot_delay: 0–30 Sekunden).
 bad_options = Diese Optionen passen nicht: { $message }
 option--unknown_option = { $game } hat keine Option „{ $key }“ (Optionen: { $options }).
@@ -213,7 +213,7 @@ refusal--super_not_allowed--turn_5 = In Zug 5 gibt es keinen Superchip; er wird 
 refusal--super_used = Deinen Superchip hast du in dieser Runde schon eingesetzt.
 refusal--generic = Dieser Zug ist nicht erlaubt ({ $code }).
 # nach einem unlesbaren Zug ({hint} oben, mit Leerzeichen davor): wie man in diesem Spiel einen Zug schreibt
-hint--ochs-esel = Schreib die Karten, die du spielst, z. B. 7 7 J, oder passen; mit E spielst du den Esel aus.
+hint--ochs-esel = Schreib die Karten, die du spielst, z. B. 7 7 J, oder passen; mit D spielst du den Esel aus.
 hint--the-game = Schreib eine Karte und einen Stapel, z. B. 23 A1 (mehrere: 23 A1, 77 D2), oder ende.
 hint--nix-fur-ungut = Schreib die Reihe und dann die Karten, z. B. paar 5 J, reihe3 2 3 4 super, oder nichts.
 hint--michigan = Züge: ausspielen herz (Farben: pik, herz, karo, kreuz), tauschen, behalten, versteigern, bieten 5, passen.
@@ -222,7 +222,7 @@ help =
     Befehle: /newgame <spiel> [optionen] · /join · /leave · /start · /play <zug> · /pass · /hand · /table · /options · /scores · /stats · /rules [spiel] · /cancel · /kick <spieler> · /lang <de|en|fr> · /mentions on|off · /help
     Spiele: { $games }
 rules_pick = Die Regeln welchen Spiels? { $games }
-newgame_usage = Eröffne einen Tisch mit /newgame <spiel> [option=wert …], z. B. /newgame ochs runden=3 ochs=ja. Spiele:
+newgame_usage = Eröffne einen Tisch mit /newgame <spiel> [option=wert …], z. B. /newgame ochs rounds=3 ox=ja. Spiele:
 newgame_game = • { $id } — { $name }, { $low }–{ $high } Spieler; Optionen: { $options }
 newgame_table_options = Jeder Tisch: deadline=<sekunden>|aus (Standard 300), bot_delay=<sekunden>.
 needs_private_chat = { $name }: Ich kann dir noch nicht privat schreiben, und dort werden deine Karten ausgeteilt. Öffne { $link } und drück auf Start: Dann sitzt du sofort am Tisch.
@@ -251,7 +251,7 @@ cmd--mentions = Erwähnung, wenn ich dran bin: /mentions on|off
 cmd--help = Wie man mit mir spielt
 console_resume = Dein Spiel { $game } geht weiter.
 console_pick_game = Welches Spiel?
-console_options = Optionen (z. B. runden=3 ochs=ja), Enter für die Standardwerte:
+console_options = Optionen (z. B. rounds=3 ox=ja), Enter für die Standardwerte:
 console_bots = Wie viele Bots als Gegner ({ $low }–{ $high }, Enter für { $default })?
 console_no_button = In der Liste oben gibt es keine Auswahl mit dieser Nummer.
 console_bad_bots = Gib eine Zahl von { $low } bis { $high } ein, oder Enter.
@@ -268,7 +268,7 @@ optdesc--chips = Chips pro Spieler zu Beginn, 1 bis 1000
 optdesc--hands_per_player = wie oft jeder Spieler gibt, 1 bis 10
 optdesc--deadline = Zeit für einen Zug (30s bis 24h, oder aus); danach spielt der Bot für dich
 optdesc--bot_delay = Sekunden, die ein Bot vor seinem Zug wartet, 0 bis 30
-rules--ochs-esel = Ochs und Esel (3–12 Spieler): Werde deine Karten los. Der Ausspieler legt eine oder mehrere Karten eines Werts; jeder andere überbietet einmal mit gleich vielen, strikt höheren Karten oder passt; wer am höchsten liegt, spielt als Nächstes aus. Ein Joker ergänzt jeden Wert; Joker allein zählen 14. Der Esel (20 Minuspunkte) darf nur allein ausgespielt werden: Dann legt jeder eine Karte (Joker = 1), und die höchste nimmt alle Karten auf die Hand. Eine Runde endet nach einem Stich, nach dem jemand keine Karten mehr hat; die Karten auf der Hand sind Minuspunkte (Kartenwert, Joker 14). Die kleinste Summe nach allen Runden gewinnt. Option ochs=ja: Der Ochs (15) geht an den Gewinner von Stich 1, der Esel an den Gewinner von Stich 2; die Karten eines Ochsenstichs liegen verdeckt als Minuspunkte aus. Züge: `7 7 J`, `passen`, `E` (Esel ausspielen).
+rules--ochs-esel = Ochs und Esel (3–12 Spieler): Werde deine Karten los. Der Ausspieler legt eine oder mehrere Karten eines Werts; jeder andere überbietet einmal mit gleich vielen, strikt höheren Karten oder passt; wer am höchsten liegt, spielt als Nächstes aus. Ein Joker ergänzt jeden Wert; Joker allein zählen 14. Der Esel (20 Minuspunkte) darf nur allein ausgespielt werden: Dann legt jeder eine Karte (Joker = 1), und die höchste nimmt alle Karten auf die Hand. Eine Runde endet nach einem Stich, nach dem jemand keine Karten mehr hat; die Karten auf der Hand sind Minuspunkte (Kartenwert, Joker 14). Die kleinste Summe nach allen Runden gewinnt. Option ox=ja: Der Ochs (15) geht an den Gewinner von Stich 1, der Esel an den Gewinner von Stich 2; die Karten eines Ochsenstichs liegen verdeckt als Minuspunkte aus. Züge: `7 7 J`, `passen`, `D` (Esel ausspielen).
 rules--the-game = The Game (1–5, kooperativ): Legt alle 98 Karten auf vier Stapel, A1 A2 aufsteigend ab 1 und D1 D2 absteigend ab 100. In deinem Zug legst du mindestens 2 Karten (1, sobald der Nachziehstapel leer ist) und ziehst dann nach. Genau 10 zurück ist erlaubt (35 auf 45 aufsteigend, 75 auf 65 absteigend). Welche Karten du hast, darfst du nicht verraten. Das Spiel ist verloren, wenn der Spieler am Zug sein Minimum nicht legen kann. Züge: `23 A1`, `23 A1, 77 D2`, `ende`. Signale, jederzeit: `signal A1 stop` (bitte hier nicht legen), `signal D2 small` (hier kein großer Sprung), `signal A1 off`.
 rules--nix-fur-ungut = Nix für Ungut (2–5): Spiel in jedem Zug eine Kombination aus deiner Hand und setz einen Chip auf ihre Reihe: vierling (4 gleiche), reihe4 (4 aufeinanderfolgende), drilling (3 gleiche), reihe3, paar, reihe2, einzel (eine Karte), nichts (keine Karte mehr). Ein neuer Chip schiebt die Chips der Reihe weiter; wer hinausgeschoben wird, punktet nicht. Höchstens ein Joker pro Kombination. Dein Superchip verdoppelt sein Feld. 4 Runden zu je 5 Zügen; die meisten Punkte gewinnen. Mit personne=ja spielt Monsieur Personne vom Nachziehstapel mit und kommt in die Wertung, ist aber kein Spieler: Es gewinnt der Beste unter den Menschen. Züge: `paar 5 J`, `reihe3 2 3 4 super`, `nichts`.
 rules--michigan = Michigan (3–8): Chips auf den Zahlkarten ♠B ♦D ♣K ♥A. Der Geber kann seine Hand gegen die Extrahand tauschen, sie behalten oder die Extrahand versteigern (ein Gebot ist höchstens so hoch wie deine eigenen Chips; wer nicht überbieten kann, passt). Der Ausspieler legt die niedrigste Karte einer Farbe; wer die nächsthöhere Karte dieser Farbe hat, muss sie legen (erzwungene Karten lege ich für dich), bis zum Ass oder einer toten Karte; wer zuletzt gelegt hat, spielt neu aus. Wer eine Zahlkarte legt, bekommt ihre Chips; wer zuerst keine Karten mehr hat, bekommt von jedem einen Chip pro Karte. Züge: `ausspielen herz`, `tauschen`, `behalten`, `versteigern`, `bieten 5`, `passen`.
@@ -310,8 +310,8 @@ rights_unknown = Ich konnte deine Rechte gerade nicht prüfen; versuch es gleich
 bad_link = Dieser Link führt zu keinem Tisch: Frag im Chat des Tisches nach einem neuen.
 not_a_member = Nur Mitglieder des Chats, in dem der Tisch steht, können sich dazusetzen: Tritt zuerst diesem Chat bei.
 stats_line_team = { $game }: { $played } gespielt, { $wins } gewonnen, { $lost } verloren (als Team)
-refusal--card_not_in_hand--short = Du hast nur { $held }× { $card }: Für { $played } brauchst du { $wanted }.
-refusal--too_low--short = Du hast nur { $held }× { $card }: Für { $played } brauchst du { $wanted } (und um den Tisch zu schlagen, bräuchtest du mindestens { $needed }).
+refusal--card_not_in_hand--short = Du hast nur { $held } { $card }: Für { $played } brauchst du { $wanted }.
+refusal--too_low--short = Du hast nur { $held } { $card }: Für { $played } brauchst du { $wanted } (und um den Tisch zu schlagen, bräuchtest du mindestens { $needed }).
 word--1 = eine
 word--2 = zwei
 word--3 = drei

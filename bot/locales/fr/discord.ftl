@@ -30,7 +30,7 @@ discord--cmd--newgame--desc = Ouvrir une table pour un jeu dans ce salon
 discord--cmd--newgame--game = jeu
 discord--cmd--newgame--game--desc = Le jeu à jouer
 discord--cmd--newgame--options = options
-discord--cmd--newgame--options--desc = Options, par ex. manches=3 boeuf=oui deadline=non
+discord--cmd--newgame--options--desc = Options, par ex. rounds=3 ox=oui deadline=non
 discord--cmd--play = jouer
 discord--cmd--play--desc = Jouer un coup, par ex. 7 7 J
 discord--cmd--play--move = coup
@@ -46,7 +46,7 @@ discord--cmd--kick--member--desc = Le joueur à retirer
 discord--cmd--options = options
 discord--cmd--options--desc = Voir ou changer les options de la table avant le début (hôte ou admin)
 discord--cmd--options--options = options
-discord--cmd--options--options--desc = par ex. manches=3 boeuf=oui deadline=non ; vide pour les voir
+discord--cmd--options--options--desc = par ex. rounds=3 ox=oui deadline=non ; vide pour les voir
 discord--cmd--stats = stats
 discord--cmd--stats--desc = Vos résultats dans les parties terminées
 discord--cmd--rules = règles

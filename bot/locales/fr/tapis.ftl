@@ -51,7 +51,7 @@ mentions_on = Je vous mentionnerai quand votre tour commence.
 mentions_off = Je ne vous mentionnerai plus quand votre tour commence.
 # lobby
 unknown_game = Je ne connais pas le jeu « { $text } ». Jeux : { $games }.
-bad_option_word = Je ne comprends pas l'option « { $word } » : écrivez clé=valeur, par ex. manches=3.
+bad_option_word = Je ne comprends pas l'option « { $word } » : écrivez clé=valeur, par ex. rounds=3.
 bad_table_setting = « { $key }={ $value } » n'est pas un réglage de table valide (deadline : off ou 30–86400 secondes ; bot_delay : 0–30 secondes).
 bad_options = Ces options ne conviennent pas : { $message }
 option--unknown_option = { $game } n'a pas d'option « { $key } » (options : { $options }).
@@ -213,7 +213,7 @@ refusal--super_used = Vous avez déjà utilisé votre super jeton cette manche.
 refusal--generic = Ce coup n'est pas permis ({ $code }).
 # after a move that could not be read ({hint} above, with its leading space): how to
 # write one in that game
-hint--ochs-esel = Écrivez les cartes à jouer, par ex. 7 7 J, ou passe ; âne pour jouer l'âne.
+hint--ochs-esel = Écrivez les cartes à jouer, par ex. 7 7 J, ou passe ; D pour jouer l'âne.
 hint--the-game = Écrivez une carte et une pile, par ex. 23 A1 (plusieurs : 23 A1, 77 D2), ou fin.
 hint--nix-fur-ungut = Écrivez la ligne puis les cartes, par ex. paire 5 joker, suite3 2 3 4 super, ou rien.
 hint--michigan = Coups : entamer coeur (pique, coeur, carreau, trefle), echanger, garder, enchere, encherir 5, passe.
@@ -222,7 +222,7 @@ help =
     Commandes : /newgame <jeu> [options] · /join · /leave · /start · /play <coup> · /pass · /hand · /table · /options · /scores · /stats · /rules [jeu] · /cancel · /kick <joueur> · /lang <de|en|fr> · /mentions on|off · /help
     Jeux : { $games }
 rules_pick = Les règles de quel jeu ? { $games }
-newgame_usage = Ouvrez une table avec /newgame <jeu> [option=valeur …], par ex. /newgame ochs manches=3 boeuf=oui. Jeux :
+newgame_usage = Ouvrez une table avec /newgame <jeu> [option=valeur …], par ex. /newgame ochs rounds=3 ox=oui. Jeux :
 newgame_game = • { $id } — { $name }, { $low } à { $high } joueurs ; options : { $options }
 newgame_table_options = Toute table : deadline=<secondes>|off (300 par défaut), bot_delay=<secondes>.
 needs_private_chat = { $name } : je ne peux pas encore vous écrire en privé, et c'est là que vos cartes arrivent. Ouvrez { $link } et appuyez sur Démarrer : vous serez assis aussitôt.
@@ -251,7 +251,7 @@ cmd--mentions = Me mentionner quand mon tour commence : /mentions on|off
 cmd--help = Comment jouer avec moi
 console_resume = Reprise de votre partie de { $game }.
 console_pick_game = Quel jeu ?
-console_options = Options (par ex. manches=3 boeuf=oui), Entrée pour les valeurs par défaut :
+console_options = Options (par ex. rounds=3 ox=oui), Entrée pour les valeurs par défaut :
 console_bots = Combien d'adversaires bots ({ $low }–{ $high }, Entrée pour { $default }) ?
 console_no_button = Aucun choix ne porte ce numéro dans la liste ci-dessus.
 console_bad_bots = Tapez un nombre de { $low } à { $high }, ou Entrée.
@@ -268,7 +268,7 @@ optdesc--chips = jetons de chaque joueur au départ, de 1 à 1000
 optdesc--hands_per_player = nombre de donnes de chaque joueur, de 1 à 10
 optdesc--deadline = temps pour un tour (de 30s à 24h, ou off) ; ensuite le bot joue à votre place
 optdesc--bot_delay = secondes qu'un joueur bot attend avant de jouer, de 0 à 30
-rules--ochs-esel = Ochs & Esel (3 à 12 joueurs) : débarrassez-vous de vos cartes. Le premier joueur pose une ou plusieurs cartes d'une même valeur ; chaque autre joueur, une fois, surenchérit avec autant de cartes strictement plus fortes ou passe ; le plus fort ouvre le tour suivant. Un joker prend la valeur des cartes qu'il accompagne ; seul, il vaut 14. L'âne (20 points de pénalité) ne se joue que seul, pour ouvrir : chacun pose alors une carte (joker = 1) et la plus forte prend tout en main. Une manche finit après un tour où quelqu'un n'a plus de cartes ; les cartes restantes sont des pénalités (valeur, joker 14). Le plus petit total gagne. Option boeuf=oui : le bœuf (15) va au gagnant du tour 1, l'âne à celui du tour 2 ; un pli de bœuf reste face cachée en pénalité. Coups : `7 7 J`, `passe`, `âne`.
+rules--ochs-esel = Ochs & Esel (3 à 12 joueurs) : débarrassez-vous de vos cartes. Le premier joueur pose une ou plusieurs cartes d'une même valeur ; chaque autre joueur, une fois, surenchérit avec autant de cartes strictement plus fortes ou passe ; le plus fort ouvre le tour suivant. Un joker prend la valeur des cartes qu'il accompagne ; seul, il vaut 14. L'âne (20 points de pénalité) ne se joue que seul, pour ouvrir : chacun pose alors une carte (joker = 1) et la plus forte prend tout en main. Une manche finit après un tour où quelqu'un n'a plus de cartes ; les cartes restantes sont des pénalités (valeur, joker 14). Le plus petit total gagne. Option ox=oui : le bœuf (15) va au gagnant du tour 1, l'âne à celui du tour 2 ; un pli de bœuf reste face cachée en pénalité. Coups : `7 7 J`, `passe`, `D` (jouer l'âne).
 rules--the-game = The Game (1 à 5, coopératif) : posez les 98 cartes sur quatre piles, A1 A2 montantes depuis 1 et D1 D2 descendantes depuis 100. À votre tour, posez au moins 2 cartes (1 quand la pioche est vide), puis complétez votre main. Reculer d'exactement 10 est permis (35 sur 45 en montant, 75 sur 65 en descendant). On ne dit pas quelles cartes on a. La partie est perdue quand le joueur actif ne peut pas poser son minimum. Coups : `23 A1`, `23 A1, 77 D2`, `fin`. Signaux, à tout moment : `signal A1 stop` (ne jouez pas ici), `signal D2 petit` (pas de gros saut ici), `signal A1 retirer`.
 rules--nix-fur-ungut = Nix für Ungut (2 à 5) : à chaque tour, jouez une combinaison et posez un jeton sur sa ligne : carré, suite4 (4 qui se suivent), brelan, suite3, paire, suite2, carte (une seule), rien (plus de cartes). Un nouveau jeton pousse ceux de la ligne ; celui qui sort ne rapporte rien. Un joker par combinaison au plus. Le super jeton double sa case. 4 manches de 5 tours ; le plus de points gagne. Avec personne=oui, Monsieur Personne joue depuis la pioche et est classé aussi, mais n'est pas un joueur : la meilleure des personnes gagne. Coups : `paire 5 joker`, `suite3 2 3 4 super`, `rien`.
 rules--michigan = Michigan (3 à 8) : des jetons sur les cartes payantes VP DC RT AC. Le donneur peut échanger sa main contre la main supplémentaire, la garder ou la mettre aux enchères (une mise ne dépasse pas vos jetons ; qui ne peut surenchérir passe). Le meneur joue la plus petite carte d'une couleur ; qui a la carte suivante de la couleur doit la jouer (je joue les cartes forcées pour vous) jusqu'à l'as ou une carte morte ; le dernier à jouer relance. Jouer une carte payante rapporte ses jetons ; le premier sans cartes reçoit un jeton par carte de chacun. Coups : `jouer coeur`, `echanger`, `garder`, `enchere`, `encherir 5`, `passe`.
