@@ -170,6 +170,13 @@ def test_no_sentence_of_any_catalogue_has_a_double_space_or_a_glued_count(lang):
                 faults = [f for f in _faults(line) if f != "a blank left unfilled"]
                 if faults:
                     bad.append((key, line, faults))
+    import adapters.console.texts  # noqa: F401  (the console's own wording, registered)
+
+    for name, wordings in i18n.DIALECTS.items():
+        for key, template in wordings.get(lang, {}).items():
+            faults = [f for f in _faults(template) if f != "a blank left unfilled"]
+            if faults:
+                bad.append((f"{name}:{key}", template, faults))
     assert bad == []
 
 
