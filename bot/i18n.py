@@ -1,8 +1,9 @@
 """Every sentence a user reads, in every language under `bot/locales/`.
 
 The sentences live in Project Fluent files (`bot/locales/<lang>/*.ftl`) that a translator
-edits without touching Python; plural forms come from CLDR through `fluent.runtime` (and
-Babel), so a language brings its own rules instead of code here. Keys keep their dotted
+edits without touching Python; plural forms and the way numbers are written (`3,0`,
+`1.000`) come from CLDR through `fluent.runtime` and Babel, so a language brings its own
+rules instead of code here. Keys keep their dotted
 names (`refusal.too_low`); in the files the dots are written `--`, as Fluent ids allow no
 dots. `CATALOGUES` still offers every sentence as a str.format template (the default
 variant, and `key.one` for a plural's singular) for code and tests that read templates.
