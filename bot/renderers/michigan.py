@@ -48,8 +48,9 @@ def _suit(suit: str, lang: str) -> str:
 
 def refusal_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
     """Suits named as the table names them (`♥ hearts`, not the code `H`)."""
-    return {name: _suit(value, lang) if name in ("suit", "previous") and value in SYMBOLS
-            else value for name, value in params.items()}
+    return {name: _suit(value, lang) if name in ("suit", "previous")
+            and isinstance(value, str) and value in SYMBOLS else value
+            for name, value in params.items()}
 
 
 def _piles(pay_cards: list[list[Any]], lang: str) -> str:
