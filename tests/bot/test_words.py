@@ -189,6 +189,15 @@ def test_holding_too_few_of_a_card_reads_as_a_count_in_every_language():
     assert refusal_text("ochs-esel", state, 0, "3 3", "de") == (
         "Du hast nur eine 3: Für 3 3 brauchst du zwei (und um den Tisch zu schlagen, "
         "bräuchtest du mindestens 10).")
+    # A set of Ochs & Esel has up to twelve cards (eight of a number, four jokers): every
+    # count of it is a word, not a word here and a digit there.
+    for lang in i18n.LANGS:
+        assert all(i18n.has(lang, f"word.{n}") for n in range(1, 13)), lang
+    nines = ["9"] * 8 + ["J", "J"]
+    state = games.get("ochs-esel").new_game(3, {}, seed=1, setup={
+        "hands": [["3", "5"], nines, ["4", "4", "1"]], "first": 0})
+    assert refusal_text("ochs-esel", state, 0, "3 3 3 3 3 3 3 3 3", "de") == (
+        "Du hast nur eine 3: Für 3 3 3 3 3 3 3 3 3 brauchst du neun.")
 
 
 def nix_with_three_sixes() -> Any:
