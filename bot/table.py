@@ -50,6 +50,7 @@ from db.repository import (
     TableRow,
     Unstorable,
     VersionConflict,
+    settings_without,
 )
 from engine import BadOptions, IllegalMove, bots, games
 from engine.core.options import parse_options
@@ -503,7 +504,9 @@ class Table:
         return await self._answer(actor, "takeover_queued")
 
     @retried_when_moved
-    async def leave(self, actor: Actor) -> Reply:
+    async def leave(self, actor: Actor, *, forgotten: bool = False) -> Reply:
+        """/leave; `forgotten`: for /forgetme, whose channel hears that a player left, not
+        who (nor that they can come back: the seat no longer remembers them)."""
         live = self.live
         lang = await self.tables.lang_of(actor.user_id, live.row.channel)
         async with self.lock:
@@ -529,7 +532,10 @@ class Table:
             if not await self._save_lobby(seats=seats,
                                           host=heir.user_id if new_host and heir else None):
                 return await self.refuse(actor, "storage_failed")
-        await self.announce("seat_to_bot_left", name=seat.name, bot=bot.name)
+        if forgotten:
+            await self.announce("seat_to_bot_forgotten", bot=bot.name)
+        else:
+            await self.announce("seat_to_bot_left", name=seat.name, bot=bot.name)
         await self.show_hand(seat.seat, to_former=True)
         if new_host and heir is not None:
             await self.announce("host_moved", name=heir.name)
@@ -1774,25 +1780,42 @@ class Table:
             return
         waiting = any(w[0] == actor.user_id for w in live.row.settings.get("takeovers", []))
         if live.seat_of(actor.user_id) is not None or waiting:
-            reply = await self.leave(actor)
+            reply = await self.leave(actor, forgotten=True)
             if not reply.ok:
                 raise StorageError(f"table {self.id}: seat not given up ({reply.text})")
 
-    async def refresh(self) -> None:
-        """Take the anonymised seats and settings from the database (after /forgetme; the
-        caller holds the lock)."""
+    def names_person(self, user_id: str) -> bool:
+        """This process's copy names the person: a seat (or one a bot took over from them),
+        as host, in the settings' lists, or in the lines of the last moves."""
+        live = self.kept
+        return live is not None and (
+            live.row.host == user_id
+            or any(user_id in (s.user_id, s.former_user_id) for s in live.seats)
+            or settings_without(live.row.settings, user_id) is not None
+            or any(user_id in told.who for told in live.told))
+
+    async def forgotten(self, user_id: str) -> None:
+        """After /forgetme (the caller holds the lock): the anonymised seats and settings
+        read from the database, the person's name in the last moves' lines replaced by the
+        words the database now has for them, and the table drawn again by its driver, so
+        that nothing shown names them from now on."""
         live = self.kept
         if live is None:
             return
+        former = t(await self.tables.channel_lang(live.row.channel), "former_player")
+        for told in live.told:
+            told.forget(user_id, former)
         try:
             row = await self.repo.get_table(self.id)
             seats = await self.repo.get_seats(self.id)
         except StorageError:
             self.stale = True  # read again on next use
             return
-        if row is not None:
-            live.row, live.seats = row, seats
-
+        if row is None:
+            return
+        live.row, live.seats = row, seats
+        if row.status in (LOBBY, PLAYING) and self.tables.drives(self.id):
+            await self.show_table()
 
 def _without(seats: list[SeatRow], seat_no: int) -> list[SeatRow]:
     """The lobby's seats less one, renumbered: seat numbers are places at the table."""

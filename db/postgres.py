@@ -1130,6 +1130,24 @@ class PostgresCluster(Cluster):
 
         return await self._repo._run(body)
 
+    async def tell_workers(self, platform: str, notice: str) -> int:
+        async def body(db: Connection) -> int:
+            told = await db.fetch(
+                f"WITH live AS ({_LIVE_WORKERS}) SELECT pg_notify('tapis_' || w.lock_key, $3)"
+                "::text FROM workers w WHERE w.id IN (SELECT id FROM live)"
+                " AND w.platform = $1 AND w.id <> $2", platform, self.worker, notice)
+            return len(told)
+
+        return await self._repo._run(body)
+
+    async def tell_worker(self, worker: int, notice: str) -> bool:
+        async def body(db: Connection) -> bool:
+            return bool(await db.fetchval(
+                "SELECT pg_notify('tapis_' || lock_key, $2) IS NOT NULL FROM workers"
+                " WHERE id = $1", worker, notice))
+
+        return await self._repo._run(body)
+
     async def note_home(self, platform: str, channel: str, home: int) -> None:
         async def body(db: Connection) -> None:
             await db.execute("INSERT INTO channel_homes (platform, channel, home)"

@@ -209,6 +209,14 @@ class Cluster(ABC):
         """Send `notice` to the table's live driver; False when it has none."""
 
     @abstractmethod
+    async def tell_workers(self, platform: str, notice: str) -> int:
+        """Send `notice` to every other live worker of `platform`; how many it was sent to."""
+
+    @abstractmethod
+    async def tell_worker(self, worker: int, notice: str) -> bool:
+        """Send `notice` to one worker (an answer); False when it is gone."""
+
+    @abstractmethod
     async def note_home(self, platform: str, channel: str, home: int) -> None:
         """Remember the guild `home` of a channel (its tables' home is that guild's shard)."""
 
