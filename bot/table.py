@@ -1594,36 +1594,40 @@ class Table:
         lobby, a start) is shown from the stored table. Then the next turn is arranged.
         """
         async with self.lock:
-            live = self.kept
-            log.debug("table %s: catching up from version %s", self.id,
-                      live.row.version if live else None)
-            row = await self.repo.get_table(self.id)
-            if row is None or (live is not None and stamp(row) == stamp(live.row)
-                               and not self.unarranged):
-                return
-            self.unarranged = False  # arranged below, whichever way
-            self.scheduler.moved(self.id, row.version)
-            events, mover = await self._logged_events(live, row)
-            if events is not None and live is not None:
-                live.row, live.seats = row, await self.repo.get_seats(self.id)
-                await self.after_change(events, mover=mover)
-                return
-            was_playing = live is not None and live.row.status == PLAYING
-            # Into the same copy: what this process last showed of it stays (the table's last
-            # moves, whose turn was called, the turn's deadline if still that turn's).
-            fresh = await self._read_again()
-            if fresh is None:
-                return
-            if fresh.row.status == LOBBY or fresh.state is None:
-                await self.show_table()
-            elif fresh.row.status == PLAYING:
-                await self.after_change([], notify_turn=live is None)
-            elif fresh.row.status == FINISHED and was_playing:
-                await self.redraw()
-                result = fresh.game.outcome(fresh.state)
-                if result is not None:
-                    await self.announce_ranking(
-                        result, await self.tables.channel_lang(fresh.row.channel))
+            await self._catch_up_held()
+
+    async def _catch_up_held(self) -> None:
+        """`catch_up`, the caller holding the lock."""
+        live = self.kept
+        log.debug("table %s: catching up from version %s", self.id,
+                  live.row.version if live else None)
+        row = await self.repo.get_table(self.id)
+        if row is None or (live is not None and stamp(row) == stamp(live.row)
+                           and not self.unarranged):
+            return
+        self.unarranged = False  # arranged below, whichever way
+        self.scheduler.moved(self.id, row.version)
+        events, mover = await self._logged_events(live, row)
+        if events is not None and live is not None:
+            live.row, live.seats = row, await self.repo.get_seats(self.id)
+            await self.after_change(events, mover=mover)
+            return
+        was_playing = live is not None and live.row.status == PLAYING
+        # Into the same copy: what this process last showed of it stays (the table's last
+        # moves, whose turn was called, the turn's deadline if still that turn's).
+        fresh = await self._read_again()
+        if fresh is None:
+            return
+        if fresh.row.status == LOBBY or fresh.state is None:
+            await self.show_table()
+        elif fresh.row.status == PLAYING:
+            await self.after_change([], notify_turn=live is None)
+        elif fresh.row.status == FINISHED and was_playing:
+            await self.redraw()
+            result = fresh.game.outcome(fresh.state)
+            if result is not None:
+                await self.announce_ranking(
+                    result, await self.tables.channel_lang(fresh.row.channel))
 
     async def _logged_events(self, live: Live | None, row: TableRow
                              ) -> tuple[list[Any] | None, int | None]:
@@ -1795,10 +1799,11 @@ class Table:
             or any(user_id in told.who for told in live.told))
 
     async def forgotten(self, user_id: str) -> None:
-        """After /forgetme (the caller holds the lock): the anonymised seats and settings
-        read from the database, the person's name in the last moves' lines replaced by the
-        words the database now has for them, and the table drawn again by its driver, so
-        that nothing shown names them from now on."""
+        """After /forgetme (the caller holds the lock): the person's name in the last
+        moves' lines replaced by the words the database now has for them, and the copy
+        read again, so that it names them no more. The driver takes it in as a change made
+        elsewhere (it may have been behind: moves, her seat given to a bot, which it shows
+        and arranges) and draws the table again: nothing it shows names them from now on."""
         live = self.kept
         if live is None:
             return
@@ -1806,15 +1811,14 @@ class Table:
         for told in live.told:
             told.forget(user_id, former)
         try:
-            row = await self.repo.get_table(self.id)
-            seats = await self.repo.get_seats(self.id)
+            if not self.tables.drives(self.id):
+                await self._read_again()
+                return
+            await self._catch_up_held()
         except StorageError:
             self.stale = True  # read again on next use
             return
-        if row is None:
-            return
-        live.row, live.seats = row, seats
-        if row.status in (LOBBY, PLAYING) and self.tables.drives(self.id):
+        if live.row.status in (LOBBY, PLAYING):
             await self.show_table()
 
 def _without(seats: list[SeatRow], seat_no: int) -> list[SeatRow]:
