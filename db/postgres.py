@@ -908,9 +908,9 @@ class PostgresRepository(Repository):
             await db.execute("UPDATE tables SET host = '' WHERE platform = $1 AND host = $2",
                              platform, user_id)
             rows = await db.fetch(
-                "SELECT id, settings, status FROM tables WHERE platform = $1"
+                "SELECT id, settings FROM tables WHERE platform = $1"
                 " AND strpos(settings, $2) > 0", platform, json.dumps(user_id))
-            for table_id, text, status in rows:
+            for table_id, text in rows:
                 cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",

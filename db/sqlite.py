@@ -1045,9 +1045,9 @@ class SqliteRepository(Repository):
             db.execute("UPDATE tables SET host = '' WHERE platform = ? AND host = ?",
                        (platform, user_id))
             rows = db.execute(
-                "SELECT id, settings, status FROM tables WHERE platform = ?"
+                "SELECT id, settings FROM tables WHERE platform = ?"
                 " AND instr(settings, ?) > 0", (platform, json.dumps(user_id))).fetchall()
-            for table_id, text, status in rows:
+            for table_id, text in rows:
                 cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     db.execute("UPDATE tables SET settings = ? WHERE id = ?",
