@@ -28,6 +28,7 @@ import json
 import logging
 import math
 import os
+import secrets
 import socket
 from contextvars import ContextVar
 from dataclasses import asdict
@@ -54,6 +55,8 @@ TAKEOVER_BATCH = 8
 HOME_BATCH = 1_000
 # PostgreSQL's NOTIFY carries at most 8,000 bytes.
 NOTICE_LIMIT = 7_900
+# How long a /forgetme waits for every other process to drop the person from its copies.
+FORGET_WAIT = 15.0
 
 
 class Driving:
@@ -69,6 +72,7 @@ class Driving:
         self._takeovers: set[asyncio.Task[None]] = set()
         self._lost = False
         self._homes: set[str] = set()  # channels whose guild the database was told
+        self._answers: dict[str, _Answers] = {}  # forgets waiting for the others to be done
         self.shards = _shards(tables)
 
     def drives(self, table_id: int) -> bool:
@@ -255,6 +259,48 @@ class Driving:
         except StorageError:
             log.warning("table %s: its driver could not be told", table_id, exc_info=True)
 
+    # --- forgetting a person everywhere ---------------------------------------------------
+
+    async def forget_everywhere(self, user_id: str) -> bool:
+        """Tell every other process of this platform that the person was forgotten, and
+        wait until each says it holds them no more: a process that drives one of their
+        tables would otherwise write their id back from its copy (at the game's end, into
+        the results). False when one did not answer within FORGET_WAIT.
+
+        The notice is sent to every live process, not only to the drivers: any of them may
+        hold a copy. It names the person only in flight: nothing keeps it."""
+        if self._cluster.worker is None:
+            return True
+        token = secrets.token_hex(8)
+        answers = self._answers[token] = _Answers()
+        try:
+            notice = json.dumps({"forget": user_id, "r": self._cluster.worker, "k": token})
+            reached = await self._cluster.tell_workers(self._tables.platform, notice)
+            async with asyncio.timeout(FORGET_WAIT):
+                while answers.count < reached:
+                    answers.more.clear()
+                    await answers.more.wait()
+        except StorageError:
+            log.warning("a forget could not be sent to the other processes", exc_info=True)
+            return False
+        except TimeoutError:
+            log.warning("a forget: %d of %d processes answered in time", answers.count,
+                        reached)
+            return False
+        finally:
+            del self._answers[token]
+        return True
+
+    async def _forget_here(self, notice: dict[str, Any]) -> None:
+        await self._tables.forgotten_here(str(notice["forget"]))
+        await self._cluster.tell_worker(int(notice["r"]), json.dumps({"done": notice["k"]}))
+
+    def _answered(self, token: str) -> None:
+        answers = self._answers.get(token)
+        if answers is not None:  # else given up already
+            answers.count += 1
+            answers.more.set()
+
     async def _listen(self) -> None:
         while True:
             payload = await self._incoming.get()
@@ -264,6 +310,12 @@ class Driving:
                 log.exception("cluster: a notice could not be handled: %.200s", payload)
 
     async def _heard(self, notice: dict[str, Any]) -> None:
+        if "forget" in notice:
+            await self._forget_here(notice)
+            return
+        if "done" in notice:
+            self._answered(str(notice["done"]))
+            return
         table_id = int(notice["t"])
         if not self.drives(table_id):
             return  # no longer ours: the new driver redraws it when it takes it
@@ -277,6 +329,14 @@ class Driving:
             self._tables.outbox.put(Notice(**notice["n"]))
         else:
             await self._tables.catch_up(table_id)
+
+
+class _Answers:
+    """The processes that said they forgot a person, for the forget waiting on them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.more = asyncio.Event()
 
 
 def _shards(tables: "Tables") -> Shards | None:

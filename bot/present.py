@@ -144,7 +144,8 @@ def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:
         kept: bytes | list[dict[str, Any]] = marshal.dumps(events)
     except ValueError:  # a value marshal does not know: kept as it is
         kept = events
-    return Told(_narrate, (live.row.game, kept, tuple(names(live, lang)), lang))
+    return Told(_narrate, (live.row.game, kept, tuple(names(live, lang)), lang),
+                tuple(seat.user_id for seat in live.seats))
 
 
 def _narrate(game_id: str, events: bytes | list[dict[str, Any]], seat_names: tuple[str, ...],

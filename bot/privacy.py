@@ -131,8 +131,10 @@ class Privacy:
             # Under the locks of the tables in memory (in id order, so two people forgetting
             # at once cannot deadlock): no seat write from a copy still naming them can
             # land between the database's change and the copies' refresh.
+            # The copies in memory include those that only name them in their last moves.
+            ids = {row.id for row in rows} | {table.id for table in self.tables.naming(user_id)}
             async with contextlib.AsyncExitStack() as locks:
-                held = [table for table in map(self.tables.in_memory, sorted(r.id for r in rows))
+                held = [table for table in map(self.tables.in_memory, sorted(ids))
                         if table is not None]
                 for table in held:
                     await locks.enter_async_context(table.lock)
@@ -140,13 +142,17 @@ class Privacy:
                     self.platform, user_id, names=names,
                     default_name=t(self.tables.settings.default_lang, "former_player"))
                 for table in held:
-                    await table.refresh()
+                    await table.forgotten(user_id)
         except StorageError:
             log.exception("forgetting a user failed")
             return Reply(t(lang, "storage_failed"), ok=False)
         self.tables.forget_settings(user_id)
-        for row in rows:
-            self.tables.outbox.forget(row.id)  # their hand messages' ids, read again when needed
+        for table_id in ids:
+            self.tables.outbox.forget(table_id)  # their hand messages' ids, read again when needed
+        # Done once no other process holds them either (the drivers of their tables above
+        # all, whose copies would write their id back at the game's end).
+        if not await self.tables.forget_everywhere(user_id):
+            return Reply(t(lang, "storage_failed"), ok=False)
         log.info("a user asked to be forgotten: %d tables anonymised", len(rows))
         return Reply(t(lang, "forget_done"))
 

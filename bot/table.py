@@ -50,6 +50,7 @@ from db.repository import (
     TableRow,
     Unstorable,
     VersionConflict,
+    settings_without,
 )
 from engine import BadOptions, IllegalMove, bots, games
 from engine.core.options import parse_options
@@ -503,7 +504,9 @@ class Table:
         return await self._answer(actor, "takeover_queued")
 
     @retried_when_moved
-    async def leave(self, actor: Actor) -> Reply:
+    async def leave(self, actor: Actor, *, forgotten: bool = False) -> Reply:
+        """/leave; `forgotten`: for /forgetme, whose channel hears that a player left, not
+        who (nor that they can come back: the seat no longer remembers them)."""
         live = self.live
         lang = await self.tables.lang_of(actor.user_id, live.row.channel)
         async with self.lock:
@@ -529,7 +532,10 @@ class Table:
             if not await self._save_lobby(seats=seats,
                                           host=heir.user_id if new_host and heir else None):
                 return await self.refuse(actor, "storage_failed")
-        await self.announce("seat_to_bot_left", name=seat.name, bot=bot.name)
+        if forgotten:
+            await self.announce("seat_to_bot_forgotten", bot=bot.name)
+        else:
+            await self.announce("seat_to_bot_left", name=seat.name, bot=bot.name)
         await self.show_hand(seat.seat, to_former=True)
         if new_host and heir is not None:
             await self.announce("host_moved", name=heir.name)
@@ -1588,36 +1594,40 @@ class Table:
         lobby, a start) is shown from the stored table. Then the next turn is arranged.
         """
         async with self.lock:
-            live = self.kept
-            log.debug("table %s: catching up from version %s", self.id,
-                      live.row.version if live else None)
-            row = await self.repo.get_table(self.id)
-            if row is None or (live is not None and stamp(row) == stamp(live.row)
-                               and not self.unarranged):
-                return
-            self.unarranged = False  # arranged below, whichever way
-            self.scheduler.moved(self.id, row.version)
-            events, mover = await self._logged_events(live, row)
-            if events is not None and live is not None:
-                live.row, live.seats = row, await self.repo.get_seats(self.id)
-                await self.after_change(events, mover=mover)
-                return
-            was_playing = live is not None and live.row.status == PLAYING
-            # Into the same copy: what this process last showed of it stays (the table's last
-            # moves, whose turn was called, the turn's deadline if still that turn's).
-            fresh = await self._read_again()
-            if fresh is None:
-                return
-            if fresh.row.status == LOBBY or fresh.state is None:
-                await self.show_table()
-            elif fresh.row.status == PLAYING:
-                await self.after_change([], notify_turn=live is None)
-            elif fresh.row.status == FINISHED and was_playing:
-                await self.redraw()
-                result = fresh.game.outcome(fresh.state)
-                if result is not None:
-                    await self.announce_ranking(
-                        result, await self.tables.channel_lang(fresh.row.channel))
+            await self._catch_up_held()
+
+    async def _catch_up_held(self) -> None:
+        """`catch_up`, the caller holding the lock."""
+        live = self.kept
+        log.debug("table %s: catching up from version %s", self.id,
+                  live.row.version if live else None)
+        row = await self.repo.get_table(self.id)
+        if row is None or (live is not None and stamp(row) == stamp(live.row)
+                           and not self.unarranged):
+            return
+        self.unarranged = False  # arranged below, whichever way
+        self.scheduler.moved(self.id, row.version)
+        events, mover = await self._logged_events(live, row)
+        if events is not None and live is not None:
+            live.row, live.seats = row, await self.repo.get_seats(self.id)
+            await self.after_change(events, mover=mover)
+            return
+        was_playing = live is not None and live.row.status == PLAYING
+        # Into the same copy: what this process last showed of it stays (the table's last
+        # moves, whose turn was called, the turn's deadline if still that turn's).
+        fresh = await self._read_again()
+        if fresh is None:
+            return
+        if fresh.row.status == LOBBY or fresh.state is None:
+            await self.show_table()
+        elif fresh.row.status == PLAYING:
+            await self.after_change([], notify_turn=live is None)
+        elif fresh.row.status == FINISHED and was_playing:
+            await self.redraw()
+            result = fresh.game.outcome(fresh.state)
+            if result is not None:
+                await self.announce_ranking(
+                    result, await self.tables.channel_lang(fresh.row.channel))
 
     async def _logged_events(self, live: Live | None, row: TableRow
                              ) -> tuple[list[Any] | None, int | None]:
@@ -1774,25 +1784,42 @@ class Table:
             return
         waiting = any(w[0] == actor.user_id for w in live.row.settings.get("takeovers", []))
         if live.seat_of(actor.user_id) is not None or waiting:
-            reply = await self.leave(actor)
+            reply = await self.leave(actor, forgotten=True)
             if not reply.ok:
                 raise StorageError(f"table {self.id}: seat not given up ({reply.text})")
 
-    async def refresh(self) -> None:
-        """Take the anonymised seats and settings from the database (after /forgetme; the
-        caller holds the lock)."""
+    def names_person(self, user_id: str) -> bool:
+        """This process's copy names the person: a seat (or one a bot took over from them),
+        as host, in the settings' lists, or in the lines of the last moves."""
+        live = self.kept
+        return live is not None and (
+            live.row.host == user_id
+            or any(user_id in (s.user_id, s.former_user_id) for s in live.seats)
+            or settings_without(live.row.settings, user_id) is not None
+            or any(user_id in told.who for told in live.told))
+
+    async def forgotten(self, user_id: str) -> None:
+        """After /forgetme (the caller holds the lock): the person's name in the last
+        moves' lines replaced by the words the database now has for them, and the copy
+        read again, so that it names them no more. The driver takes it in as a change made
+        elsewhere (it may have been behind: moves, her seat given to a bot, which it shows
+        and arranges) and draws the table again: nothing it shows names them from now on."""
         live = self.kept
         if live is None:
             return
+        former = t(await self.tables.channel_lang(live.row.channel), "former_player")
+        for told in live.told:
+            told.forget(user_id, former)
         try:
-            row = await self.repo.get_table(self.id)
-            seats = await self.repo.get_seats(self.id)
+            if not self.tables.drives(self.id):
+                await self._read_again()
+                return
+            await self._catch_up_held()
         except StorageError:
             self.stale = True  # read again on next use
             return
-        if row is not None:
-            live.row, live.seats = row, seats
-
+        if live.row.status in (LOBBY, PLAYING):
+            await self.show_table()
 
 def _without(seats: list[SeatRow], seat_no: int) -> list[SeatRow]:
     """The lobby's seats less one, renumbered: seat numbers are places at the table."""

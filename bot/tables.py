@@ -658,6 +658,27 @@ class Tables:
         self._users.pop(user_id, None)
         self._locales.pop(user_id, None)
 
+    def naming(self, user_id: str) -> list[Table]:
+        """The tables in memory here whose copy names the person, in id order."""
+        return sorted((table for table in self._loaded.values()
+                       if table.loaded and table.names_person(user_id)), key=lambda t: t.id)
+
+    async def forget_everywhere(self, user_id: str) -> bool:
+        """The person was forgotten in the database: every other process serving this
+        platform drops them from what it holds; False if one did not say it had in time."""
+        if self.driving is None:
+            return True
+        return await self.driving.forget_everywhere(user_id)
+
+    async def forgotten_here(self, user_id: str) -> None:
+        """Another process forgot the person: this one's copies, settings and hand message
+        ids stop naming them (each table under its lock, as the forgetting process did)."""
+        self.forget_settings(user_id)
+        for table in self.naming(user_id):
+            async with table.lock:
+                await table.forgotten(user_id)
+            self.outbox.forget(table.id)
+
     # --- commands: the lobby --------------------------------------------------------------
 
     @answers_storage_faults

@@ -870,7 +870,7 @@ class PostgresRepository(Repository):
             found = [(_table(row), row["named"]) for row in rows]
             # The settings text only says the id is there somewhere: keep exact matches.
             return [table for table, named in found if named or table.host == user_id
-                    or settings_without(table.settings, user_id, is_open=False) is not None]
+                    or settings_without(table.settings, user_id) is not None]
 
         return await self._run(body)
 
@@ -879,6 +879,12 @@ class PostgresRepository(Repository):
         of_platform = "table_id IN (SELECT id FROM tables WHERE platform = $3)"
 
         async def body(db: Connection) -> None:
+            # Open tables that name them, read before anything changes: marked as changed.
+            named = [row[0] for row in await db.fetch(
+                f"SELECT id FROM tables AS t WHERE platform = $1 AND {_IS_OPEN} AND (host = $2"
+                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
+                "            AND (s.user_id = $2 OR s.former_user_id = $2))"
+                " OR strpos(settings, $3) > 0)", platform, user_id, json.dumps(user_id))]
             for table_id, name in names.items():
                 await db.execute(
                     "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
@@ -902,11 +908,10 @@ class PostgresRepository(Repository):
             await db.execute("UPDATE tables SET host = '' WHERE platform = $1 AND host = $2",
                              platform, user_id)
             rows = await db.fetch(
-                "SELECT id, settings, status FROM tables WHERE platform = $1"
+                "SELECT id, settings FROM tables WHERE platform = $1"
                 " AND strpos(settings, $2) > 0", platform, json.dumps(user_id))
-            for table_id, text, status in rows:
-                cleaned = settings_without(json.loads(text), user_id,
-                                           is_open=status in OPEN_STATUSES)
+            for table_id, text in rows:
+                cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",
                                      _dumps(cleaned), table_id)
@@ -917,6 +922,8 @@ class PostgresRepository(Repository):
                 user_id, platform)
             await db.execute("DELETE FROM user_settings WHERE platform = $1 AND user_id = $2",
                              platform, user_id)
+            await db.execute("UPDATE tables SET updated_at = GREATEST($1, updated_at + 0.001)"
+                             " WHERE id = ANY($2::bigint[])", self._clock(), named)
 
         await self._write(body)
 
@@ -1120,6 +1127,24 @@ class PostgresCluster(Cluster):
                 "SELECT pg_notify('tapis_' || w.lock_key, $2) IS NOT NULL"
                 " FROM tables t JOIN workers w ON w.id = t.driver WHERE t.id = $1",
                 table_id, notice))
+
+        return await self._repo._run(body)
+
+    async def tell_workers(self, platform: str, notice: str) -> int:
+        async def body(db: Connection) -> int:
+            told = await db.fetch(
+                f"WITH live AS ({_LIVE_WORKERS}) SELECT pg_notify('tapis_' || w.lock_key, $3)"
+                "::text FROM workers w WHERE w.id IN (SELECT id FROM live)"
+                " AND w.platform = $1 AND w.id <> $2", platform, self.worker, notice)
+            return len(told)
+
+        return await self._repo._run(body)
+
+    async def tell_worker(self, worker: int, notice: str) -> bool:
+        async def body(db: Connection) -> bool:
+            return bool(await db.fetchval(
+                "SELECT pg_notify('tapis_' || lock_key, $2) IS NOT NULL FROM workers"
+                " WHERE id = $1", worker, notice))
 
         return await self._repo._run(body)
 

@@ -209,6 +209,14 @@ class Cluster(ABC):
         """Send `notice` to the table's live driver; False when it has none."""
 
     @abstractmethod
+    async def tell_workers(self, platform: str, notice: str) -> int:
+        """Send `notice` to every other live worker of `platform`; how many it was sent to."""
+
+    @abstractmethod
+    async def tell_worker(self, worker: int, notice: str) -> bool:
+        """Send `notice` to one worker (an answer); False when it is gone."""
+
+    @abstractmethod
     async def note_home(self, platform: str, channel: str, home: int) -> None:
         """Remember the guild `home` of a channel (its tables' home is that guild's shard)."""
 
@@ -440,8 +448,11 @@ class Repository(ABC):
         Their seats and results keep their scores and places under `names[table_id]` (or
         `default_name`) with no user id; a seat of theirs becomes a bot's; a bot seat they
         could have claimed back no longer remembers them; tables they hosted have no host;
-        their id leaves tables' settings (a kicked list only once the table is over); their
-        hand messages are forgotten; their settings are deleted. SQLite keeps no
+        their id leaves tables' settings (a kicked list too); their hand messages are
+        forgotten; their settings are deleted. Every open table that named them counts as
+        changed (`updated_at`): a process whose copy of it still names them cannot store a
+        move from that copy (`commit_move` expects the `updated_at` it read), so it reads
+        the table again rather than write their id back. SQLite keeps no
         copy of what was removed (secure_delete, then a WAL checkpoint); PostgreSQL's old
         row versions last until its vacuum reuses their space.
         """
@@ -449,17 +460,15 @@ class Repository(ABC):
 
 # Settings keys of a table (owned by bot/) that hold user ids, and whether each is
 # [user_id, name] pairs or plain ids. "kicked" keeps a kicked player out until the game
-# ends, so it is only cleaned on tables that are over.
+# ends; a person who is forgotten leaves it at once too (nothing may keep their id, not
+# even as someone barred): they may /join again, and the host kick them again.
 USER_LISTS = {"takeovers": "pairs", "unreachable": "ids", "kicked": "ids"}
 
 
-def settings_without(settings: dict[str, Any], user_id: str, *, is_open: bool
-                     ) -> dict[str, Any] | None:
+def settings_without(settings: dict[str, Any], user_id: str) -> dict[str, Any] | None:
     """A table's settings with `user_id` taken out, or None when it was not in them."""
     changed = dict(settings)
     for key, kind in USER_LISTS.items():
-        if key == "kicked" and is_open:
-            continue
         values = settings.get(key)
         if not isinstance(values, list):
             continue

@@ -1011,7 +1011,7 @@ class SqliteRepository(Repository):
             found = [_table(row) for row in rows]
             # The settings text only says the id is there somewhere: keep exact matches.
             return [row for row in found if row.host == user_id
-                    or settings_without(row.settings, user_id, is_open=False) is not None
+                    or settings_without(row.settings, user_id) is not None
                     or _names_user(db, row.id, user_id)]
 
         return await self._run(body)
@@ -1021,6 +1021,13 @@ class SqliteRepository(Repository):
         of_platform = "table_id IN (SELECT id FROM tables WHERE platform = ?)"
 
         def body(db: Connection) -> None:
+            # Open tables that name them, read before anything changes: marked as changed.
+            named = [row[0] for row in db.execute(
+                f"SELECT id FROM tables AS t WHERE platform = ? AND {_IS_OPEN} AND (host = ?"
+                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
+                "            AND (s.user_id = ? OR s.former_user_id = ?))"
+                " OR instr(settings, ?) > 0)",
+                (platform, user_id, user_id, user_id, json.dumps(user_id))).fetchall()]
             for table_id, name in names.items():
                 db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
                            " is_bot = 1 WHERE table_id = ? AND user_id = ?",
@@ -1038,11 +1045,10 @@ class SqliteRepository(Repository):
             db.execute("UPDATE tables SET host = '' WHERE platform = ? AND host = ?",
                        (platform, user_id))
             rows = db.execute(
-                "SELECT id, settings, status FROM tables WHERE platform = ?"
+                "SELECT id, settings FROM tables WHERE platform = ?"
                 " AND instr(settings, ?) > 0", (platform, json.dumps(user_id))).fetchall()
-            for table_id, text, status in rows:
-                cleaned = settings_without(json.loads(text), user_id,
-                                           is_open=status in OPEN_STATUSES)
+            for table_id, text in rows:
+                cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     db.execute("UPDATE tables SET settings = ? WHERE id = ?",
                                (_dumps(cleaned), table_id))
@@ -1051,6 +1057,9 @@ class SqliteRepository(Repository):
                        (user_id, platform))
             db.execute("DELETE FROM user_settings WHERE platform = ? AND user_id = ?",
                        (platform, user_id))
+            now = self._clock()
+            db.executemany("UPDATE tables SET updated_at = max(?, updated_at + 0.001)"
+                           " WHERE id = ?", [(now, table_id) for table_id in named])
 
         await self._write(body)
         # The pages as they were before live on in the WAL until a checkpoint: copy them

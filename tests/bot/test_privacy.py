@@ -1,10 +1,13 @@
 """/forgetme at the table level: a lobby seat is left, the host moves on, a channel in
 French names her in French, and a second confirmation does no harm."""
 
+import json
+
 from bot.authority import Press
 from bot.i18n import t
 from bot.privacy import CONFIRM_MINUTES, FORGET, PRIVACY_REF
-from db.repository import LOBBY, UserSettings
+from bot.tables import Actor
+from db.repository import FINISHED, LOBBY, UserSettings
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 
 
@@ -62,3 +65,74 @@ async def test_a_confirmation_pressed_too_late_changes_nothing(harness):
     assert [s.name for s in (await tables.live_table(row.id)).seats] == ["Alice"]
     assert (await tables.press(ALICE, Press(f"{PRIVACY_REF}.0.nonsense", None))).text == t(
         "en", "bad_button")
+
+
+QUOKKA = Actor("u7", "Quokkazyx Vandermeer")
+
+
+async def _until_finished(tables, table_id):
+    for _ in range(500):
+        await tables.settle()
+        live = await tables.live_table(table_id)
+        if live.row.status == FINISHED:
+            return live
+    raise AssertionError("the bots did not finish the game")
+
+
+async def test_a_player_kicked_from_the_lobby_is_not_on_the_finished_table(harness):
+    tables = harness.tables
+    await tables.new_game(BOB, CHANNEL, "nix-fur-ungut", ["rounds=1", "deadline=off"])
+    await tables.join(QUOKKA, CHANNEL)
+    assert (await tables.kick(BOB, CHANNEL, QUOKKA.name)).ok
+    assert (await confirm(harness, QUOKKA)).ok
+    assert (await tables.add_bot(BOB, CHANNEL)).ok
+    reply = await tables.start_game(BOB, CHANNEL)
+    assert reply.ok, reply.text
+    await tables.leave(BOB, CHANNEL)  # bots play it to its end
+
+    live = await _until_finished(tables, reply.table_id)
+
+    assert QUOKKA.user_id not in json.dumps(live.row.settings)
+    assert QUOKKA.user_id not in json.dumps((await tables.repo.get_table(live.id)).settings)
+    assert (await tables.privacy.my_data(QUOKKA))["tables"] == []
+
+
+async def _play_until_moved(tables, table_id, actor):
+    """Everyone plays their first legal move until `actor` has made one."""
+    for _ in range(50):
+        live = await tables.live_table(table_id)
+        seat = live.game.to_act(live.state)[0]
+        player = next(a for a in (QUOKKA, BOB, CAROL)
+                      if a.user_id == live.seats[seat].user_id)
+        move = live.game.legal_moves(live.state, seat)[0]
+        assert (await tables.play(player, CHANNEL, str(move))).ok
+        await tables.settle()
+        if player is actor:
+            return
+    raise AssertionError(f"{actor.name} never moved")
+
+
+async def test_after_forgetting_mid_game_no_message_shows_or_announces_the_name(harness):
+    tables = harness.tables
+    await tables.new_game(QUOKKA, CHANNEL, "ochs-esel", ["rounds=2", "deadline=off"])
+    await tables.join(BOB, CHANNEL)
+    await tables.join(CAROL, CHANNEL)
+    table_id = (await tables.start_game(QUOKKA, CHANNEL)).table_id
+    await tables.settle()
+    await _play_until_moved(tables, table_id, QUOKKA)
+    await _play_until_moved(tables, table_id, BOB)  # her move is among the last lines
+    said_before = len(harness.sink.announcements)
+    assert QUOKKA.name in harness.sink.tables[table_id].rendering.text
+
+    assert (await confirm(harness, QUOKKA)).ok
+    await tables.settle()
+
+    text = harness.sink.tables[table_id].rendering.text
+    assert QUOKKA.name not in text, text
+    assert t("en", "former_player") in text, text
+    # The group hears that a player left, not who.
+    said = [a.text for a in harness.sink.announcements[said_before:]]
+    assert said and not [s for s in said if QUOKKA.name in s], said
+    # Drawn again after the next move: still not there.
+    await _play_until_moved(tables, table_id, BOB)
+    assert QUOKKA.name not in harness.sink.tables[table_id].rendering.text

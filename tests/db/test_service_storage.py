@@ -147,8 +147,8 @@ async def test_forgetting_cleans_settings_lists_and_a_bot_seat_they_could_reclai
     bot = (await repo.get_seats(playing.id))[1]
     assert (bot.name, bot.former_user_id, bot.is_bot) == ("🤖 Ada", None, True)
     settings = (await repo.get_table(playing.id)).settings
-    # A kicked player stays out until the game is over.
-    assert settings == {"takeovers": [["u-dee", "Dee"]], "kicked": ["u-zoe"],
+    # Not even as kicked: nothing keeps a forgotten id.
+    assert settings == {"takeovers": [["u-dee", "Dee"]], "kicked": [],
                         "unreachable": ["u-cy"]}
     assert (await repo.get_table(over.id)).settings == {"kicked": []}
     assert (await repo.get_table(playing.id)).status == PLAYING

@@ -83,6 +83,7 @@ takeover_full = Jeder Bot-Platz bei { $game } ist schon jemandem versprochen, de
 left = Du hast den Tisch verlassen.
 not_seated = Du spielst an diesem Tisch nicht mit.
 seat_to_bot_left = { $name } ist gegangen; { $bot } spielt auf dem Platz weiter. Mit /join geht es zurück ins Spiel.
+seat_to_bot_forgotten = Jemand ist gegangen; { $bot } spielt auf dem Platz weiter.
 left_game = Du hast das Spiel verlassen; ein Bot spielt für dich weiter. Mit /join kommst du zurück.
 left_closed = Du bist gegangen und der Tisch ist geschlossen (sonst saß niemand daran).
 host_moved = { $name } ist jetzt Gastgeber.

@@ -83,6 +83,7 @@ takeover_full = Every bot seat at { $game } is already promised to someone waiti
 left = You left the table.
 not_seated = You are not playing at this table.
 seat_to_bot_left = { $name } left; { $bot } plays their seat. They can /join to come back.
+seat_to_bot_forgotten = A player left; { $bot } plays their seat.
 left_game = You left the game; a bot plays your seat. /join to come back.
 left_closed = You left and the table is closed (nobody else was seated).
 host_moved = { $name } is now the host.

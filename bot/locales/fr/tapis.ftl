@@ -83,6 +83,7 @@ takeover_full = Chaque place de bot à { $game } est déjà promise à quelqu'un
 left = Vous avez quitté la table.
 not_seated = Vous ne jouez pas à cette table.
 seat_to_bot_left = { $name } est parti ; { $bot } joue à sa place. /join pour revenir.
+seat_to_bot_forgotten = Un joueur est parti ; { $bot } joue à sa place.
 left_game = Vous avez quitté la partie ; un bot joue à votre place. /join pour revenir.
 left_closed = Vous êtes parti et la table est fermée (personne d'autre n'était assis).
 host_moved = { $name } est maintenant l'hôte.
