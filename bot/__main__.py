@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from bot.i18n import LANGS
 from bot.monitor import Health
@@ -63,10 +64,11 @@ async def run(args: argparse.Namespace) -> int:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
         # Settings checked together (a model validator) have no one name to show.
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
-                             if e["loc"] else e["msg"].removeprefix("Value error, ")
-                             for e in exc.errors())
+        problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
         print(f"tapis: bad settings: {problems}", file=sys.stderr)
+        return 2
+    except SettingsError as exc:  # a source could not be read at all
+        print(f"tapis: bad settings: {exc}", file=sys.stderr)
         return 2
     from bot import logs
 
@@ -74,7 +76,7 @@ async def run(args: argparse.Namespace) -> int:
     try:
         repo = open_repository(settings.database_url)
         await repo.open()
-    except (ValueError, NotImplementedError, StorageError) as exc:
+    except (ValueError, NotImplementedError, StorageError, OverflowError) as exc:
         print(f"tapis: cannot open the database ({exc})", file=sys.stderr)
         return 2
     chat = bool(settings.discord_token or settings.telegram_token) and not args.console
@@ -107,6 +109,13 @@ async def run(args: argparse.Namespace) -> int:
         await repo.close()
 
 
+def _problem(loc: tuple[int | str, ...], message: str) -> str:
+    """`NAME: what is wrong`, the setting named once (a message may start with it)."""
+    message = message.removeprefix("Value error, ")
+    name = ".".join(map(str, loc)).upper()
+    return message if not name or message.startswith(name) else f"{name}: {message}"
+
+
 @contextlib.asynccontextmanager
 async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
     """What runs beside the chat, in every mode: /healthz and /metrics, the retention job."""
@@ -118,7 +127,8 @@ async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
             runner = await monitor.serve(health, settings.metrics_host, settings.metrics_port)
         except OSError as exc:  # the port is taken, or the host is not this machine's
             print(f"tapis: cannot serve metrics on {settings.metrics_host}:"
-                  f"{settings.metrics_port} ({exc.strerror or exc})", file=sys.stderr)
+                  f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT: "
+                  f"{exc.strerror or exc})", file=sys.stderr)
             raise SystemExit(2) from exc
         logging.getLogger(__name__).info(
             "serving /healthz and /metrics on http://%s:%d", settings.metrics_host,
