@@ -56,8 +56,8 @@ class Settings(BaseSettings):
                                      "/metrics on this port; unset: off")
     metrics_host: str = "127.0.0.1"
     log_format: Literal["text", "json"] = "text"
-    retention_days: int | None = Field(None, ge=1, le=100_000, description="delete finished and cancelled "
-                                       "tables older than this; unset: keep them")
+    retention_days: int | None = Field(None, ge=1, le=100_000, description="delete finished "
+                                       "and cancelled tables older than this; unset: keep them")
     # Several processes on one PostgreSQL database (docs: "Running at scale").
     telegram_messages_per_second: float = Field(
         25, gt=0, le=30, description="this process's share of Telegram's ~30 messages a "
@@ -124,7 +124,7 @@ class Settings(BaseSettings):
         # A port out of range or not a number would surface deep in the driver, as an
         # OverflowError; the scheme and file name are checked where the URL is opened.
         try:
-            urlsplit(value.strip()).port
+            urlsplit(value.strip()).port  # noqa: B018  (raises ValueError when out of range)
         except ValueError as exc:
             raise ValueError(f"DATABASE_URL has a bad port ({exc})") from None
         return value.strip()

@@ -124,7 +124,7 @@ async def test_a_bad_value_of_any_setting_is_said_in_one_line_and_status_2(tmp_p
         failures = []
         for name, (env, word) in cases.items():
             env = {"DATABASE_URL": database, **env}
-            status, out, err = await python_m_bot(tmp_path, **env)
+            status, _out, err = await python_m_bot(tmp_path, **env)
             lines = [line for line in err.splitlines() if line.strip()]
             said = [line for line in lines if line.startswith("tapis:")]
             if (status != 2 or "Traceback" in err or len(said) != 1
