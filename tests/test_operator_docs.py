@@ -52,3 +52,13 @@ def test_the_readme_starts_small():
         for before, line in itertools.pairwise(lines):
             if line.startswith("  ") and not line.startswith("   "):
                 assert before.startswith(("- ", "  ")), f"a stray indented line: {line!r}"
+
+
+def test_bench_results_is_one_page_naming_every_bench_script():
+    results = (ROOT / "bench" / "RESULTS.md").read_text(encoding="utf-8")
+    assert len(results.splitlines()) <= 200, "bench/RESULTS.md is the current figures only"
+    for script in sorted((ROOT / "bench").glob("*.py")):
+        assert f"bench/{script.name}" in results, f"no figure of bench/{script.name}"
+    # Each figure says what it is held against: no table without its target column.
+    for header in re.findall(r"^\| (?:figure|game|players) \|.*$", results, re.M):
+        assert re.search(r"target|anchor|goal|fair share", header), header
