@@ -4,7 +4,9 @@ setting stops `python -m bot` with one line naming it, exit status 2, no traceba
 
 import asyncio
 import os
+import re
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from bot.settings import Settings
 from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.telegram_api import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = {name.upper() for name in Settings.model_fields}
@@ -50,6 +53,64 @@ async def test_env_example_copied_as_it_is_starts_the_bot(tmp_path):
     assert "Traceback" not in err and not err.strip(), err
     assert "Ochs & Esel has started" in out and "Game saved" in out, out
     assert (tmp_path / "tapis.db").exists()  # DATABASE_URL as .env.example gives it
+
+
+def env_example_with(path: Path, **values: str) -> None:
+    """.env.example as the README's quick start has it edited: a few lines filled in."""
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    for name, value in values.items():
+        text, found = re.subn(rf"^{name}=.*$", f"{name}={value}", text, flags=re.M)
+        assert found == 1, name
+    path.write_text(text, encoding="utf-8")
+
+
+async def serve_until_sigterm(tmp_path: Path, ready: object) -> str:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=clean_environ(tmp_path),
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    try:
+        await ready  # type: ignore[misc]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    text = err.decode()
+    assert proc.returncode == 0, text[-2000:]
+    assert "Traceback" not in text, text
+    return text
+
+
+async def test_the_quick_start_on_telegram_opens_a_table_in_the_group(tmp_path):
+    async with FakeTelegram() as fake:
+        env_example_with(tmp_path / ".env", TELEGRAM_TOKEN=fake.token,
+                         TELEGRAM_API_URL=fake.url, BOT_DELAY="0")
+
+        async def ready() -> None:
+            await fake.wait_for_call("getUpdates", timeout=30)
+            alice = fake.user(101, "Alice")
+            fake.add_chat(-1001, "supergroup", title="Cards")
+            fake.send_command(-1001, alice, "/newgame ochs")
+            await fake.wait_for(lambda: fake.find(-1001, contains="Ochs & Esel"), timeout=15)
+
+        await serve_until_sigterm(tmp_path, ready())
+
+
+async def test_the_quick_start_on_discord_registers_the_commands_in_the_server(tmp_path):
+    async with FakeDiscord() as fake:
+        env_example_with(tmp_path / ".env", DISCORD_TOKEN=fake.token,
+                         DISCORD_API_URL=fake.base_url, DISCORD_GUILD_IDS=str(fake.guild.id))
+
+        async def ready() -> None:
+            await fake.wait_for(lambda: fake.commands(fake.guild) and fake.shard_connections(),
+                                timeout=30, what="the slash commands in the server")
+            answered = await fake.slash("newgame", user="alice", channel=fake.channel,
+                                        options={"game": "ochs-esel"})
+            await fake.wait_for(lambda: answered.acknowledged, timeout=10, what="an answer")
+            await fake.wait_for(lambda: any("Ochs & Esel" in m.content for m in
+                                            fake.channel_messages(fake.channel)),
+                                timeout=10, what="the lobby")
+
+        await serve_until_sigterm(tmp_path, ready())
 
 
 @pytest.mark.parametrize(("written", "ids"), [
