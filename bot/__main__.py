@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from bot.i18n import LANGS
 from bot.monitor import Health
@@ -28,6 +29,8 @@ Console commands: type a move (e.g. `7 7 J`, `pass`, `23 A1, 77 D2`) or press a 
 button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newgame <game>
 [options], /lang de|en|fr, /mydata, /forgetme, /help, /quit. Every setting is listed in
 .env.example; METRICS_PORT serves /healthz and /metrics in every mode (docs/monitoring.md).
+
+`python -m bot invite` prints the link that adds the bot to a Discord server.
 """
 
 
@@ -59,14 +62,8 @@ async def run(args: argparse.Namespace) -> int:
         overrides["default_lang"] = args.lang
     if args.bot_delay is not None:
         overrides["bot_delay"] = args.bot_delay
-    try:
-        settings = Settings(**overrides)  # type: ignore[arg-type]
-    except ValidationError as exc:
-        # Settings checked together (a model validator) have no one name to show.
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
-                             if e["loc"] else e["msg"].removeprefix("Value error, ")
-                             for e in exc.errors())
-        print(f"tapis: bad settings: {problems}", file=sys.stderr)
+    settings = load_settings(overrides)
+    if settings is None:
         return 2
     from bot import logs
 
@@ -74,7 +71,7 @@ async def run(args: argparse.Namespace) -> int:
     try:
         repo = open_repository(settings.database_url)
         await repo.open()
-    except (ValueError, NotImplementedError, StorageError) as exc:
+    except (ValueError, NotImplementedError, StorageError, OverflowError) as exc:
         print(f"tapis: cannot open the database ({exc})", file=sys.stderr)
         return 2
     chat = bool(settings.discord_token or settings.telegram_token) and not args.console
@@ -107,6 +104,57 @@ async def run(args: argparse.Namespace) -> int:
         await repo.close()
 
 
+def load_settings(overrides: dict[str, object] | None = None) -> Settings | None:
+    """The settings, or None once what is wrong with them is said in one line."""
+    try:
+        return Settings(**(overrides or {}))  # type: ignore[arg-type]
+    except ValidationError as exc:
+        # Settings checked together (a model validator) have no one name to show.
+        problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
+        print(f"tapis: bad settings: {problems}", file=sys.stderr)
+    except SettingsError as exc:  # a source could not be read at all
+        print(f"tapis: bad settings: {exc}", file=sys.stderr)
+    return None
+
+
+def invite(argv: list[str]) -> int:
+    """`python -m bot invite [APPLICATION_ID]`: print the link that adds the bot to a
+    Discord server with the rights it uses; the id is read from DISCORD_TOKEN if not given."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot invite",
+        description="Print the link that adds the bot to a Discord server, with the "
+                    "permissions Tapis uses (see channels, send messages, send messages in "
+                    "threads) and its slash commands.")
+    parser.add_argument("application_id", nargs="?", type=int,
+                        help="the Discord application id (Developer Portal, General "
+                             "Information); read from DISCORD_TOKEN when left out")
+    args = parser.parse_args(argv)
+    from adapters.discord.invite import application_id, invite_url
+
+    app_id = args.application_id
+    if app_id is None:
+        settings = load_settings()
+        if settings is None:
+            return 2
+        app_id = application_id(settings.discord_token) if settings.discord_token else None
+        if app_id is None:
+            print("tapis: the application id is not in DISCORD_TOKEN (unset or not a bot "
+                  "token): python -m bot invite <application id>", file=sys.stderr)
+            return 2
+    if not 0 < app_id < 2**63:
+        print(f"tapis: {app_id} is no Discord application id", file=sys.stderr)
+        return 2
+    print(invite_url(app_id))
+    return 0
+
+
+def _problem(loc: tuple[int | str, ...], message: str) -> str:
+    """`NAME: what is wrong`, the setting named once (a message may start with it)."""
+    message = message.removeprefix("Value error, ")
+    name = ".".join(map(str, loc)).upper()
+    return message if not name or message.startswith(name) else f"{name}: {message}"
+
+
 @contextlib.asynccontextmanager
 async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
     """What runs beside the chat, in every mode: /healthz and /metrics, the retention job."""
@@ -118,7 +166,8 @@ async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
             runner = await monitor.serve(health, settings.metrics_host, settings.metrics_port)
         except OSError as exc:  # the port is taken, or the host is not this machine's
             print(f"tapis: cannot serve metrics on {settings.metrics_host}:"
-                  f"{settings.metrics_port} ({exc.strerror or exc})", file=sys.stderr)
+                  f"{settings.metrics_port} (METRICS_HOST, METRICS_PORT: "
+                  f"{exc.strerror or exc})", file=sys.stderr)
             raise SystemExit(2) from exc
         logging.getLogger(__name__).info(
             "serving /healthz and /metrics on http://%s:%d", settings.metrics_host,
@@ -178,6 +227,9 @@ async def _until_signal(runners: list[Coroutine[Any, Any, None]]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["invite"]:
+        return invite(argv[1:])
     args = parse_args(argv)
     try:
         return asyncio.run(run(args))

@@ -1,13 +1,18 @@
 """Every setting the bot reads, from the environment or `.env` (listed in .env.example)."""
 
+import logging
 import re
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# Discord ids (snowflakes) are positive and fit in 63 bits.
+SNOWFLAKE_MAX = 2**63 - 1
+DAY = 86_400
 
 
 class StartupError(Exception):
@@ -16,34 +21,43 @@ class StartupError(Exception):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # allow_inf_nan: `BOT_DELAY=inf` would pass every bound and hang a table for ever.
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      allow_inf_nan=False)
 
     discord_token: str | None = None
-    discord_guild_ids: list[int] = Field(default_factory=list)
+    # NoDecode: pydantic-settings would read a list as JSON, and `1,2` or an empty value
+    # (how .env.example writes them) are not JSON; _split_ids reads them.
+    discord_guild_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
     discord_api_url: str | None = None
     telegram_token: str | None = None
     telegram_api_url: str | None = None
     telegram_webhook_url: str | None = None
     telegram_webhook_secret: str | None = None
-    telegram_webhook_port: int = 8443
+    telegram_webhook_port: int = Field(8443, ge=1, le=65535)
     database_url: str = "sqlite:///tapis.db"
     default_lang: str = "en"
     log_level: str = "INFO"
-    turn_deadline: int = Field(300, ge=0, description="seconds per turn; 0 turns deadlines off")
-    bot_delay: float = Field(1.5, ge=0, description="seconds a bot player waits before moving")
-    ping_delay: float = Field(20, ge=0, description="seconds before a player whose turn "
-                              "started is called by a mention (0: at once)")
-    afk_strikes: int = Field(2, ge=1, description="expired turns in a row before a bot takes over")
-    cached_tables: int = Field(50_000, ge=10, description="most tables kept in memory; past "
-                               "that the least recently used are reloaded when needed")
-    cache_idle_seconds: float = Field(900, ge=0, description="a table untouched this long "
-                                      "leaves memory, and is reloaded when needed")
+    # Upper bounds as the table options have them (deadline 24 h, bot_delay 30 s): a
+    # larger value is a typo, and past a point asyncio's timers overflow.
+    turn_deadline: int = Field(300, ge=0, le=DAY,
+                               description="seconds per turn; 0 turns deadlines off")
+    bot_delay: float = Field(1.5, ge=0, le=30,
+                             description="seconds a bot player waits before moving")
+    ping_delay: float = Field(20, ge=0, le=DAY, description="seconds before a player whose "
+                              "turn started is called by a mention (0: at once)")
+    afk_strikes: int = Field(2, ge=1, le=1000,
+                             description="expired turns in a row before a bot takes over")
+    cached_tables: int = Field(50_000, ge=10, le=100_000_000, description="most tables kept "
+                               "in memory; past that the least recently used are reloaded")
+    cache_idle_seconds: float = Field(900, ge=0, le=365 * DAY, description="a table untouched "
+                                      "this long leaves memory, and is reloaded when needed")
     metrics_port: int | None = Field(None, ge=0, le=65535, description="serve /healthz and "
                                      "/metrics on this port; unset: off")
     metrics_host: str = "127.0.0.1"
     log_format: Literal["text", "json"] = "text"
-    retention_days: int | None = Field(None, ge=1, description="delete finished and cancelled "
-                                       "tables older than this; unset: keep them")
+    retention_days: int | None = Field(None, ge=1, le=100_000, description="delete finished "
+                                       "and cancelled tables older than this; unset: keep them")
     # Several processes on one PostgreSQL database (docs: "Running at scale").
     telegram_messages_per_second: float = Field(
         25, gt=0, le=30, description="this process's share of Telegram's ~30 messages a "
@@ -55,7 +69,7 @@ class Settings(BaseSettings):
     discord_shard_count: int | None = Field(
         None, ge=1, le=10_000, description="Discord shards of the whole bot; with "
         "DISCORD_SHARD_IDS, the shards this process connects (docs: Running at scale)")
-    discord_shard_ids: list[int] | None = None
+    discord_shard_ids: Annotated[list[int] | None, NoDecode] = None
     cluster_poll: float = Field(1.0, gt=0, le=3, description="seconds between a cluster "
                                 "process's looks for tables whose driver died")
 
@@ -73,17 +87,48 @@ class Settings(BaseSettings):
     @field_validator("discord_guild_ids", "discord_shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object, info: ValidationInfo) -> object:
-        # A comma-separated list is what an operator writes in .env.
+        # A comma-separated list is what an operator writes in .env; `[1,2]` (JSON, which
+        # pydantic-settings used to require) is read too.
         if isinstance(value, str):
-            parts = [part for part in value.replace(" ", "").split(",") if part]
+            text = value.replace(" ", "")
+            if text.startswith("[") and text.endswith("]"):
+                text = text[1:-1]
+            parts = [part for part in text.split(",") if part]
             if not parts and info.field_name == "discord_shard_ids":
                 return None  # `DISCORD_SHARD_IDS=` means "not set": every shard
             if not all(part.isascii() and part.isdecimal() for part in parts):
                 raise ValueError(f"{value!r} is not a comma-separated list of numbers")
-            return [int(part) for part in parts]
+            ids = [int(part) for part in parts]
+            if info.field_name == "discord_guild_ids" and not all(
+                    0 < i <= SNOWFLAKE_MAX for i in ids):
+                raise ValueError(f"{value!r} holds a number that is no Discord server id")
+            return ids
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: object) -> object:
+        # logging would refuse an unknown name only when the bot sets it up, with a traceback.
+        if isinstance(value, str):
+            level = value.strip().upper()
+            if level not in logging.getLevelNamesMapping() or level == "NOTSET":
+                raise ValueError("LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+            return level
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url_parts(cls, value: str) -> str:
+        # A port out of range or not a number would surface deep in the driver, as an
+        # OverflowError; the scheme and file name are checked where the URL is opened.
+        try:
+            urlsplit(value.strip()).port  # noqa: B018  (raises ValueError when out of range)
+        except ValueError as exc:
+            raise ValueError(f"DATABASE_URL has a bad port ({exc})") from None
+        return value.strip()
+
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:
@@ -138,4 +183,20 @@ class Settings(BaseSettings):
 
         if value not in LANGS:
             raise ValueError(f"DEFAULT_LANG must be one of {', '.join(LANGS)}")
+        return value
+
+    @field_validator("telegram_api_url", "discord_api_url", "telegram_webhook_url")
+    @classmethod
+    def _http_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # After _empty_is_unset (declared earlier, so run first): only a set value is looked at.
+        if value is None:
+            return None
+        name = (info.field_name or "").upper()
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  (raises ValueError for a port out of range)
+        except ValueError as exc:
+            raise ValueError(f"{name} is no URL ({exc})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{name} must be an http:// or https:// URL with a host name")
         return value

@@ -83,3 +83,20 @@ async def test_a_sigterm_keeps_the_database_until_every_platform_has_stopped(tmp
         await repo.close()
     assert {ref.chat for key, ref in stored.items() if key.startswith("hand:")} \
         == {str(alice.id), str(bob.id)}
+
+
+async def test_starting_on_discord_says_nothing_about_voice(tmp_path):
+    """Tapis uses no voice, so the voice libraries discord.py misses are no news."""
+    async with FakeDiscord() as discord:
+        proc = await start_bot(tmp_path, DISCORD_TOKEN=discord.token,
+                               DISCORD_API_URL=discord.base_url)
+        try:
+            await discord.wait_for(lambda: discord.shard_connections(), timeout=30,
+                                   what="Discord's gateway connected")
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    text = err.decode()
+    assert proc.returncode == 0, text[-2000:]
+    assert "connected" in text.lower() or "logging in" in text.lower(), text  # the log runs
+    assert "voice" not in text.lower(), text
