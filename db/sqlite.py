@@ -985,31 +985,41 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
-    async def delete_tables_before(self, before: float) -> int:
+    async def delete_tables_before(self, before: float | None) -> int:
         def body(db: Connection) -> int:
             # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            return db.execute(
-                "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                " AND updated_at < ?", (before,)).rowcount
+            # Closed tables that can never come back go first, while the newer tables that
+            # rule them out are still there to say so.
+            deleted = db.execute(_DELETE_SUPERSEDED).rowcount
+            if before is not None:
+                deleted += db.execute(
+                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
+                    " AND updated_at < ?", (before,)).rowcount
+            return deleted
 
-        return await self._write(body)
+        deleted = await self._write(body)
+        if deleted:
+            await self._checkpoint()
+        return deleted
+
+    async def _checkpoint(self) -> None:
+        """Copy the WAL back into the file and empty it: the pages as they were before a
+        deletion live on there until then, names included (secure_delete only zeroes the
+        main file's free space)."""
+        await self._run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
 
     # ------------------------------------------------------------------ privacy
 
     async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
         def body(db: Connection) -> list[TableRow]:
+            # `+platform`: no index on the platform, or SQLite would read all its tables.
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables AS t WHERE platform = ? AND ("
-                " host = ?"
-                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "            AND (s.user_id = ? OR s.former_user_id = ?))"
-                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
-                "            AND r.user_id = ?)"
-                " OR instr(settings, ?) > 0) ORDER BY id",
-                (platform, user_id, user_id, user_id, user_id, json.dumps(user_id)),
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE +platform = ? AND id IN"
+                f" ({_PERSON_TABLES}) ORDER BY id",
+                (platform, *[user_id] * _PERSON_TABLES.count("?")),
             ).fetchall()
             found = [_table(row) for row in rows]
-            # The settings text only says the id is there somewhere: keep exact matches.
+            # A settings list only says the id is there somewhere: keep exact matches.
             return [row for row in found if row.host == user_id
                     or settings_without(row.settings, user_id, is_open=False) is not None
                     or _names_user(db, row.id, user_id)]
@@ -1018,7 +1028,9 @@ class SqliteRepository(Repository):
 
     async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
                           default_name: str) -> None:
-        of_platform = "table_id IN (SELECT id FROM tables WHERE platform = ?)"
+        # Each statement finds the person's rows through an index, then checks the table's
+        # platform row by row: the cost follows their own tables, not everybody's.
+        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = ?"
 
         def body(db: Connection) -> None:
             for table_id, name in names.items():
@@ -1035,11 +1047,12 @@ class SqliteRepository(Repository):
                        f" AND {of_platform}", (default_name, user_id, platform))
             db.execute(f"UPDATE seats SET former_user_id = NULL WHERE former_user_id = ?"
                        f" AND {of_platform}", (user_id, platform))
-            db.execute("UPDATE tables SET host = '' WHERE platform = ? AND host = ?",
-                       (platform, user_id))
+            db.execute("UPDATE tables SET host = '' WHERE host = ? AND platform = ?",
+                       (user_id, platform))
             rows = db.execute(
-                "SELECT id, settings, status FROM tables WHERE platform = ?"
-                " AND instr(settings, ?) > 0", (platform, json.dumps(user_id))).fetchall()
+                "SELECT id, settings, status FROM tables WHERE +platform = ? AND id IN"
+                " (SELECT table_id FROM settings_people WHERE user_id = ?)",
+                (platform, user_id)).fetchall()
             for table_id, text, status in rows:
                 cleaned = settings_without(json.loads(text), user_id,
                                            is_open=status in OPEN_STATUSES)
@@ -1053,9 +1066,26 @@ class SqliteRepository(Repository):
                        (platform, user_id))
 
         await self._write(body)
-        # The pages as they were before live on in the WAL until a checkpoint: copy them
-        # back and empty it, so the file holds no trace of the removed name.
-        await self._run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+        # The pages as they were before live on in the WAL until a checkpoint.
+        await self._checkpoint()
+
+
+# The ids of every table naming a person (each `?` is their id), each part through an index
+# (db/migrations/0005_people.sql): their seats, seats a bot took over from them, results,
+# tables they host, and the user lists of tables' settings.
+_PERSON_TABLES = (
+    "SELECT table_id FROM seats WHERE user_id = ?"
+    " UNION SELECT table_id FROM seats WHERE former_user_id = ?"
+    " UNION SELECT table_id FROM results WHERE user_id = ?"
+    " UNION SELECT id FROM tables WHERE host = ?"
+    " UNION SELECT table_id FROM settings_people WHERE user_id = ?")
+
+# Closed tables (the bot lost their channel) that a newer table of the same channel rules
+# out for good: a channel's closed table comes back only if it is the channel's newest.
+_DELETE_SUPERSEDED = (
+    "DELETE FROM tables WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
+    " WHERE newer.platform = tables.platform AND newer.channel = tables.channel"
+    " AND newer.id > tables.id)")
 
 
 def _names_user(db: Connection, table_id: int, user_id: str) -> bool:
