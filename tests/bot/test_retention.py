@@ -91,7 +91,7 @@ async def test_a_game_paused_for_its_lost_channel_is_swept_once_a_newer_one_was_
 
 
 async def test_a_game_paused_alone_in_its_channel_is_kept_and_comes_back(harness):
-    table_id, version = await _lose_the_channel_mid_game(harness)
+    table_id, _ = await _lose_the_channel_mid_game(harness)
     await retention.sweep(harness.repo, None)
     await retention.sweep(harness.repo, 30)
     assert (await harness.repo.get_table(table_id)).status == CLOSED
