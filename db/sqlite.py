@@ -206,6 +206,15 @@ def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
     return result
 
 
+def _wiping_transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
+    """`_transaction`, then the WAL copied back into the file and emptied: the pages as
+    they were before live on there until a checkpoint (secure_delete only zeroes the main
+    file's free space). One trip to the connection's thread for both."""
+    result = _transaction(db, body, *args)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return result
+
+
 def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
                        ) -> list[T | Exception]:
     """Run each body in its own savepoint of the current transaction: a body that fails
@@ -392,12 +401,15 @@ class SqliteRepository(Repository):
         if self._db is None and not self._reconnect:
             raise StorageError("the repository is not open")
 
-    async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
+    async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False,
+                   wipe: bool = False) -> T:
         async with self._lock:
-            return await self._run_locked(fn, *args, write=write)
+            return await self._run_locked(fn, *args, write=write, wipe=wipe)
 
-    async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
-        """The body of `_run`, for callers that already hold `self._lock`."""
+    async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False,
+                          wipe: bool = False) -> T:
+        """The body of `_run`, for callers that already hold `self._lock`. A write with
+        `wipe` leaves nothing it removed in the WAL (`_wiping_transaction`)."""
         self._check_open()
         try:
             if self._db is None or (write and self._reconnect):
@@ -405,7 +417,8 @@ class SqliteRepository(Repository):
             assert self._db is not None
             if not write:
                 return await self._job(self._db, fn, *args)
-            result = await self._job(self._db, _transaction, fn, *args)
+            result = await self._job(self._db, _wiping_transaction if wipe else _transaction,
+                                     fn, *args)
             self._reconnect = False
             return result
         except sqlite3.Error as error:
@@ -997,16 +1010,7 @@ class SqliteRepository(Repository):
                     " AND updated_at < ?", (before,)).rowcount
             return deleted
 
-        deleted = await self._write(body)
-        if deleted:
-            await self._checkpoint()
-        return deleted
-
-    async def _checkpoint(self) -> None:
-        """Copy the WAL back into the file and empty it: the pages as they were before a
-        deletion live on there until then, names included (secure_delete only zeroes the
-        main file's free space)."""
-        await self._run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+        return await self._run(body, write=True, wipe=True)
 
     # ------------------------------------------------------------------ privacy
 
@@ -1065,9 +1069,7 @@ class SqliteRepository(Repository):
             db.execute("DELETE FROM user_settings WHERE platform = ? AND user_id = ?",
                        (platform, user_id))
 
-        await self._write(body)
-        # The pages as they were before live on in the WAL until a checkpoint.
-        await self._checkpoint()
+        await self._run(body, write=True, wipe=True)
 
 
 # The ids of every table naming a person (each `?` is their id), each part through an index
