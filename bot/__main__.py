@@ -172,16 +172,14 @@ async def service(settings: Settings, health: Health) -> AsyncIterator[None]:
         logging.getLogger(__name__).info(
             "serving /healthz and /metrics on http://%s:%d", settings.metrics_host,
             monitor.bound_port(runner))
-    job = None
-    if settings.retention_days is not None:
-        job = asyncio.create_task(retention.daily(health.repo, settings.retention_days))
+    # Without RETENTION_DAYS the sweep still deletes paused tables that can never resume.
+    job = asyncio.create_task(retention.daily(health.repo, settings.retention_days))
     try:
         yield
     finally:
-        if job is not None:
-            job.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await job
+        job.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await job
         if runner is not None:
             await runner.cleanup()
 

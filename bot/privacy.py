@@ -5,6 +5,11 @@ their name and id in tables' seats and results. Forgetting keeps every score und
 former player", so the statistics of the people they played with stay whole; a seat in
 a game under way passes to a bot first, as when someone leaves.
 
+Each costs the database in proportion to the person's own tables (indexed lookups), and one
+person may ask for each once a minute, counted in this process: someone sending /mydata
+over and over gets told when they may ask again instead of holding the database's one
+connection (SQLite) from everybody's moves.
+
 The confirmation button carries no user: whoever presses it forgets themselves, so a
 forged or forwarded button can never act on somebody else. It names the minute it was
 drawn, only so that an old one left in a chat expires.
@@ -12,6 +17,8 @@ drawn, only so that an old one left in a chat expires.
 
 import contextlib
 import logging
+import math
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +37,7 @@ FORGET, KEEP = "forget", "keep"
 # `<id>_<tag>`, so it can never read as one).
 PRIVACY_REF = "privacy"
 CONFIRM_MINUTES = 10
+ASK_EVERY = 60.0  # seconds between one person's exports, and between their forgettings
 
 
 def decode_privacy(payload: str) -> tuple[int, str] | None:
@@ -46,25 +54,67 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat(timespec="seconds")
 
 
+class OncePer:
+    """When each person last did one costly thing, in this process: once a `period`.
+
+    Entries older than the period are dropped as new ones come, oldest first, so memory
+    follows the people who asked in the last period, not everybody who ever asked."""
+
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self._last: OrderedDict[str, float] = OrderedDict()
+
+    def wait(self, who: str, now: float) -> int:
+        """0, counting this one, when `who` may go ahead now; else the whole seconds
+        (at least 1) until they may."""
+        while self._last:
+            oldest, first = next(iter(self._last.items()))
+            if now - first < self.period:
+                break
+            del self._last[oldest]
+        last = self._last.get(who)
+        if last is not None:
+            left = min(self.period, self.period - (now - last))
+            if left > 0:
+                return max(1, math.ceil(left))
+        self._last[who] = now
+        self._last.move_to_end(who)
+        return 0
+
+    def release(self, who: str) -> None:
+        """The costly thing failed before it was done: it does not count."""
+        self._last.pop(who, None)
+
+
 class Privacy:
     """A person's own data, across every table of this platform (`Tables.privacy`)."""
 
     def __init__(self, tables: "Tables") -> None:
         self.tables = tables
         self.repo, self.platform, self.clock = tables.repo, tables.platform, tables.clock
+        self.exports, self.forgettings = OncePer(ASK_EVERY), OncePer(ASK_EVERY)
 
     # --- /mydata --------------------------------------------------------------------------
 
-    async def my_data(self, actor: Actor) -> dict[str, Any]:
-        """Everything stored that names the person, as a JSON-able document.
+    async def my_data(self, actor: Actor) -> dict[str, Any] | Reply:
+        """Everything stored that names the person, as a JSON-able document; a refusal
+        saying when they may ask again if they asked less than `ASK_EVERY` ago.
 
         Raises StorageError when the database cannot be read: an incomplete export would
         tell the person less than the truth.
         """
-        settings = await self.repo.user_settings(self.platform, actor.user_id)
-        tables = []
-        for row in await self.repo.user_tables(self.platform, actor.user_id):
-            tables.append(await self._table_data(row, actor.user_id))
+        wait = self.exports.wait(actor.user_id, self.clock.now())
+        if wait:
+            lang = await self.tables.lang_of(actor.user_id)
+            return Reply(t(lang, "mydata_too_soon", seconds=wait), ok=False)
+        try:
+            settings = await self.repo.user_settings(self.platform, actor.user_id)
+            tables = []
+            for row in await self.repo.user_tables(self.platform, actor.user_id):
+                tables.append(await self._table_data(row, actor.user_id))
+        except StorageError:
+            self.exports.release(actor.user_id)  # "try again" must be true
+            raise
         return {
             "about": "What Tapis stores about you. Send /forgetme in a private chat with the "
                      "bot to delete it.",
@@ -116,7 +166,13 @@ class Privacy:
         age = self.clock.now() / 60 - minute
         if not -1 <= age <= CONFIRM_MINUTES:
             return Reply(t(lang, "forget_expired"), ok=False)
-        return await self.forget(actor)
+        wait = self.forgettings.wait(actor.user_id, self.clock.now())
+        if wait:
+            return Reply(t(lang, "forget_too_soon", seconds=wait), ok=False)
+        reply = await self.forget(actor)
+        if not reply.ok:
+            self.forgettings.release(actor.user_id)  # "try again" must be true
+        return reply
 
     async def forget(self, actor: Actor) -> Reply:
         lang = await self.tables.lang_of(actor.user_id)  # answered in their language, read first

@@ -840,15 +840,19 @@ class PostgresRepository(Repository):
 
         return await self._run(body)
 
-    async def delete_tables_before(self, before: float) -> int:
+    async def delete_tables_before(self, before: float | None) -> int:
         async def body(db: Connection) -> int:
             # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            deleted = await db.fetch(
-                "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                " AND updated_at < $1 RETURNING id", before)
-            return len(deleted)
+            # Closed tables that can never come back go first, while the newer tables that
+            # rule them out are still there to say so.
+            deleted = len(await db.fetch(_DELETE_SUPERSEDED))
+            if before is not None:
+                deleted += len(await db.fetch(
+                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
+                    " AND updated_at < $1 RETURNING id", before))
+            return deleted
 
-        return await self._run(body)
+        return await self._write(body)
 
     # ------------------------------------------------------------------ privacy
 
@@ -860,15 +864,11 @@ class PostgresRepository(Repository):
                 "         AND (s.user_id = $2 OR s.former_user_id = $2))"
                 " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
                 "            AND r.user_id = $2) AS named"
-                " FROM tables AS t WHERE platform = $1 AND (host = $2"
-                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "            AND (s.user_id = $2 OR s.former_user_id = $2))"
-                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
-                "            AND r.user_id = $2)"
-                " OR strpos(settings, $3) > 0) ORDER BY id",
-                platform, user_id, json.dumps(user_id))
+                f" FROM tables AS t WHERE platform = $1 AND id IN ({_PERSON_TABLES})"
+                " ORDER BY id",
+                platform, user_id)
             found = [(_table(row), row["named"]) for row in rows]
-            # The settings text only says the id is there somewhere: keep exact matches.
+            # A settings list only says the id is there somewhere: keep exact matches.
             return [table for table, named in found if named or table.host == user_id
                     or settings_without(table.settings, user_id) is not None]
 
@@ -876,15 +876,15 @@ class PostgresRepository(Repository):
 
     async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
                           default_name: str) -> None:
-        of_platform = "table_id IN (SELECT id FROM tables WHERE platform = $3)"
+        # Each statement finds the person's rows through an index, then checks the table's
+        # platform row by row: the cost follows their own tables, not everybody's.
+        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = $3"
 
         async def body(db: Connection) -> None:
             # Open tables that name them, read before anything changes: marked as changed.
             named = [row[0] for row in await db.fetch(
-                f"SELECT id FROM tables AS t WHERE platform = $1 AND {_IS_OPEN} AND (host = $2"
-                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "            AND (s.user_id = $2 OR s.former_user_id = $2))"
-                " OR strpos(settings, $3) > 0)", platform, user_id, json.dumps(user_id))]
+                f"SELECT id FROM tables WHERE platform = $1 AND {_IS_OPEN} AND id IN"
+                f" ({_PERSON_TABLES})", platform, user_id)]
             for table_id, name in names.items():
                 await db.execute(
                     "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
@@ -903,14 +903,15 @@ class PostgresRepository(Repository):
                 f" AND {of_platform}", default_name, user_id, platform)
             await db.execute(
                 "UPDATE seats SET former_user_id = NULL WHERE former_user_id = $1"
-                " AND table_id IN (SELECT id FROM tables WHERE platform = $2)",
+                " AND (SELECT platform FROM tables AS p WHERE p.id = table_id) = $2",
                 user_id, platform)
-            await db.execute("UPDATE tables SET host = '' WHERE platform = $1 AND host = $2",
+            await db.execute("UPDATE tables SET host = '' WHERE host = $2 AND platform = $1",
                              platform, user_id)
             rows = await db.fetch(
-                "SELECT id, settings FROM tables WHERE platform = $1"
-                " AND strpos(settings, $2) > 0", platform, json.dumps(user_id))
-            for table_id, text in rows:
+                "SELECT id, settings, status FROM tables WHERE platform = $1 AND id IN"
+                " (SELECT table_id FROM settings_people WHERE user_id = $2)",
+                platform, user_id)
+            for table_id, text, _status in rows:
                 cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",
@@ -918,7 +919,7 @@ class PostgresRepository(Repository):
             await db.execute(
                 "DELETE FROM messages WHERE key LIKE 'hand:%'"
                 " AND (extra::json ->> 'user') = $1"
-                " AND table_id IN (SELECT id FROM tables WHERE platform = $2)",
+                " AND (SELECT platform FROM tables AS p WHERE p.id = table_id) = $2",
                 user_id, platform)
             await db.execute("DELETE FROM user_settings WHERE platform = $1 AND user_id = $2",
                              platform, user_id)
@@ -926,6 +927,24 @@ class PostgresRepository(Repository):
                              " WHERE id = ANY($2::bigint[])", self._clock(), named)
 
         await self._write(body)
+
+
+# The ids of every table naming a person ($2), each part through an index
+# (db/migrations_pg/0007_people.sql): their seats, seats a bot took over from them,
+# results, tables they host, and the user lists of tables' settings.
+_PERSON_TABLES = (
+    "SELECT table_id FROM seats WHERE user_id = $2"
+    " UNION SELECT table_id FROM seats WHERE former_user_id = $2"
+    " UNION SELECT table_id FROM results WHERE user_id = $2"
+    " UNION SELECT id FROM tables WHERE host = $2"
+    " UNION SELECT table_id FROM settings_people WHERE user_id = $2")
+
+# Closed tables (the bot lost their channel) that a newer table of the same channel rules
+# out for good: a channel's closed table comes back only if it is the channel's newest.
+_DELETE_SUPERSEDED = (
+    "DELETE FROM tables AS t WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
+    " WHERE newer.platform = t.platform AND newer.channel = t.channel AND newer.id > t.id)"
+    " RETURNING id")
 
 
 # Workers alive now: their advisory lock is held. pg_locks shows every database's locks.

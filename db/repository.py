@@ -428,10 +428,13 @@ class Repository(ABC):
         """How many tables there are per (game, status), for /metrics."""
 
     @abstractmethod
-    async def delete_tables_before(self, before: float) -> int:
-        """RETENTION_DAYS: delete finished and cancelled tables last changed before `before`
-        (a UNIX time), with their seats, moves, messages and results; count them. Open and
-        closed tables stay: a closed table may come back when its channel does."""
+    async def delete_tables_before(self, before: float | None) -> int:
+        """The retention sweep: delete what can never come back, with its seats, moves,
+        messages and results; count it. Always: closed tables whose channel has a newer
+        table (only a channel's newest comes back). With `before` (a UNIX time, from
+        RETENTION_DAYS), also finished and cancelled tables last changed before it. Open
+        tables stay, and so does a channel's newest closed one: it may come back when its
+        channel does. SQLite keeps no copy of what was deleted (as `forget_user`)."""
 
     # privacy: /mydata and /forgetme
     @abstractmethod

@@ -206,6 +206,15 @@ def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
     return result
 
 
+def _wiping_transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
+    """`_transaction`, then the WAL copied back into the file and emptied: the pages as
+    they were before live on there until a checkpoint (secure_delete only zeroes the main
+    file's free space). One trip to the connection's thread for both."""
+    result = _transaction(db, body, *args)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return result
+
+
 def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
                        ) -> list[T | Exception]:
     """Run each body in its own savepoint of the current transaction: a body that fails
@@ -392,12 +401,15 @@ class SqliteRepository(Repository):
         if self._db is None and not self._reconnect:
             raise StorageError("the repository is not open")
 
-    async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
+    async def _run(self, fn: Callable[..., T], *args: Any, write: bool = False,
+                   wipe: bool = False) -> T:
         async with self._lock:
-            return await self._run_locked(fn, *args, write=write)
+            return await self._run_locked(fn, *args, write=write, wipe=wipe)
 
-    async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
-        """The body of `_run`, for callers that already hold `self._lock`."""
+    async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False,
+                          wipe: bool = False) -> T:
+        """The body of `_run`, for callers that already hold `self._lock`. A write with
+        `wipe` leaves nothing it removed in the WAL (`_wiping_transaction`)."""
         self._check_open()
         try:
             if self._db is None or (write and self._reconnect):
@@ -405,7 +417,8 @@ class SqliteRepository(Repository):
             assert self._db is not None
             if not write:
                 return await self._job(self._db, fn, *args)
-            result = await self._job(self._db, _transaction, fn, *args)
+            result = await self._job(self._db, _wiping_transaction if wipe else _transaction,
+                                     fn, *args)
             self._reconnect = False
             return result
         except sqlite3.Error as error:
@@ -985,31 +998,32 @@ class SqliteRepository(Repository):
 
         return await self._run(body)
 
-    async def delete_tables_before(self, before: float) -> int:
+    async def delete_tables_before(self, before: float | None) -> int:
         def body(db: Connection) -> int:
             # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            return db.execute(
-                "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                " AND updated_at < ?", (before,)).rowcount
+            # Closed tables that can never come back go first, while the newer tables that
+            # rule them out are still there to say so.
+            deleted = db.execute(_DELETE_SUPERSEDED).rowcount
+            if before is not None:
+                deleted += db.execute(
+                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
+                    " AND updated_at < ?", (before,)).rowcount
+            return deleted
 
-        return await self._write(body)
+        return await self._run(body, write=True, wipe=True)
 
     # ------------------------------------------------------------------ privacy
 
     async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
         def body(db: Connection) -> list[TableRow]:
+            # `+platform`: no index on the platform, or SQLite would read all its tables.
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables AS t WHERE platform = ? AND ("
-                " host = ?"
-                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "            AND (s.user_id = ? OR s.former_user_id = ?))"
-                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
-                "            AND r.user_id = ?)"
-                " OR instr(settings, ?) > 0) ORDER BY id",
-                (platform, user_id, user_id, user_id, user_id, json.dumps(user_id)),
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE +platform = ? AND id IN"
+                f" ({_PERSON_TABLES}) ORDER BY id",
+                (platform, *[user_id] * _PERSON_TABLES.count("?")),
             ).fetchall()
             found = [_table(row) for row in rows]
-            # The settings text only says the id is there somewhere: keep exact matches.
+            # A settings list only says the id is there somewhere: keep exact matches.
             return [row for row in found if row.host == user_id
                     or settings_without(row.settings, user_id) is not None
                     or _names_user(db, row.id, user_id)]
@@ -1018,16 +1032,16 @@ class SqliteRepository(Repository):
 
     async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
                           default_name: str) -> None:
-        of_platform = "table_id IN (SELECT id FROM tables WHERE platform = ?)"
+        # Each statement finds the person's rows through an index, then checks the table's
+        # platform row by row: the cost follows their own tables, not everybody's.
+        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = ?"
 
         def body(db: Connection) -> None:
             # Open tables that name them, read before anything changes: marked as changed.
             named = [row[0] for row in db.execute(
-                f"SELECT id FROM tables AS t WHERE platform = ? AND {_IS_OPEN} AND (host = ?"
-                " OR EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "            AND (s.user_id = ? OR s.former_user_id = ?))"
-                " OR instr(settings, ?) > 0)",
-                (platform, user_id, user_id, user_id, json.dumps(user_id))).fetchall()]
+                f"SELECT id FROM tables WHERE +platform = ? AND {_IS_OPEN} AND id IN"
+                f" ({_PERSON_TABLES})",
+                (platform, *[user_id] * _PERSON_TABLES.count("?"))).fetchall()]
             for table_id, name in names.items():
                 db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
                            " is_bot = 1 WHERE table_id = ? AND user_id = ?",
@@ -1042,12 +1056,13 @@ class SqliteRepository(Repository):
                        f" AND {of_platform}", (default_name, user_id, platform))
             db.execute(f"UPDATE seats SET former_user_id = NULL WHERE former_user_id = ?"
                        f" AND {of_platform}", (user_id, platform))
-            db.execute("UPDATE tables SET host = '' WHERE platform = ? AND host = ?",
-                       (platform, user_id))
+            db.execute("UPDATE tables SET host = '' WHERE host = ? AND platform = ?",
+                       (user_id, platform))
             rows = db.execute(
-                "SELECT id, settings FROM tables WHERE platform = ?"
-                " AND instr(settings, ?) > 0", (platform, json.dumps(user_id))).fetchall()
-            for table_id, text in rows:
+                "SELECT id, settings, status FROM tables WHERE +platform = ? AND id IN"
+                " (SELECT table_id FROM settings_people WHERE user_id = ?)",
+                (platform, user_id)).fetchall()
+            for table_id, text, _status in rows:
                 cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     db.execute("UPDATE tables SET settings = ? WHERE id = ?",
@@ -1061,10 +1076,25 @@ class SqliteRepository(Repository):
             db.executemany("UPDATE tables SET updated_at = max(?, updated_at + 0.001)"
                            " WHERE id = ?", [(now, table_id) for table_id in named])
 
-        await self._write(body)
-        # The pages as they were before live on in the WAL until a checkpoint: copy them
-        # back and empty it, so the file holds no trace of the removed name.
-        await self._run(lambda db: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+        await self._run(body, write=True, wipe=True)
+
+
+# The ids of every table naming a person (each `?` is their id), each part through an index
+# (db/migrations/0005_people.sql): their seats, seats a bot took over from them, results,
+# tables they host, and the user lists of tables' settings.
+_PERSON_TABLES = (
+    "SELECT table_id FROM seats WHERE user_id = ?"
+    " UNION SELECT table_id FROM seats WHERE former_user_id = ?"
+    " UNION SELECT table_id FROM results WHERE user_id = ?"
+    " UNION SELECT id FROM tables WHERE host = ?"
+    " UNION SELECT table_id FROM settings_people WHERE user_id = ?")
+
+# Closed tables (the bot lost their channel) that a newer table of the same channel rules
+# out for good: a channel's closed table comes back only if it is the channel's newest.
+_DELETE_SUPERSEDED = (
+    "DELETE FROM tables WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
+    " WHERE newer.platform = tables.platform AND newer.channel = tables.channel"
+    " AND newer.id > tables.id)")
 
 
 def _names_user(db: Connection, table_id: int, user_id: str) -> bool:

@@ -38,7 +38,7 @@ from bot.options import resolve_game
 from bot.privacy import PRIVACY_REF
 from bot.render import Rendering, encode_payload
 from bot.settings import Settings
-from bot.tables import Actor, Tables
+from bot.tables import Actor, Reply, Tables
 from db.repository import LOBBY, PLAYING, MessageRef, Repository
 from engine import games
 from engine.core.notation import read_number
@@ -520,7 +520,10 @@ class Console:
             self.lang = self.sink.lang = await tables.channel_lang(CHANNEL)
             return reply.text
         if command == "mydata":
-            return json.dumps(await tables.privacy.my_data(USER), ensure_ascii=False, indent=2)
+            data = await tables.privacy.my_data(USER)
+            if isinstance(data, Reply):  # asked again too soon: when they may
+                return data.text
+            return json.dumps(data, ensure_ascii=False, indent=2)
         if command == "forgetme":
             question = await tables.privacy.forget_prompt(USER)
             self.sink.screen.line(question.text)

@@ -445,6 +445,9 @@ class TapisDiscord(discord.Client):
             log.exception("/mydata could not read the database")
             await interaction.followup.send(t(lang, "mydata_failed"), ephemeral=True)
             return
+        if isinstance(data, Reply):  # asked again too soon: when they may
+            await interaction.followup.send(fit(data.text), ephemeral=True)
+            return
         document = json.dumps(data, ensure_ascii=False, indent=2).encode()
         await interaction.followup.send(
             t(lang, "mydata_caption"), ephemeral=True,

@@ -633,6 +633,9 @@ class TelegramBot:
             log.exception("/mydata could not read the database")
             await self._in_chat(message, t(lang, "mydata_failed"))
             return
+        if isinstance(data, Reply):  # asked again too soon: when they may
+            await self._in_chat(message, data.text)
+            return
         document = json.dumps(data, ensure_ascii=False, indent=2).encode()
         await message.reply_document(InputFile(document, filename="tapis-my-data.json"),
                                      caption=t(lang, "mydata_caption"), do_quote=False)

@@ -166,3 +166,20 @@ async def test_forget_buttons_are_honoured_only_fresh_and_in_the_private_chat(ri
     assert [s.name for s in live.seats] == [NAME, "Bob"]
     assert lobby.text == text_before and welcome.text != t("en", "forget_done")
     assert NAME.encode() in file_bytes(rig)
+
+
+async def test_mydata_again_within_a_minute_is_answered_in_words_with_when(rig, fake):
+    zephyrine = fake.user(11, NAME)
+    fake.start_bot(zephyrine)
+    fake.send_command(zephyrine.id, zephyrine, "/lang fr", chat_type="private")
+    await fake.wait_for(lambda: fake.find(zephyrine.id, contains=t("fr", "lang_set_personal")))
+
+    fake.send_command(zephyrine.id, zephyrine, "/mydata", chat_type="private")
+    await fake.wait_for_call("sendDocument", timeout=10)
+    fake.send_command(zephyrine.id, zephyrine, "/mydata", chat_type="private")
+
+    too_soon = t("fr", "mydata_too_soon", seconds=60).split(" dans ")[0]
+    (answer,) = await fake.wait_for(lambda: fake.find(zephyrine.id, contains=too_soon))
+    seconds = int(answer.text.rsplit(" dans ", 1)[1].split()[0])
+    assert 50 <= seconds <= 60 and answer.text == t("fr", "mydata_too_soon", seconds=seconds)
+    assert answer.document is None and len(fake.calls_to("sendDocument")) == 1

@@ -1,13 +1,14 @@
 """/forgetme at the table level: a lobby seat is left, the host moves on, a channel in
-French names her in French, and a second confirmation does no harm."""
+French names her in French, and a second confirmation does no harm. One /mydata and one
+forgetting a minute per person: beyond that, a sentence says when they may ask again."""
 
 import json
 
 from bot.authority import Press
 from bot.i18n import t
-from bot.privacy import CONFIRM_MINUTES, FORGET, PRIVACY_REF
+from bot.privacy import ASK_EVERY, CONFIRM_MINUTES, FORGET, PRIVACY_REF
 from bot.tables import Actor
-from db.repository import FINISHED, LOBBY, UserSettings
+from db.repository import FINISHED, LOBBY, StorageError, UserSettings
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL
 
 
@@ -46,6 +47,7 @@ async def test_her_name_becomes_the_channels_own_words_and_twice_is_harmless(har
     await tables.set_lang(ALICE, CHANNEL, "en", personal=True)
 
     assert (await confirm(harness, ALICE)).text == t("en", "forget_done")
+    harness.clock.advance(ASK_EVERY)
     assert (await confirm(harness, ALICE)).text == t("en", "forget_done")
 
     names = [s.name for s in await tables.repo.get_seats(row.id)]
@@ -136,3 +138,57 @@ async def test_after_forgetting_mid_game_no_message_shows_or_announces_the_name(
     # Drawn again after the next move: still not there.
     await _play_until_moved(tables, table_id, BOB)
     assert QUOKKA.name not in harness.sink.tables[table_id].rendering.text
+
+async def test_mydata_again_within_a_minute_says_when_and_the_next_minute_answers(harness):
+    tables = harness.tables
+    await tables.set_lang(ALICE, CHANNEL, "de", personal=True)
+    await tables.new_game(ALICE, CHANNEL, "ochs")
+    first = await tables.privacy.my_data(ALICE)
+    assert isinstance(first, dict) and len(first["tables"]) == 1
+
+    harness.clock.advance(20)
+    again = await tables.privacy.my_data(ALICE)
+    other = await tables.privacy.my_data(BOB)  # somebody else is not held up
+
+    assert not again.ok and again.text == t("de", "mydata_too_soon", seconds=40)
+    assert "40 Sekunden" in again.text
+    assert isinstance(other, dict)
+    harness.clock.advance(39.5)
+    assert (await tables.privacy.my_data(ALICE)).text == t("de", "mydata_too_soon", seconds=1)
+    harness.clock.advance(0.5)
+    assert isinstance(await tables.privacy.my_data(ALICE), dict)
+
+
+async def test_a_failed_mydata_does_not_count(harness, monkeypatch):
+    tables = harness.tables
+
+    async def broken(platform, user_id):
+        raise StorageError("disk I/O error")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(tables.repo, "user_tables", broken)
+        try:
+            await tables.privacy.my_data(ALICE)
+        except StorageError:
+            pass
+        else:
+            raise AssertionError("an incomplete export was answered")
+    assert isinstance(await tables.privacy.my_data(ALICE), dict)  # "try again" holds
+
+
+async def test_forgetting_again_within_a_minute_changes_nothing_and_says_when(harness):
+    tables = harness.tables
+    assert (await confirm(harness, ALICE)).text == t("en", "forget_done")
+    await tables.new_game(ALICE, CHANNEL, "ochs")  # she plays again at once
+
+    harness.clock.advance(45)
+    reply = await confirm(harness, ALICE)
+
+    assert not reply.ok and reply.text == t("en", "forget_too_soon", seconds=15)
+    assert "15 seconds" in reply.text
+    row = await tables.table_for_channel(CHANNEL)
+    assert [s.name for s in (await tables.live_table(row.id)).seats] == ["Alice"]
+    assert (await confirm(harness, BOB)).text == t("en", "forget_done")
+    harness.clock.advance(15)
+    assert (await confirm(harness, ALICE)).text == t("en", "forget_done")
+    assert await tables.repo.user_tables("test", ALICE.user_id) == []

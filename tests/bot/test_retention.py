@@ -1,11 +1,16 @@
-"""RETENTION_DAYS: the daily job deletes finished and cancelled tables once that old."""
+"""The daily sweep: with RETENTION_DAYS it deletes finished and cancelled tables once that
+old; always, a table paused for its lost channel that a newer one there rules out."""
 
 import asyncio
 import time
 
+import pytest
+
 from bot import retention
-from db.repository import CANCELLED, FINISHED, PLAYING, ResultRow, SeatRow
+from db.repository import CANCELLED, CLOSED, FINISHED, PLAYING, ResultRow, SeatRow
 from db.sqlite import SqliteRepository
+from tests.bot.conftest import BOB, CHANNEL, DAVE
+from tests.bot.test_play import _lose_the_channel_mid_game
 
 DAY = 86400.0
 
@@ -64,3 +69,32 @@ async def test_the_job_deletes_old_finished_and_cancelled_tables_at_start_and_ke
 async def test_a_failing_database_skips_a_sweep_without_stopping_the_job(tmp_path):
     repo = SqliteRepository(tmp_path / "t.db")  # never opened: every call fails
     assert await retention.sweep(repo, 30) == 0
+
+
+@pytest.mark.parametrize("days", [None, 30])
+async def test_a_game_paused_for_its_lost_channel_is_swept_once_a_newer_one_was_opened_there(
+        harness, days):
+    table_id, _ = await _lose_the_channel_mid_game(harness)
+    harness.sink.gone_channels.discard(CHANNEL)
+    assert (await harness.tables.new_game(DAVE, CHANNEL, "michigan")).ok
+    assert (await harness.tables.cancel(DAVE, CHANNEL)).ok
+
+    # A year on: with RETENTION_DAYS the newer game is swept too, and the paused one must
+    # not become the channel's newest again.
+    await retention.sweep(harness.repo, days, now=time.time() + 365 * DAY)
+
+    assert await harness.repo.get_table(table_id) is None
+    harness.sink.gone_channels.add(CHANNEL)  # the bot loses the channel and gets it back
+    harness.sink.gone_channels.discard(CHANNEL)
+    assert await harness.tables.channel_back(CHANNEL) == []
+    assert not (await harness.tables.show(BOB, CHANNEL)).ok  # "no table here"
+
+
+async def test_a_game_paused_alone_in_its_channel_is_kept_and_comes_back(harness):
+    table_id, _ = await _lose_the_channel_mid_game(harness)
+    await retention.sweep(harness.repo, None)
+    await retention.sweep(harness.repo, 30)
+    assert (await harness.repo.get_table(table_id)).status == CLOSED
+
+    harness.sink.gone_channels.discard(CHANNEL)
+    assert await harness.tables.channel_back(CHANNEL) == [table_id]

@@ -182,3 +182,90 @@ def _file_bytes(db_path):
         if path.exists():
             found += path.read_bytes()
     return found
+
+
+# --- a person's tables through the indexes, and what the sweep can never bring back -------
+
+async def test_a_person_is_found_wherever_their_id_is_stored_and_nowhere_else(repo):
+    """/mydata must stay complete: every place a person's id is kept finds the table."""
+    seated = await started_table(repo, channel="a", players=("bo", "zoe"))
+    taken_over = await started_table(repo, channel="b", players=("bo", "cy"))
+    await repo.update_seat(taken_over.id, SeatRow(1, None, "🤖 Ada", is_bot=True,
+                                                  former_user_id="u-zoe"))
+    # Results only: the seat went to somebody else before the end.
+    result = await started_table(repo, channel="c", players=("bo", "cy"))
+    await repo.commit_move(result.id, seq=1, seat=0, move="7", actor="player", snapshot="e",
+                           status=FINISHED, results=[ResultRow(0, "u-bo", "bo", False, 1, 1),
+                                                     ResultRow(1, "u-zoe", "Zoe", False, 3, 2)])
+    hosted = await new_table(repo, channel="d", players=("zoe",))
+    await repo.update_table(hosted.id, expected_version=0, seats=[SeatRow(0, "u-bo", "bo")])
+    listed = {}
+    for channel, key, value in (("e", "takeovers", ["u-zoe", "Zoe"]), ("f", "kicked", "u-zoe")):
+        table = await started_table(repo, channel=channel, players=("bo", "cy"))
+        listed[key] = await repo.update_table(table.id, expected_version=table.version,
+                                              settings={"deadline": 60, key: [value]})
+    unreachable = await repo.create_table(  # named from the start
+        platform="telegram", channel="g", game="ochs_esel", options={}, seed=1, host="u-bo",
+        settings={"unreachable": ["u-cy", "u-zoe"]}, seats=[SeatRow(0, "u-bo", "bo")])
+    # No longer named: let in again after a kick; another platform's table.
+    let_in = await started_table(repo, channel="h", players=("bo", "cy"))
+    let_in = await repo.update_table(let_in.id, expected_version=let_in.version,
+                                     settings={"kicked": ["u-zoe"]})
+    await repo.update_table(let_in.id, expected_version=let_in.version, settings={"kicked": []})
+    await started_table(repo, channel="i", platform="discord", players=("zoe", "bo"))
+
+    found = [t.id for t in await repo.user_tables("telegram", "u-zoe")]
+
+    assert found == [seated.id, taken_over.id, result.id, hosted.id, listed["takeovers"].id,
+                     listed["kicked"].id, unreachable.id]
+
+    await repo.forget_user("telegram", "u-zoe", names={}, default_name="a former player")
+    # What stays is only the kick of a game under way (it keeps her out until the end).
+    assert [t.id for t in await repo.user_tables("telegram", "u-zoe")] == [listed["kicked"].id]
+    assert (await repo.get_table(unreachable.id)).settings == {"unreachable": ["u-cy"]}
+    assert len(await repo.user_tables("discord", "u-zoe")) == 1
+
+
+async def test_the_sweep_deletes_closed_tables_a_newer_one_rules_out_with_or_without_age(
+        repo, clock):
+    clock.now = 1_000 * DAY
+    lone = await repo.update_table((await new_table(repo, channel="a")).id,
+                                   expected_version=0, status=CLOSED)
+    ruled_out = await repo.update_table((await new_table(repo, channel="b")).id,
+                                        expected_version=0, status=CLOSED)
+    newer = await started_table(repo, channel="b")
+    topic = await new_table(repo, channel="b:7")  # a topic of b is another channel
+    # Closed, then a newer game there that has ended long ago: both go together.
+    behind_old = await repo.update_table((await new_table(repo, channel="c")).id,
+                                         expected_version=0, status=CLOSED)
+    old_game = await finish(repo, await started_table(repo, channel="c"), [1, 2])
+    clock.now = 1_100 * DAY
+
+    assert await repo.delete_tables_before(None) == 2  # no RETENTION_DAYS
+
+    assert await repo.get_table(ruled_out.id) is None
+    assert await repo.get_table(behind_old.id) is None
+    for kept in (lone, newer, topic, old_game):
+        assert await repo.get_table(kept.id) is not None, kept
+    assert [t.id for t in await repo.newest_tables_in("telegram", "a")] == [lone.id]
+
+    assert await repo.delete_tables_before(1_050 * DAY) == 1
+    assert await repo.get_table(old_game.id) is None
+    assert await repo.get_table(lone.id) is not None  # may still come back with its channel
+    assert await repo.newest_tables_in("telegram", "c") == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_swept_name_is_nowhere_in_the_sqlite_file(repo, db_path, clock):
+    name = "Zephyrine Quillfeather"
+    table = await new_table(repo, channel="a", players=("bo",))
+    table = await repo.update_table(table.id, expected_version=0, status=PLAYING,
+                                    reset_moves=True, snapshot="s0",
+                                    seats=[SeatRow(0, "u-bo", "bo"), SeatRow(1, "u-zoe", name)])
+    await finish(repo, table, [1, 2])
+    assert name.encode() in _file_bytes(db_path)
+
+    assert await repo.delete_tables_before(clock.now + DAY) == 1
+
+    assert name.encode() not in _file_bytes(db_path)
+    assert b"u-zoe" not in _file_bytes(db_path)

@@ -297,12 +297,20 @@ btn_keep = Nein, behalte meine Daten
 forget_done = Erledigt: Ich speichere deinen Namen, deine Einstellungen und deine Sprache nicht mehr. Spielst du später wieder, fängst du von vorn an.
 forget_kept = Es wurde nichts gelöscht.
 forget_expired = Diese Bestätigung ist abgelaufen; schick /forgetme noch einmal.
+forget_too_soon = Du hast mich vor weniger als einer Minute gebeten, dich zu vergessen, darum hat sich diesmal nichts geändert; du kannst es in { $seconds ->
+        [one] einer Sekunde
+       *[other] { $seconds } Sekunden
+    } wieder verlangen.
 private_only = Schick mir das in einem privaten Chat: Die Antwort betrifft nur dich.
 group_only = Gespielt wird in einer Gruppe oder einem ihrer Themen: Füge mich einer Gruppe hinzu und tippe das dort. Hier, privat, bekommst du deine Karten.
 as_yourself = Schreib das als du selbst, nicht im Namen eines Kanals oder als anonymer Admin: Ich setze Menschen an den Tisch und teile ihnen Karten aus. Nichts wurde geändert.
 cannot_post_here = Ich darf in „{ $chat }“ keine Nachrichten senden (auch nicht in diesem Thema, falls es geschlossen ist), also kann ich dort keinen Tisch zeigen und habe keinen eröffnet. Ein Admin kann mir dieses Recht geben oder das Thema wieder öffnen; tippe den Befehl dann noch einmal. Nichts wurde geändert.
 mydata_caption = Alles, was ich über dich speichere, als JSON.
 mydata_failed = Ich konnte deine Daten gerade nicht lesen; versuch es bitte noch einmal.
+mydata_too_soon = Du hast deine Daten vor weniger als einer Minute angefordert; du kannst sie in { $seconds ->
+        [one] einer Sekunde
+       *[other] { $seconds } Sekunden
+    } wieder anfordern.
 help_privacy = Deine Daten: /mydata schickt dir, was ich über dich speichere, /forgetme löscht es (im privaten Chat mit mir).
 error_after_change = Bei mir ist etwas schiefgegangen, nachdem deine Aktion gespeichert war: Sie zählt, und der Tisch zeigt den aktuellen Stand.
 button_elsewhere = Dieser Knopf gehört zu einem Tisch in einem anderen Chat: Hier bewirkt er nichts.

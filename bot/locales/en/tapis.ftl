@@ -300,12 +300,20 @@ btn_keep = No, keep my data
 forget_done = Done: I no longer store your name, settings or language. Playing again later starts afresh.
 forget_kept = Nothing was deleted.
 forget_expired = That confirmation has expired; send /forgetme again.
+forget_too_soon = You asked me to forget you less than a minute ago, so nothing was changed this time; you can ask again in { $seconds ->
+        [one] one second
+       *[other] { $seconds } seconds
+    }.
 private_only = Send me that in a private chat: the answer is about you alone.
 group_only = Tables are played in a group or one of its topics: add me to a group and type this there. Here, in private, your hands arrive.
 as_yourself = Write that as yourself, not on behalf of a channel or as an anonymous admin: I seat and deal cards to people. Nothing was changed.
 cannot_post_here = I'm not allowed to send messages in “{ $chat }” (or in that topic, if it is closed), so I can't show a table there and opened none. An admin can give me that right, or reopen the topic; then type the command again. Nothing was changed.
 mydata_caption = Everything I store about you, as JSON.
 mydata_failed = I couldn't read your data just now; please try again.
+mydata_too_soon = You asked for your data less than a minute ago; you can ask again in { $seconds ->
+        [one] one second
+       *[other] { $seconds } seconds
+    }.
 help_privacy = Your data: /mydata sends what I store about you, /forgetme deletes it (in a private chat with me).
 # --- screens ---
 error_after_change = Something went wrong on my side after your action was saved: it counts, and the table shows where things stand.

@@ -299,12 +299,20 @@ btn_keep = Non, gardez mes données
 forget_done = C'est fait : je ne garde plus votre nom, vos réglages ni votre langue. Si vous rejouez plus tard, tout repart de zéro.
 forget_kept = Rien n'a été effacé.
 forget_expired = Cette confirmation a expiré ; envoyez de nouveau /forgetme.
+forget_too_soon = Vous m'avez demandé de vous oublier il y a moins d'une minute, donc rien n'a changé cette fois ; vous pourrez le redemander dans { $seconds ->
+        [one] une seconde
+       *[other] { $seconds } secondes
+    }.
 private_only = Envoyez-moi cela en privé : la réponse ne concerne que vous.
 group_only = Les tables se jouent dans un groupe ou l'un de ses sujets : ajoutez-moi à un groupe et tapez cela là-bas. Ici, en privé, vous recevez vos mains.
 as_yourself = Écrivez cela en votre nom, pas au nom d'une chaîne ni en administrateur anonyme : j'installe des personnes à la table et leur distribue des cartes. Rien n'a été changé.
 cannot_post_here = Je n'ai pas le droit d'envoyer des messages dans « { $chat } » (ni dans ce sujet, s'il est fermé) : je ne peux donc pas y afficher de table et je n'en ai ouvert aucune. Un administrateur peut me donner ce droit ou rouvrir le sujet ; tapez ensuite la commande de nouveau. Rien n'a été changé.
 mydata_caption = Tout ce que je garde sur vous, en JSON.
 mydata_failed = Je n'ai pas pu lire vos données ; réessayez dans un instant.
+mydata_too_soon = Vous avez demandé vos données il y a moins d'une minute ; vous pourrez les redemander dans { $seconds ->
+        [one] une seconde
+       *[other] { $seconds } secondes
+    }.
 help_privacy = Vos données : /mydata vous envoie ce que je garde sur vous, /forgetme l'efface (en privé avec moi).
 # --- screens ---
 error_after_change = Quelque chose s'est mal passé de mon côté après l'enregistrement de votre action : elle est bien prise en compte, la table montre où en est la partie.
