@@ -139,6 +139,7 @@ async def test_after_forgetting_mid_game_no_message_shows_or_announces_the_name(
     await _play_until_moved(tables, table_id, BOB)
     assert QUOKKA.name not in harness.sink.tables[table_id].rendering.text
 
+
 async def test_mydata_again_within_a_minute_says_when_and_the_next_minute_answers(harness):
     tables = harness.tables
     await tables.set_lang(ALICE, CHANNEL, "de", personal=True)

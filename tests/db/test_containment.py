@@ -77,10 +77,10 @@ class RecordingBatches(SqliteRepository):
         super().__init__(*args, **kwargs)
         self.batches: list[int] = []
 
-    async def _run_locked(self, fn: Callable[..., Any], *args: Any, write: bool = False) -> Any:
+    async def _run_locked(self, fn: Callable[..., Any], *args: Any, **how: Any) -> Any:
         if fn is _each_in_savepoint:
             self.batches.append(len(args[0]))
-        return await super()._run_locked(fn, *args, write=write)
+        return await super()._run_locked(fn, *args, **how)
 
     async def _run_in_writer(self, items: list[Any]) -> list[Any]:
         self.batches.append(len(items))

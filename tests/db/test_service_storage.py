@@ -220,8 +220,8 @@ async def test_a_person_is_found_wherever_their_id_is_stored_and_nowhere_else(re
                      listed["kicked"].id, unreachable.id]
 
     await repo.forget_user("telegram", "u-zoe", names={}, default_name="a former player")
-    # What stays is only the kick of a game under way (it keeps her out until the end).
-    assert [t.id for t in await repo.user_tables("telegram", "u-zoe")] == [listed["kicked"].id]
+    # Nothing stays, not even the kick of a game under way.
+    assert await repo.user_tables("telegram", "u-zoe") == []
     assert (await repo.get_table(unreachable.id)).settings == {"unreachable": ["u-cy"]}
     assert len(await repo.user_tables("discord", "u-zoe")) == 1
 
