@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 UNREACHABLE_WAIT = 2.0
 # Seconds a stopping process still delivers what is queued: then it ends whatever is
 # left (its tables' next driver, or its restart, draws their screens again).
-CLOSE_WITHIN = 5.0
+CLOSE_WITHIN = 4.0
 
 
 class Sink(Protocol):
@@ -126,9 +126,11 @@ class Outbox:
     async def close(self, within: float = CLOSE_WITHIN) -> None:
         """Deliver what is queued, for `within` seconds at most: a stop (SIGTERM) must not
         wait on the platform's flood limits or a database that is down."""
-        try:
-            await asyncio.wait_for(self.flush(), within)
-        except TimeoutError:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + within
+        while self._workers and (remaining := until - loop.time()) > 0:
+            await asyncio.wait(list(self._workers.values()), timeout=remaining)
+        if self._workers:
             left = self.depth()
             for queue in self._queues.values():
                 queue.clear()  # or a worker's end would start another for its queue

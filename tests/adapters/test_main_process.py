@@ -83,3 +83,28 @@ async def test_a_sigterm_keeps_the_database_until_every_platform_has_stopped(tmp
         await repo.close()
     assert {ref.chat for key, ref in stored.items() if key.startswith("hand:")} \
         == {str(alice.id), str(bob.id)}
+
+
+async def test_a_sigterm_ends_the_process_within_seconds_while_a_delivery_waits_out_a_flood(
+        tmp_path):
+    """Telegram's flood limit holds the group's messages back for a minute: a SIGTERM then
+    ends the process within seconds, not after the wait (what is not delivered is drawn
+    again when the table is next driven)."""
+    async with FakeTelegram() as fake:
+        proc = await start_bot(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url)
+        try:
+            await fake.wait_for_call("getUpdates", timeout=30)
+            alice = fake.user(101, "Alice")
+            fake.add_chat(-1001, "supergroup", title="Cards")
+            fake.fail_next("sendMessage", times=5, retry_after=60)
+            fake.send_command(-1001, alice, "/newgame ochs rounds=1")
+            await fake.wait_for(lambda: any(not c.ok for c in fake.calls_to("sendMessage")),
+                                timeout=15)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            signalled = asyncio.get_running_loop().time()
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=90)
+            took = asyncio.get_running_loop().time() - signalled
+        assert proc.returncode == 0, err.decode()[-2000:]
+        assert b"Traceback" not in err
+        assert took < 10, f"ended {took:.0f} s after SIGTERM"
