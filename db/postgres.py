@@ -1057,7 +1057,8 @@ class PostgresCluster(Cluster):
                         self.worker)
         return self.worker
 
-    def _lost(self, link: asyncpg.Connection) -> None:
+    def _lost(self, link: "asyncpg.Connection | asyncpg.pool.PoolConnectionProxy[Any]"
+              ) -> None:
         # Only the current link: one that ended before a rejoin says nothing of the new one.
         if link is self._link:
             self._link = None
