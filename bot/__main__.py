@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot import logs
 from bot.i18n import LANGS
 from bot.monitor import Health
 from bot.settings import Settings, StartupError
@@ -66,16 +67,15 @@ async def run(args: argparse.Namespace) -> int:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}"
                              if e["loc"] else e["msg"].removeprefix("Value error, ")
                              for e in exc.errors())
-        print(f"tapis: bad settings: {problems}", file=sys.stderr)
+        print(logs.printable(f"tapis: bad settings: {problems}"), file=sys.stderr)
         return 2
-    from bot import logs
-
     logs.setup(settings)
     try:
         repo = open_repository(settings.database_url)
         await repo.open()
     except (ValueError, NotImplementedError, StorageError) as exc:
-        print(f"tapis: cannot open the database ({exc})", file=sys.stderr)
+        print(logs.printable(f"tapis: cannot open the database ({exc})", settings),
+              file=sys.stderr)
         return 2
     chat = bool(settings.discord_token or settings.telegram_token) and not args.console
     platforms = [name for name, token in (("discord", settings.discord_token),
@@ -101,7 +101,7 @@ async def run(args: argparse.Namespace) -> int:
             try:
                 return await _until_signal(runners)
             except StartupError as exc:
-                print(f"tapis: {exc}", file=sys.stderr)
+                print(logs.printable(f"tapis: {exc}", settings), file=sys.stderr)
                 return 2
     finally:
         await repo.close()

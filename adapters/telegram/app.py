@@ -827,7 +827,9 @@ class TelegramBot:
 
 def startup_problem(exc: TelegramError, settings: Settings) -> str:
     """The one line an operator needs when Telegram cannot be reached or refuses the bot."""
-    server = urlparse(settings.telegram_api_url or "https://api.telegram.org").netloc
+    # The server's address, never its credentials (a self-hosted server behind basic auth).
+    url = urlparse(settings.telegram_api_url or "https://api.telegram.org")
+    server = url.netloc.rpartition("@")[2]
     if isinstance(exc, InvalidToken):
         return (f"TELEGRAM_TOKEN was rejected by Telegram ({server}): check it with "
                 "@BotFather")
