@@ -76,9 +76,8 @@ log = logging.getLogger(__name__)
 # Everything asyncpg or the network can raise: server errors, client-side errors (bad
 # parameter types, a closed pool or connection, values out of int32/int64 range) and
 # socket failures, TimeoutError included (an OSError since Python 3.11).
-# TimeoutError: a connection not made in time (the network is cut, not refused).
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-                  OSError, TimeoutError)
+                  OSError)
 # Seconds a worker's own connection may take to be made: a poll that rejoins during a
 # network cut tries again at the next poll rather than hang.
 JOIN_TIMEOUT = 5.0
@@ -185,7 +184,7 @@ def _storage_error(error: BaseException) -> StorageError:
 def _cut_off(error: BaseException) -> bool:
     """The connection is gone or none can be made: the server restarts or the network is
     cut, not a refusal of the statement."""
-    return isinstance(error, OSError | TimeoutError | asyncpg.ConnectionDoesNotExistError
+    return isinstance(error, OSError | asyncpg.ConnectionDoesNotExistError
                       | asyncpg.CannotConnectNowError | asyncpg.AdminShutdownError
                       | asyncpg.CrashShutdownError) or (
         isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error))
