@@ -132,13 +132,14 @@ class Outbox:
             await asyncio.wait(list(self._workers.values()), timeout=remaining)
         if self._workers:
             left = self.depth()
+            kinds = sorted({str(key[0]) for key in self._workers})
             for queue in self._queues.values():
                 queue.clear()  # or a worker's end would start another for its queue
             for task in list(self._workers.values()):
                 task.cancel()
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
-            log.warning("stopping: %d deliveries not made; the screens are drawn again"
-                        " when their tables are next driven", left)
+            log.warning("stopping: %d deliveries not made (%s); the screens are drawn"
+                        " again when their tables are next driven", left, ", ".join(kinds))
 
     async def _drain(self, key: Key) -> None:
         queue = self._queues[key]
