@@ -9,7 +9,8 @@ through again.
 
 Checked afterwards: every process joined again and every open table had a live driver
 within 10 seconds of the return; every table and hand message shows its table's stored
-version (its buttons are of that version: what a press of it would be checked against);
+version (its buttons are of that version: what a press of it would be checked against)
+and each Telegram hand the cards the stored game gives its seat;
 no delivery was given up; after the return each message was edited by one process at a
 time (no message went back to a process it had left); the games play on and finish, each
 snapshot equal to the replay of its move log; each process ends within a few seconds of
@@ -29,6 +30,7 @@ from urllib.parse import urlparse
 import asyncpg
 import pytest
 
+from bot import renderers
 from bot.render import decode_payload
 from db.postgres import DRIVER_LOCK_SPACE
 from engine import games
@@ -68,6 +70,7 @@ class Screens:
     def __init__(self, db: asyncpg.Connection, fake: FakeTelegram, discord: FakeDiscord
                  ) -> None:
         self.db, self.fake, self.discord = db, fake, discord
+        self.hands_read = 0  # Telegram hands whose cards the last look compared
 
     def _payloads(self, platform: str, chat: str, message_id: str) -> list[str]:
         if platform == "telegram":
@@ -80,7 +83,8 @@ class Screens:
         without a table message."""
         # Hands of the people still seated (one who left keeps the hand they last saw).
         rows = await self.db.fetch(
-            "SELECT t.id, t.platform, t.version, m.key, m.chat, m.message_id FROM tables t"
+            "SELECT t.id, t.platform, t.version, t.game, t.snapshot, m.key, m.chat,"
+            " m.message_id FROM tables t"
             " LEFT JOIN messages m ON m.table_id = t.id AND (m.key = 'table' OR EXISTS ("
             " SELECT 1 FROM seats s WHERE s.table_id = t.id AND NOT s.is_bot"
             " AND m.key = 'hand:' || s.seat AND s.user_id = (m.extra::json ->> 'user')))"
@@ -88,6 +92,7 @@ class Screens:
         tables = {row["id"] for row in rows}
         drawn = {row["id"] for row in rows if row["key"] == "table"}
         stale = [f"table {t}: no table message" for t in sorted(tables - drawn)]
+        self.hands_read = 0
         for row in rows:
             if row["key"] is None:
                 continue
@@ -97,6 +102,16 @@ class Screens:
             if versions - {row["version"]} or (row["key"] == "table" and not versions):
                 stale.append(f"table {row['id']} {row['key']}: shows {sorted(versions)},"
                              f" stored {row['version']}")
+            elif row["key"] != "table" and row["platform"] == "telegram" and row["snapshot"]:
+                # The cards the stored game gives the seat, as the player reads them.
+                game = games.get(row["game"])
+                view = game.view(game.load(row["snapshot"]), int(row["key"].split(":")[1]))
+                cards = renderers.for_game(row["game"]).hand_lines(view, "en")[0]
+                text = self.fake.chat(int(row["chat"])).message(int(row["message_id"])).text
+                self.hands_read += 1
+                if cards not in text:
+                    stale.append(f"table {row['id']} {row['key']}: shows {text!r},"
+                                 f" stored {cards!r}")
         return stale
 
     async def current(self, timeout: float) -> None:
@@ -241,6 +256,7 @@ async def test_the_cluster_comes_back_after_a_database_outage(tmp_path: Path) ->
             recovered = time.monotonic() - back
             # Every screen shows the stored table once the deliveries are made.
             await screens.current(PHASE)
+            assert screens.hands_read == 2 * TABLES  # a host's and a guest's at each
             # The games play on: a move everywhere, then the people leave to bots.
             await screens.move_everywhere(people, world)
             await asyncio.sleep(1)
