@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
+from bot import logs
 from bot.i18n import LANGS
 from bot.monitor import Health
 from bot.settings import Settings, StartupError
@@ -65,14 +66,13 @@ async def run(args: argparse.Namespace) -> int:
     settings = load_settings(overrides)
     if settings is None:
         return 2
-    from bot import logs
-
     logs.setup(settings)
     try:
         repo = open_repository(settings.database_url)
         await repo.open()
     except (ValueError, NotImplementedError, StorageError, OverflowError) as exc:
-        print(f"tapis: cannot open the database ({exc})", file=sys.stderr)
+        print(logs.printable(f"tapis: cannot open the database ({exc})", settings),
+              file=sys.stderr)
         return 2
     chat = bool(settings.discord_token or settings.telegram_token) and not args.console
     platforms = [name for name, token in (("discord", settings.discord_token),
@@ -98,7 +98,7 @@ async def run(args: argparse.Namespace) -> int:
             try:
                 return await _until_signal(runners)
             except StartupError as exc:
-                print(f"tapis: {exc}", file=sys.stderr)
+                print(logs.printable(f"tapis: {exc}", settings), file=sys.stderr)
                 return 2
     finally:
         await repo.close()
@@ -111,9 +111,9 @@ def load_settings(overrides: dict[str, object] | None = None) -> Settings | None
     except ValidationError as exc:
         # Settings checked together (a model validator) have no one name to show.
         problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
-        print(f"tapis: bad settings: {problems}", file=sys.stderr)
+        print(logs.printable(f"tapis: bad settings: {problems}"), file=sys.stderr)
     except SettingsError as exc:  # a source could not be read at all
-        print(f"tapis: bad settings: {exc}", file=sys.stderr)
+        print(logs.printable(f"tapis: bad settings: {exc}"), file=sys.stderr)
     return None
 
 

@@ -124,8 +124,11 @@ class Driving:
         """Take its home tables and the tables of dead drivers (up to a fair share), give
         back the excess and the tables whose home process is alive again."""
         if self._lost:
-            self._lost = False
+            # Cleared only once joined again: a poll during the outage fails here, and the
+            # next one tries again, until the database is back.
             await self._join()
+            self._lost = False
+            log.warning("cluster: joined again as worker %s", self._cluster.worker)
         platform = self._tables.platform
         census = await self._cluster.census(platform)
         for table_id in self.driven - census.mine.keys():  # claimed by another: this one

@@ -27,13 +27,15 @@ _context: ContextVar[dict[str, str] | None] = ContextVar("tapis_log_context", de
 MASK = "[secret]"
 # Shapes of secrets, whatever their value: a Telegram bot token (digits:35 characters),
 # a Discord bot token (three base64url parts), the token in a Discord interaction or
-# webhook URL, and a password in a database URL.
+# webhook URL, and the credentials in any URL (user and password: user@ or user:pw@).
 PATTERNS = [
     (re.compile(r"\d{5,}:[A-Za-z0-9_-]{30,}"), MASK),
     (re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{20,}"), MASK),
     (re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.-]{20,}"), r"\1" + MASK),
-    (re.compile(r"(\w+://[^:/@\s]+:)[^@\s/]+@"), r"\1" + MASK + "@"),
+    (re.compile(r"(\b[A-Za-z][\w+.-]*://)[^/@\s]+@"), r"\1" + MASK + "@"),
 ]
+# The credentials of a URL setting: its password is masked wherever it shows.
+_CREDENTIALS = re.compile(r"^[A-Za-z][\w+.-]*://([^/@\s]+)@")
 
 
 def bind(**fields: object) -> None:
@@ -61,8 +63,9 @@ def bound() -> dict[str, str]:
 
 class Redactor:
     def __init__(self, secrets: list[str]) -> None:
-        # Longest first, so a secret containing another is masked whole.
-        self.secrets = sorted({s for s in secrets if s and len(s) >= 6}, key=len, reverse=True)
+        # Longest first, so a secret containing another is masked whole. Every one, however
+        # short: a short one is still the one that opens the door.
+        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
 
     def __call__(self, text: str) -> str:
         for secret in self.secrets:
@@ -76,10 +79,18 @@ class Redactor:
 def secrets_of(settings: Settings) -> list[str]:
     found = [settings.telegram_token or "", settings.discord_token or "",
              settings.telegram_webhook_secret or ""]
-    password = re.match(r"\w+(?:\+\w+)?://[^:/@\s]+:([^@\s/]+)@", settings.database_url)
-    if password:
-        found.append(password[1])
+    for url in (settings.database_url, settings.telegram_api_url, settings.discord_api_url,
+                settings.telegram_webhook_url):
+        credentials = _CREDENTIALS.match(url or "")
+        if credentials:  # the password; a user name alone is masked only in its URL
+            found.append(credentials[1].partition(":")[2])
     return found
+
+
+def printable(text: str, settings: Settings | None = None) -> str:
+    """A line printed without the logging (start-up problems on stderr): masked the same
+    way, with the configured secrets when the settings could be read."""
+    return Redactor(secrets_of(settings) if settings is not None else [])(text)
 
 
 class _Context(logging.Filter):

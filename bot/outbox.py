@@ -25,9 +25,15 @@ from bot.deliveries import (
     UserUnreachable,
 )
 from bot.live import TOLD_MOVES
-from db.repository import MessageRef, Repository, StorageError
+from db.repository import MessageRef, Repository, StorageError, Unreachable
 
 log = logging.getLogger(__name__)
+
+# Longest wait between two tries of a delivery held up by an unreachable database.
+UNREACHABLE_WAIT = 2.0
+# Seconds a stopping process still delivers what is queued: then it ends whatever is
+# left (its tables' next driver, or its restart, draws their screens again).
+CLOSE_WITHIN = 4.0
 
 
 class Sink(Protocol):
@@ -117,8 +123,23 @@ class Outbox:
         while self._workers:
             await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
-    async def close(self) -> None:
-        await self.flush()
+    async def close(self, within: float = CLOSE_WITHIN) -> None:
+        """Deliver what is queued, for `within` seconds at most: a stop (SIGTERM) must not
+        wait on the platform's flood limits or a database that is down."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + within
+        while self._workers and (remaining := until - loop.time()) > 0:
+            await asyncio.wait(list(self._workers.values()), timeout=remaining)
+        if self._workers:
+            left = self.depth()
+            kinds = sorted({str(key[0]) for key in self._workers})
+            for queue in self._queues.values():
+                queue.clear()  # or a worker's end would start another for its queue
+            for task in list(self._workers.values()):
+                task.cancel()
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+            log.warning("stopping: %d deliveries not made (%s); the screens are drawn"
+                        " again when their tables are next driven", left, ", ".join(kinds))
 
     async def _drain(self, key: Key) -> None:
         queue = self._queues[key]
@@ -143,10 +164,28 @@ class Outbox:
 
     async def _deliver(self, delivery: Delivery) -> None:
         logs.bind(table_id=delivery.table_id, channel=getattr(delivery, "channel", None))
-        for attempt in range(1, self._attempts + 1):
+        attempt = waits = 0
+        while attempt < self._attempts:
             try:
                 await self._send(delivery)
+                if waits:
+                    log.info("delivered once the database was back: %r", delivery)
                 return
+            except Unreachable:
+                # The database is down (a restart, a network cut): not this delivery's
+                # fault, and not a reason to give it up; it waits, however long the
+                # outage. A table another process drives meanwhile is drawn again by it.
+                table_id = delivery.table_id
+                if (table_id is not None and self._drives is not None
+                        and not self._drives(table_id)):
+                    log.info("table %s no longer driven here: its driver draws it", table_id)
+                    return
+                if not waits:
+                    log.warning("delivery waits for the database: %r", delivery,
+                                exc_info=True)
+                waits += 1
+                await asyncio.sleep(min(self._backoff * waits, UNREACHABLE_WAIT))
+                continue
             except ChannelGone:
                 table_id = delivery.table_id
                 if table_id is not None and table_id not in self._gone:
@@ -164,9 +203,11 @@ class Outbox:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                attempt += 1
                 log.exception("delivery failed (attempt %d/%d): %r", attempt, self._attempts,
                               delivery)
-                await asyncio.sleep(self._backoff * attempt)
+                if attempt < self._attempts:
+                    await asyncio.sleep(self._backoff * attempt)
         log.error("delivery given up after %d attempts: %r", self._attempts, delivery)
 
     async def _send(self, delivery: Delivery) -> None:

@@ -50,6 +50,7 @@ from db.repository import (
     TableExists,
     TableNotFound,
     TableRow,
+    Unreachable,
     Unstorable,
     UserSettings,
     VersionConflict,
@@ -77,6 +78,9 @@ log = logging.getLogger(__name__)
 # socket failures, TimeoutError included (an OSError since Python 3.11).
 _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
                   OSError)
+# Seconds a worker's own connection may take to be made: a poll that rejoins during a
+# network cut tries again at the next poll rather than hang.
+JOIN_TIMEOUT = 5.0
 
 _IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
 _OPEN_INDEX = "tables_one_open_per_channel"
@@ -168,11 +172,22 @@ def _storage_error(error: BaseException) -> StorageError:
         # Only reachable if the log and the version disagree; either way that seq is taken.
         return VersionConflict(f"move already recorded: {error}")
     name = type(error).__name__
+    if _cut_off(error):
+        return Unreachable(f"{name}: {error}" if str(error) else name)
     if isinstance(error, asyncpg.DataError):
         # A value PostgreSQL can never hold (past 64 bits, NUL or unencodable text):
         # retrying cannot help, unlike a lost connection or a lock timeout.
         return Unstorable(f"{name}: {error}")
     return StorageError(f"{name}: {error}" if str(error) else name)
+
+
+def _cut_off(error: BaseException) -> bool:
+    """The connection is gone or none can be made: the server restarts or the network is
+    cut, not a refusal of the statement."""
+    return isinstance(error, OSError | asyncpg.ConnectionDoesNotExistError
+                      | asyncpg.CannotConnectNowError | asyncpg.AdminShutdownError
+                      | asyncpg.CrashShutdownError) or (
+        isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error))
 
 
 async def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
@@ -1011,6 +1026,7 @@ class PostgresCluster(Cluster):
         self._link_busy = asyncio.Lock()  # one statement at a time on a connection
         self._on_lost: Callable[[], None] = lambda: None
         self._shards: Shards | None = None
+        self._cut = False  # its link was lost and it has not joined again
 
     @property
     def channel(self) -> str:
@@ -1022,10 +1038,10 @@ class PostgresCluster(Cluster):
         self._on_lost = on_lost
         self._shards = shards
         try:
-            link = await asyncpg.connect(self._repo._dsn,
+            link = await asyncpg.connect(self._repo._dsn, timeout=JOIN_TIMEOUT,
                                          server_settings=self._repo.server_settings)
         except _DRIVER_ERRORS as error:
-            raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
+            raise Unreachable(f"cannot connect to PostgreSQL: {error}") from error
         try:
             # The lock before the row: a row whose lock is not held is a dead worker's, and
             # another process joining at the same moment would delete it as such.
@@ -1056,17 +1072,32 @@ class PostgresCluster(Cluster):
         except BaseException as error:
             link.terminate()
             if isinstance(error, _DRIVER_ERRORS):
-                raise StorageError(str(error)) from error
+                raise _storage_error(error) from error
             raise
-        link.add_termination_listener(lambda _c: self._lost())
+        link.add_termination_listener(self._lost)
         self._link, self.worker = link, int(worker)
+        if self._cut:
+            self._cut = False
+            log.warning("worker %s joined again after its database connection was lost",
+                        self.worker)
         return self.worker
 
-    def _lost(self) -> None:
-        if self._link is not None:
+    def _lost(self, link: "asyncpg.Connection | asyncpg.pool.PoolConnectionProxy[Any]"
+              ) -> None:
+        # Only the current link: one that ended before a rejoin says nothing of the new one.
+        if link is self._link:
             self._link = None
-            log.error("worker %s lost its database connection: it stops driving", self.worker)
+            self._cut = True
+            log.error("worker %s lost its database connection: it stops driving until it"
+                      " joins again", self.worker)
             self._on_lost()
+
+    def _joined(self) -> None:
+        """Shares and claims are made under a live worker only: with its connection gone,
+        its lock is free and its id is a dead worker's, whose tables others take over."""
+        if self._cut:
+            raise Unreachable(f"worker {self.worker} lost its database connection: not"
+                              " joined again yet")
 
     async def leave(self) -> None:
         link, self._link = self._link, None
@@ -1084,6 +1115,7 @@ class PostgresCluster(Cluster):
             link.terminate()
 
     async def census(self, platform: str) -> Census:
+        self._joined()
         count, ids = self._shard_params()
 
         async def body(db: Connection) -> Census:
@@ -1114,6 +1146,7 @@ class PostgresCluster(Cluster):
 
     async def claim(self, platform: str, limit: int, *, home: bool = False
                     ) -> list[tuple[int, bool]]:
+        self._joined()
         count, ids = self._shard_params()
         if limit <= 0 or (home and count is None):
             return []
@@ -1125,6 +1158,8 @@ class PostgresCluster(Cluster):
         return await self._on_link(body)  # one statement: atomic on its own
 
     async def adopt(self, table_id: int) -> bool:
+        self._joined()
+
         async def body(db: Connection) -> bool:
             return bool(await db.fetchval(
                 f"WITH live AS ({_LIVE_WORKERS}) UPDATE tables SET driver = $1 WHERE id = $2"

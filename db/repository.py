@@ -19,6 +19,12 @@ class StorageError(Exception):
     """The database refused or failed a write; nothing of that write was kept."""
 
 
+class Unreachable(StorageError):
+    """The database cannot be reached now (its server restarts, the network is cut):
+    unlike a refusal, the same call succeeds once it is back, so what waits on it (a
+    delivery) waits rather than gives up."""
+
+
 class Unstorable(StorageError):
     """The database can never store this write (a number past 64 bits, text it cannot
     encode): unlike a passing fault, trying again cannot help."""

@@ -867,7 +867,7 @@ async def _find_gateway(client: discord.Client, settings: Settings) -> None:
 
 def startup_problem(exc: BaseException, settings: Settings) -> str:
     """The one line an operator needs when Discord cannot be reached or refuses the token."""
-    server = urlparse(discord.http.Route.BASE).netloc
+    server = urlparse(discord.http.Route.BASE).netloc.rpartition("@")[2]  # not credentials
     if isinstance(exc, discord.LoginFailure):
         return (f"DISCORD_TOKEN was rejected by Discord ({server}): copy the bot token again "
                 "from the Developer Portal")

@@ -122,6 +122,10 @@ def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | Non
     return builder.build()
 
 
+# Seconds a stopping process lets the updates under way finish.
+STOP_WITHIN = 3.0
+
+
 class TelegramBot:
     def __init__(self, repo: Repository, settings: Settings, *, clock: Clock | None = None,
                  seeds: Callable[[], int] | None = None,
@@ -135,6 +139,7 @@ class TelegramBot:
         self.app = build_application(settings, rate_limiter=rate_limiter,
                                      requests=self._requests)
         self._reachable: set[int] = set()  # users the bot may write to privately
+        self._handling: set[asyncio.Task[Any]] = set()  # updates being handled now
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
         # Forum topics seen closed ("<chat>:<thread>"), from Telegram's service messages:
         # Telegram has no call that tells whether a topic is closed.
@@ -179,7 +184,15 @@ class TelegramBot:
         if updater is not None and updater.running:
             await updater.stop()
         if self.app.running:
-            await self.app.stop()
+            # The updates being handled end first, for STOP_WITHIN seconds at most: an
+            # answer waiting out a flood limit (a minute, at times) must not hold a SIGTERM.
+            stopping = asyncio.ensure_future(self.app.stop())
+            if not (await asyncio.wait({stopping}, timeout=STOP_WITHIN))[0]:
+                log.warning("stopping: %d updates still being handled are ended",
+                            len(self._handling))
+                for task in list(self._handling):
+                    task.cancel()
+            await stopping
         await self.tables.close()
         await self.app.shutdown()
 
@@ -237,6 +250,10 @@ class TelegramBot:
 
     async def _begin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         changes.track()
+        task = asyncio.current_task()
+        if task is not None:
+            self._handling.add(task)
+            task.add_done_callback(self._handling.discard)
 
     # --- who is acting --------------------------------------------------------------------
 
@@ -813,7 +830,9 @@ class TelegramBot:
 
 def startup_problem(exc: TelegramError, settings: Settings) -> str:
     """The one line an operator needs when Telegram cannot be reached or refuses the bot."""
-    server = urlparse(settings.telegram_api_url or "https://api.telegram.org").netloc
+    # The server's address, never its credentials (a self-hosted server behind basic auth).
+    url = urlparse(settings.telegram_api_url or "https://api.telegram.org")
+    server = url.netloc.rpartition("@")[2]
     if isinstance(exc, InvalidToken):
         return (f"TELEGRAM_TOKEN was rejected by Telegram ({server}): check it with "
                 "@BotFather")

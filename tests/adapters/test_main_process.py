@@ -3,8 +3,11 @@
 import asyncio
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
+
+import pytest
 
 from db.sqlite import SqliteRepository
 from tests.fakes.discord_api import FakeDiscord
@@ -17,7 +20,8 @@ async def start_bot(tmp_path: Path, **settings: str) -> asyncio.subprocess.Proce
     """`python -m bot` on a database of its own, with `settings` as its environment's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_"))}
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}", PYTHONPATH=str(ROOT),
-               NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0", PING_DELAY="0", **settings)
+               NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0", PING_DELAY="0")
+    env.update(settings)
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -100,3 +104,69 @@ async def test_starting_on_discord_says_nothing_about_voice(tmp_path):
     assert proc.returncode == 0, text[-2000:]
     assert "connected" in text.lower() or "logging in" in text.lower(), text  # the log runs
     assert "voice" not in text.lower(), text
+
+
+async def test_a_sigterm_ends_the_process_within_seconds_while_a_delivery_waits_out_a_flood(
+        tmp_path):
+    """Telegram's flood limit holds the group's messages back for a minute: a SIGTERM then
+    ends the process within seconds, not after the wait (what is not delivered is drawn
+    again when the table is next driven)."""
+    async with FakeTelegram() as fake:
+        proc = await start_bot(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url)
+        try:
+            await fake.wait_for_call("getUpdates", timeout=30)
+            alice = fake.user(101, "Alice")
+            fake.add_chat(-1001, "supergroup", title="Cards")
+            fake.fail_next("sendMessage", times=5, retry_after=60)
+            fake.send_command(-1001, alice, "/newgame ochs rounds=1")
+            await fake.wait_for(lambda: any(not c.ok for c in fake.calls_to("sendMessage")),
+                                timeout=15)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            signalled = asyncio.get_running_loop().time()
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=90)
+            took = asyncio.get_running_loop().time() - signalled
+        assert proc.returncode == 0, err.decode()[-2000:]
+        assert b"Traceback" not in err
+        assert took < 10, f"ended {took:.0f} s after SIGTERM"
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_short_webhook_secret_is_masked_in_the_debug_log(tmp_path):
+    """A five-character webhook secret (Telegram accepts it) is masked like a long one:
+    python-telegram-bot logs setWebhook's parameters at DEBUG."""
+    async with FakeTelegram() as fake:
+        proc = await start_bot(
+            tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url, LOG_LEVEL="DEBUG",
+            TELEGRAM_WEBHOOK_URL="http://127.0.0.1:1/tg", TELEGRAM_WEBHOOK_SECRET="Zq9_x",
+            TELEGRAM_WEBHOOK_PORT=str(closed_port()))
+        try:
+            await fake.wait_for(lambda: fake.webhook is not None, timeout=30)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    text = err.decode()
+    assert "setWebhook" in text and "[secret]" in text, text[-2000:]
+    assert "Zq9_x" not in text
+
+
+@pytest.mark.parametrize("setting", ["TELEGRAM_API_URL", "DATABASE_URL"])
+async def test_a_start_up_line_never_prints_the_credentials_of_a_url(tmp_path, setting):
+    """A server that cannot be reached is named by its address, without the user and
+    password its URL carries (start-up lines are printed, not logged)."""
+    port = closed_port()
+    urls = {"TELEGRAM_API_URL": f"http://tapis:BasicAuthPw123@127.0.0.1:{port}/bot",
+            "DATABASE_URL": f"postgresql://tapis:BasicAuthPw123@127.0.0.1:{port}/tapis"}
+    token = "7712345678:AAHkQ9xZ3v_w-Lr8TqPnYb2mC4dE6fG7hJk"
+    proc = await start_bot(tmp_path, TELEGRAM_TOKEN=token, LOG_LEVEL="DEBUG",
+                           **{setting: urls[setting]})
+    _out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+    text = err.decode()
+    assert proc.returncode == 2, text[-2000:]
+    assert str(port) in text  # the server is named
+    assert "BasicAuthPw123" not in text and "//tapis" not in text, text[-2000:]

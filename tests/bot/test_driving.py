@@ -5,13 +5,15 @@ through the other service is shown by the driver; a driver that dies is replaced
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from urllib.parse import urlparse
 
 from bot.settings import Settings
 from bot.tables import Tables
 from db.postgres import PostgresRepository
 from db.repository import StorageError
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, RecordingSink
-from tests.db.conftest import postgres_repository, postgres_schema
+from tests.db.conftest import POSTGRES_URL, postgres_repository, postgres_schema
+from tests.tcp_cut import TcpCut
 
 
 def _settings(bot_delay: float = 0) -> Settings:
@@ -164,7 +166,7 @@ async def test_people_leaving_through_both_processes_leave_a_game_the_bots_finis
 
 async def test_a_player_who_left_through_one_process_cannot_play_through_another():
     # Bots wait a minute: the bot that takes Bob's seat must not move before his press.
-    async with _services(2, bot_delay=60) as (one, two):
+    async with _services(2, bot_delay=30) as (one, two):
         table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
         assert (await one.tables.join(BOB, CHANNEL)).ok
         assert (await one.tables.join(CAROL, CHANNEL)).ok
@@ -212,7 +214,7 @@ async def test_the_driver_answers_from_what_was_stored_even_before_its_notice_ar
 async def test_the_driver_keeps_one_copy_of_a_table_that_others_change():
     # A timer that took the table's copy before a change made elsewhere was shown must
     # act on what is stored once it runs, not on a copy nobody else holds any more.
-    async with _services(2, bot_delay=60) as (one, two):
+    async with _services(2, bot_delay=30) as (one, two):
         table_id = (await one.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
         await _until(lambda: one.tables.drives(table_id))
         assert (await two.tables.join(BOB, CHANNEL)).ok
@@ -267,3 +269,49 @@ async def test_a_take_over_that_fails_is_tried_again_at_the_next_poll():
         await _kill(one)
         await _until(lambda: table_id in two.sink.tables)
         assert tries == [table_id, table_id] and two.tables.drives(table_id)
+
+
+async def test_a_process_cut_off_from_the_database_joins_again_and_drives_once_it_is_back():
+    """PostgreSQL goes away for a few polls (a TCP proxy of the test's own closes every
+    connection and refuses new ones): the process stops driving, tries to join again at
+    every poll while it cannot, and once the database is back it is a live worker again
+    and drives its table, whose screen then shows the move made meanwhile elsewhere."""
+    server = urlparse(POSTGRES_URL)
+    cut = TcpCut(server.hostname or "127.0.0.1", server.port or 5432)
+    await cut.start()
+    netloc = server.netloc.rsplit("@", 1)[0] + "@" if "@" in server.netloc else ""
+    proxied = server._replace(netloc=f"{netloc}127.0.0.1:{cut.port}").geturl()
+    async with postgres_schema() as schema:
+        repo = PostgresRepository(proxied, server_settings={"search_path": schema})
+        direct = postgres_repository(schema)
+        await repo.open()
+        await direct.open()
+        service = Service(repo, 0)
+        try:
+            await service.tables.start()
+            table_id = (await service.tables.new_game(ALICE, CHANNEL, "ochs-esel")).table_id
+            assert service.tables.drives(table_id)
+            await cut.cut()
+            await _until(lambda: not service.tables.drives(table_id))
+            await asyncio.sleep(1.0)  # several polls, each failing to join
+            # Meanwhile a change through another process that reaches the database.
+            other = Service(direct, 0)
+            assert (await other.tables.join(BOB, CHANNEL)).ok
+            await cut.restore()
+            await _until(lambda: service.tables.drives(table_id))
+
+            async def live_driver() -> bool:
+                return bool(await direct._run(lambda db: db.fetchval(
+                    "SELECT EXISTS (SELECT 1 FROM tables t JOIN workers w ON w.id = t.driver"
+                    " JOIN pg_locks l ON l.locktype = 'advisory' AND l.objsubid = 2"
+                    " AND l.objid = w.lock_key::oid AND l.granted WHERE t.id = $1)",
+                    table_id)))
+
+            await _until(live_driver)
+            await _until(lambda: "Bob" in service.shown(table_id))
+        finally:
+            with contextlib.suppress(Exception):
+                await service.tables.close()
+            await repo.close()
+            await direct.close()
+            await cut.stop()

@@ -78,3 +78,26 @@ async def test_json_lines_parse_and_carry_what_the_task_works_on(capture):
         ("5", "-1001", "telegram"), ("6", "-1002", "telegram")]
     assert all(r["level"] in ("INFO", "WARNING") and r["logger"] == "tests.logs"
                for r in records)
+
+
+def test_every_configured_secret_is_masked_however_short_and_no_url_keeps_credentials():
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        logs.setup(Settings(_env_file=None, telegram_token=TELEGRAM,
+                            telegram_webhook_secret="Zq9_x", log_level="DEBUG",
+                            telegram_api_url="http://tapis:BasicAuthPw123@127.0.0.1:9/bot"),
+                   stream=stream)
+        log = logging.getLogger("tests.logs")
+        log.debug("setWebhook with {'secret_token': 'Zq9_x'}")
+        log.warning("calling http://tapis:BasicAuthPw123@127.0.0.1:9/bot/getMe")
+        log.warning("the password alone: BasicAuthPw123; a token in a URL: "
+                    "https://sometoken@example.org/x")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    text = stream.getvalue()
+    for secret in ("Zq9_x", "BasicAuthPw123", "tapis:", "sometoken"):
+        assert secret not in text, text
+    assert "127.0.0.1:9" in text and "example.org" in text and "setWebhook" in text

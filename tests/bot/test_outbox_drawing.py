@@ -6,7 +6,7 @@ from bot.deliveries import TableMessage
 from bot.live import TOLD_MOVES, Told
 from bot.outbox import Outbox
 from bot.render import Rendering
-from db.repository import MessageRef
+from db.repository import MessageRef, Unreachable
 
 
 class SlowSink:
@@ -82,3 +82,64 @@ async def test_news_of_replaced_messages_is_kept_up_to_what_a_table_narrates():
     sink.release.set()
     await outbox.flush()
     assert sink.shown == ["v0", "v99"]
+
+
+class DownFor:
+    """A database that cannot be reached for the first `calls` reads of message ids."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+
+    async def messages(self, table_id: int) -> dict[str, MessageRef]:
+        if self.calls > 0:
+            self.calls -= 1
+            raise Unreachable("ConnectionRefusedError: [Errno 111] Connect call failed")
+        return {}
+
+    async def set_message(self, table_id: int, ref: MessageRef) -> None:
+        return None
+
+
+class ShownSink:
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        self.shown.append(msg.rendering.text)
+        return MessageRef(key="table", chat=msg.channel, message_id="1")
+
+
+async def test_a_delivery_waits_out_a_database_outage_longer_than_its_attempts():
+    """Twenty tries against a database that is down (far more than the 5 attempts a
+    failing delivery gets): the table message is shown once it is back, not given up."""
+    sink = ShownSink()
+    outbox = Outbox(sink, DownFor(20), on_channel_gone=_nothing,  # type: ignore[arg-type]
+                    on_unreachable=_nothing, backoff=0.001)
+    outbox.put(TableMessage(table_id=1, channel="c",
+                            draw=lambda: Rendering(title="the stored table", lines=[])))
+    await asyncio.wait_for(outbox.flush(), 10)
+    assert sink.shown == ["the stored table"]
+
+
+async def test_a_delivery_for_a_table_driven_elsewhere_meanwhile_is_left_to_its_driver():
+    sink = ShownSink()
+    driven = {1}
+    outbox = Outbox(sink, DownFor(3), on_channel_gone=_nothing,  # type: ignore[arg-type]
+                    on_unreachable=_nothing, backoff=0.001, drives=driven.__contains__)
+    outbox.put(TableMessage(table_id=1, channel="c",
+                            draw=lambda: Rendering(title="the stored table", lines=[])))
+    await asyncio.sleep(0)
+    driven.clear()  # the process lost its link: another process draws the table
+    await asyncio.wait_for(outbox.flush(), 10)
+    assert sink.shown == []
+
+
+async def test_closing_ends_deliveries_that_wait_whatever_for():
+    sink = SlowSink()  # never answers: a flood wait, a platform that hangs
+    outbox = Outbox(sink, NoStore(), on_channel_gone=_nothing,  # type: ignore[arg-type]
+                    on_unreachable=_nothing)
+    outbox.put(TableMessage(table_id=1, channel="c",
+                            draw=lambda: Rendering(title="t", lines=[])))
+    await asyncio.sleep(0)
+    await asyncio.wait_for(outbox.close(within=0.2), 5)
+    assert outbox.depth() == 0

@@ -111,8 +111,10 @@ class Proxy:
 
 
 @contextlib.asynccontextmanager
-async def cluster(fake: FakeTelegram, discord: FakeDiscord, schema: str, tmp_path: Path
+async def cluster(fake: FakeTelegram, discord: FakeDiscord, schema: str, tmp_path: Path, *,
+                  database_url: str = POSTGRES_URL, settings: dict[str, str] | None = None
                   ) -> AsyncIterator[tuple[list[asyncio.subprocess.Process], Proxy]]:
+    """The processes, each with `settings` over the defaults here, on `database_url`."""
     ports = [free_port() for _ in range(PROCESSES)]
     proxy = Proxy([f"http://127.0.0.1:{port}/tg" for port in ports])
     await proxy.start()
@@ -130,12 +132,13 @@ async def cluster(fake: FakeTelegram, discord: FakeDiscord, schema: str, tmp_pat
                 TELEGRAM_TOKEN=TOKEN, TELEGRAM_API_URL=f"{fake.url}/via/p{n}",
                 TELEGRAM_WEBHOOK_URL=f"http://127.0.0.1:{proxy.port}/tg",
                 TELEGRAM_WEBHOOK_PORT=str(port), TELEGRAM_WEBHOOK_SECRET=SECRET,
-                DATABASE_URL=f"{POSTGRES_URL}?search_path={schema}",
+                DATABASE_URL=f"{database_url}?search_path={schema}",
                 REGISTER_COMMANDS="true" if n == 0 else "false",
                 PYTHONPATH=str(ROOT), NO_PROXY="127.0.0.1,localhost", BOT_DELAY="0.05",
                 PING_DELAY="0", CLUSTER_POLL="1",
                 TELEGRAM_MESSAGES_PER_SECOND=str(25 / PROCESSES),
                 LOG_LEVEL=os.environ.get("TAPIS_CLUSTER_LOG", "WARNING"))
+            env.update(settings or {})
             log = open(tmp_path / f"p{n}.log", "wb")  # noqa: SIM115 (closed after the process)
             logs.append(log)
             procs.append(await asyncio.create_subprocess_exec(
@@ -170,14 +173,14 @@ class DiscordWorld:
     """Guilds spread evenly over the three shards, one table channel each, a host and a
     guest in each; what they do is sent as Discord would send it."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: FakeDiscord, count: int = DISCORD_TABLES) -> None:
         self.fake = fake
-        self.hosts = [fake.add_user(f"dhost{i}") for i in range(DISCORD_TABLES)]
-        self.guests = [fake.add_user(f"dguest{i}") for i in range(DISCORD_TABLES)]
-        self.shard = [i % PROCESSES for i in range(DISCORD_TABLES)]
+        self.hosts = [fake.add_user(f"dhost{i}") for i in range(count)]
+        self.guests = [fake.add_user(f"dguest{i}") for i in range(count)]
+        self.shard = [i % PROCESSES for i in range(count)]
         self.channels = [fake.add_channel(fake.add_guild(
             f"Guild {i}", [self.hosts[i], self.guests[i]], shard=(self.shard[i], PROCESSES)),
-            "cards") for i in range(DISCORD_TABLES)]
+            "cards") for i in range(count)]
 
     async def each(self, command: str, users: list[FakeUser], **options: str
                    ) -> list[FakeInteraction]:
