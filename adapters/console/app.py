@@ -12,7 +12,6 @@ lines, so nothing typed (or stored) can drive the terminal.
 """
 
 import asyncio
-import codecs
 import contextlib
 import getpass
 import json
@@ -21,15 +20,15 @@ import os
 import re
 import signal
 import sys
-import threading
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TextIO
 
+from rich.cells import cell_len
 from rich.console import Console as RichConsole
 from rich.text import Text
 
-from adapters.console import texts
+from adapters.console import keyboard, texts
 from bot import present
 from bot.authority import Press
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
@@ -54,6 +53,9 @@ MAX_LINE = 200  # longer input is refused unread: no move or command is that lon
 MAX_SHOWN = 2000  # a printed line is clipped past this many characters
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 _RED_SUITS = re.compile(r"[♥♦]")
+_CODE = re.compile(r"`([^`\n]+)`")  # the rules' Markdown code spans: `7 7 J`
+# A continued line starts under the text after these: "  · ", "· ", "▶ ", "   🤖 ".
+_HANGING = re.compile(r"^\s*(?:[·•▶]\s+)?")
 
 
 def clean(text: str) -> str:
@@ -79,47 +81,100 @@ class Screen:
         self.rich = RichConsole(file=out, highlight=False, markup=False, emoji=False,
                                 soft_wrap=True, color_system=None if plain else "auto")
         self.prompting = out.isatty() if hasattr(out, "isatty") else False
+        # A pipe has no width: its lines are left whole for whatever reads them.
+        self.wrapping = self.prompting
         self.at_prompt = False  # the cursor sits after "› ": no second one
+        self.editor: keyboard.LineEditor | None = None  # readline's, on a terminal
+        self._redraw_due = False
 
     @property
     def width(self) -> int:
         return max(20, self.rich.width)
 
-    def line(self, text: str, style: str = "") -> None:
-        self._leave_prompt()
-        shown = Text(clean(text), style=style)
+    def line(self, text: str, style: str = "", *, code: bool = False) -> None:
+        """One printed line. On a terminal it is wrapped here, at word boundaries and by
+        each character's real width (🤖 and ✋ take two cells), continued lines indented
+        under the text after a bullet; the terminal's own wrapping cuts words in two.
+        `code` shows `backticked` spans as code, without the backticks."""
+        with self._printing():
+            self._print(self._styled(clean(text), style, code))
+
+    def _print(self, shown: Text) -> None:
+        if not self.wrapping:
+            self.rich.print(shown)
+            return
+        for part in shown.split("\n"):
+            width = self.width - 1  # the last cell: some terminals wrap on writing it
+            indent = cell_len(_HANGING.match(part.plain).group())  # type: ignore[union-attr]
+            indent = indent if indent < width // 2 else 0
+            rows = part.wrap(self.rich, width - indent, no_wrap=False)
+            for i, row in enumerate(rows):
+                row.rstrip()
+                if i and indent:
+                    row = Text(" " * indent) + row
+                self.rich.print(row, soft_wrap=True)
+
+    @staticmethod
+    def _styled(text: str, style: str, code: bool) -> Text:
+        shown = Text(style=style)
+        if code:
+            for i, piece in enumerate(_CODE.split(text)):
+                shown.append(piece, style="bold cyan" if i % 2 else "")
+        else:
+            shown.append(text)
         shown.highlight_regex(_RED_SUITS, "red")
         shown.highlight_regex(r"(?m)^▶.*$", "bold")
-        self.rich.print(shown)
+        return shown
 
     def choices(self, labels: list[str]) -> None:
         """Numbered labels in columns as wide as the longest one, so a label is never
         split across two lines (a terminal's own wrapping would cut `[#1` from `2]`)."""
         if not labels:
             return
-        self._leave_prompt()
-        shown = [clean(label) for label in labels]
-        cell = max(len(s) for s in shown) + 2
-        per_line = max(1, self.width // cell)
+        with self._printing():
+            self._choices([clean(label) for label in labels])
+
+    def _choices(self, shown: list[str]) -> None:
+        cell = max(cell_len(s) for s in shown) + 2  # cells, not characters: ✋ takes two
+        per_line = max(1, (self.width - 1) // cell)
         for start in range(0, len(shown), per_line):
             row = Text()
             for label in shown[start:start + per_line]:
                 number, _, rest = label.partition(" ")
                 row.append(number, style="bold cyan")
-                row.append(" " + rest + " " * (cell - len(label)))
+                row.append(" " + rest + " " * (cell - cell_len(label)))
             row.highlight_regex(_RED_SUITS, "red")
             row.rstrip()
             self.rich.print(row)
 
-    def _leave_prompt(self) -> None:
-        """A bot's move arriving while you type starts on a line of its own."""
-        if self.at_prompt:
-            self.rich.file.write("\n")
-            self.at_prompt = False
+    @contextlib.contextmanager
+    def _printing(self) -> Iterator[None]:
+        """A bot's move arriving while you type starts on a line of its own; with readline,
+        it takes the prompt's place and the prompt is drawn again below it."""
+        if self.editor is None:
+            if self.at_prompt:
+                self.rich.file.write("\n")
+                self.at_prompt = False
+            yield
+            return
+        with self.editor.printing():
+            yield
+        if not self._redraw_due:
+            self._redraw_due = True
+            with contextlib.suppress(RuntimeError):  # no loop: the program is ending
+                asyncio.get_running_loop().call_soon(self._redraw)
+
+    def _redraw(self) -> None:
+        self._redraw_due = False
+        if self.editor is not None:
+            self.editor.redraw()
 
     def prompt(self) -> None:
-        if self.prompting and not self.at_prompt:
-            self.rich.file.write("› ")
+        if self.editor is not None:
+            if not self.editor.active:
+                self.editor.want()
+        elif self.prompting and not self.at_prompt:
+            self.rich.file.write(keyboard.PROMPT)
             self.rich.file.flush()
             self.at_prompt = True
 
@@ -252,34 +307,6 @@ class ConsoleSink:
         return self.choices[number - 1] if 0 < number <= len(self.choices) else None
 
 
-def _lines_of(inp: TextIO) -> Iterator[str]:
-    """Typed lines. A real file is read with `os.read` on its descriptor: a thread blocked
-    in `sys.stdin.readline` holds the stream's lock, which the interpreter then cannot
-    take when it shuts down after Ctrl-C. Undecodable bytes become U+FFFD."""
-    try:
-        fd = inp.fileno()
-    except (OSError, ValueError, AttributeError):
-        fd = None
-    if fd is None:
-        while line := inp.readline():
-            yield line
-        return
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    pending = ""
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        pending += decoder.decode(chunk, final=not chunk)
-        *lines, pending = pending.split("\n")
-        yield from (line + "\n" for line in lines)
-        if not chunk:
-            if pending:
-                yield pending
-            return
-
-
 def _without_log(lines: list[str], header: str) -> list[str]:
     """The table without its "Last moves" list: the console printed each of them already."""
     out, skipping = [], False
@@ -306,7 +333,6 @@ class Console:
         self.sink.quiet = self.tables.outbox.flush
         self.lang = self.sink.lang = settings.default_lang
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self._reader: threading.Thread | None = None
 
     def say(self, text: str, style: str = "") -> None:
         self.screen.line(text, style)
@@ -315,19 +341,17 @@ class Console:
 
     def _start_reading(self) -> None:
         """Lines are read by a daemon thread, so Ctrl-C and the end of the program never
-        wait for a pending `readline` (asyncio's own threads would: "^C" then nothing)."""
+        wait for a pending read (asyncio's own threads would: "^C" then nothing)."""
         loop = asyncio.get_running_loop()
 
         def put(line: str | None) -> None:
             loop.call_soon_threadsafe(self._lines.put_nowait, line)
 
-        def read() -> None:
-            for line in _lines_of(self.inp):
-                put(line)
-            put(None)
-
-        self._reader = threading.Thread(target=read, name="console-input", daemon=True)
-        self._reader.start()
+        if keyboard.can_edit(self.inp, self.screen.rich.file):
+            self.screen.editor = keyboard.LineEditor(self.screen.rich.file, put)
+            self.screen.editor.start()
+        else:
+            keyboard.read_plain(self.inp, put)
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(signal.SIGINT, self._lines.put_nowait, None)
 
@@ -371,6 +395,8 @@ class Console:
             if self.screen.prompting:
                 self.say("")  # off the prompt line (and the terminal's "^C")
             self.say(t(self.lang, "console_saved" if saved else "console_bye"))
+            if self.screen.editor is not None:
+                self.screen.editor.close()
             await self.tables.close()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
@@ -527,7 +553,9 @@ class Console:
             self.sink.number(replace(question, ref=PRIVACY_REF))
             return None
         if command == "rules":
-            return present.rules_text(rest.strip() or await self._game_here(), self.lang)
+            text = present.rules_text(rest.strip() or await self._game_here(), self.lang)
+            self.screen.line(text, "yellow", code=True)
+            return None
         return present.help_text(self.lang)
 
     async def _game_here(self) -> str:
