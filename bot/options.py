@@ -45,6 +45,20 @@ def resolve_game(text: str) -> str | None:
     return ALIASES.get(word.replace("-", ""))
 
 
+def split_game(game_text: str, option_words: list[str]) -> tuple[str, list[str]]:
+    """`/newgame the game first=2` arrives as `the` and `game first=2` on every platform
+    that splits a command at spaces: the game is the longest run of leading words that
+    names one (`the game`, `Nix für Ungut`), the options are the rest."""
+    words = [game_text, *option_words]
+    leading = 0
+    while leading < len(words) and "=" not in words[leading]:
+        leading += 1
+    for count in range(leading, 1, -1):
+        if resolve_game(" ".join(words[:count])) is not None:
+            return " ".join(words[:count]), words[count:]
+    return game_text, option_words
+
+
 def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split `key=value` words into (game options, table settings)."""
     game_options: dict[str, Any] = {}

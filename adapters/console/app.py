@@ -369,11 +369,17 @@ class Console:
 
     # --- the program ----------------------------------------------------------------------
 
-    async def run(self, *, game: str | None, bots: int | None, options: list[str]) -> int:
+    async def run(self, *, game: str | None, bots: int | None, options: list[str],
+                  lang: str | None = None) -> int:
+        """`lang` (`--lang`) is the table's language from now on, stored like a `/lang`:
+        the console's own sentences always follow the table's language."""
         self._start_reading()
         await self.tables.start(run_scheduler=True)
         code = 0
         try:
+            if lang is not None:
+                await self.tables.set_lang(USER, CHANNEL, lang, personal=False)
+            self.lang = self.sink.lang = await self.tables.channel_lang(CHANNEL)
             table = await self.tables.table_for_channel(CHANNEL)
             if table is None:
                 if not await self._new_table(game, bots, options):
@@ -455,9 +461,20 @@ class Console:
             if not reply.ok:
                 self.say(reply.text)
                 return False
-        reply = await self.tables.start_game(USER, CHANNEL)
-        self.say(reply.text)
-        return reply.ok
+        while True:
+            reply = await self.tables.start_game(USER, CHANNEL)
+            self.say(reply.text)
+            if reply.ok or not asking:
+                return reply.ok
+            # An option that cannot work with these players (The Game's `first=4` with
+            # three): asked again, kept in the lobby, not the end of the program.
+            changed = None
+            while changed is None or not changed.ok:
+                answer = await self.readline(t(self.lang, "console_options_change"))
+                if answer is None:
+                    return False
+                changed = await self.tables.set_options(USER, CHANNEL, answer.split())
+                self.say(changed.text)
 
     async def _ask_game(self, options: list[str]) -> tuple[str | None, list[str]]:
         ids = games.ids()

@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 PROMPT = "› "
 _ERASE_LINE = "\r\x1b[2K"
@@ -63,7 +63,7 @@ def read_plain(inp: TextIO, put: Put) -> threading.Thread:
     return thread
 
 
-def can_edit(inp: TextIO, out: TextIO) -> bool:
+def can_edit(inp: TextIO, out: IO[str]) -> bool:
     """readline edits only the process's own terminal (`input()` uses it only then)."""
     if inp is not sys.stdin or out is not sys.stdout:
         return False
@@ -82,14 +82,14 @@ class LineEditor:
     into the middle of the other.
     """
 
-    def __init__(self, out: TextIO, put: Put) -> None:
+    def __init__(self, out: IO[str], put: Put) -> None:
         self.out = out
         self.put = put
         self.lock = threading.Lock()
         self.active = False  # readline is reading: its prompt is on the screen
         self.erased = False  # the prompt line was erased for printing, not drawn again
         self._wanted = threading.Event()
-        self._saved: list[object] | None = None
+        self._saved: list[Any] | None = None
 
     def start(self) -> None:
         import readline

@@ -110,6 +110,7 @@ register({
         "console_your_moves": "Your moves:",
         "console_choices": "Choices:",
         "console_options_again": "Options again (Enter for the defaults):",
+        "console_options_change": "Which options instead (e.g. first=1)?",
     },
     "fr": {
         "console_saved": "Partie enregistrée — relancez pour la reprendre.",
@@ -119,6 +120,7 @@ register({
         "console_your_moves": "Vos coups :",
         "console_choices": "Choix :",
         "console_options_again": "Les options, à nouveau (Entrée pour celles par défaut) :",
+        "console_options_change": "Quelles options à la place (par ex. first=1) ?",
     },
     "de": {
         "console_saved": "Spiel gespeichert — starte neu, um weiterzuspielen.",
@@ -128,5 +130,6 @@ register({
         "console_your_moves": "Deine Züge:",
         "console_choices": "Auswahl:",
         "console_options_again": "Noch einmal die Optionen (Enter für die Standardwerte):",
+        "console_options_change": "Welche Optionen stattdessen (z. B. first=1)?",
     },
 })

@@ -43,7 +43,7 @@ def test_quitting_and_starting_again_resumes_the_game(tmp_path):
     assert "The Game has started" in first.stdout
     second = run_bot(db, ["/scores", "/quit"])
     assert second.returncode == 0, second.stderr
-    assert "Resuming your The Game game" in second.stdout
+    assert "Resuming your game of The Game." in second.stdout
     assert "Your hand:" in second.stdout
 
 

@@ -89,7 +89,7 @@ def test_ctrl_c_quits_at_once_and_says_the_game_is_saved(tmp_path):
         assert "Game saved — run again to resume." in term.text()
         assert "Traceback" not in term.text()
     again = run_bot(db, ["/quit"])
-    assert "Resuming your Ochs & Esel game" in again.stdout
+    assert "Resuming your game of Ochs & Esel." in again.stdout
 
 
 def test_ctrl_d_quits_at_once_and_says_the_game_is_saved(tmp_path):

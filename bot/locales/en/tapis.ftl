@@ -250,7 +250,7 @@ cmd--lang = Language: /lang de|en|fr
 cmd--options = Table options before the start: /options key=value (host)
 cmd--mentions = Mention me when my turn starts: /mentions on|off
 cmd--help = How to play with me
-console_resume = Resuming your { $game } game.
+console_resume = Resuming your game of { $game }.
 console_pick_game = Which game?
 console_options = Options (e.g. rounds=3 ox=yes), Enter for the defaults:
 console_bots = How many bot opponents ({ $low }–{ $high }, Enter for { $default })?
