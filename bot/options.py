@@ -144,5 +144,6 @@ def _table_value(key: str, value: Any, raw: str) -> float:
         seconds *= 60
     low, high = _LIMITS[key]
     if not (low <= seconds <= high or (key == "deadline" and seconds == 0)):
-        raise OptionsError("bad_table_setting", key=key, value=clean.echo(raw))
+        # Said like a game option out of its range (“rounds” goes from 1 to 20).
+        raise OptionsError(f"bad_{key}_range", low=int(low), high=int(high))
     return int(seconds) if seconds.is_integer() else seconds

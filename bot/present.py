@@ -385,6 +385,9 @@ def options_line(live: Live, lang: str) -> str:
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
         parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")
+    delay = live.row.settings.get("bot_delay")
+    if delay is not None:
+        parts.append(f"bot_delay={float(delay):g}s")
     parts.append(f"bots={t(lang, 'bots.' + bot_level(live))}")
     return ", ".join(parts)
 

@@ -325,6 +325,9 @@ class Console:
     def __init__(self, repo: Repository, settings: Settings, *, out: TextIO = sys.stdout,
                  inp: TextIO = sys.stdin) -> None:
         DIALECT.set(texts.DIALECT)  # this task and every task it starts speak "console"
+        # No one to wait for at a solo table: no turn deadline (and no bot taking over a
+        # player who stepped away) unless asked for with -o deadline=… or /options.
+        settings = settings.model_copy(update={"turn_deadline": 0})
         self.screen = Screen(out)
         self.inp = inp
         self.sink = ConsoleSink(self.screen)
