@@ -30,6 +30,9 @@ class Told:
     say: Callable[..., list[str]]
     args: tuple[Any, ...] = ()
     _lines: list[str] | None = field(default=None, repr=False)
+    # Its lines begin a new round: a running log (the console) prints them after the
+    # summary of the round that ended, which is announced separately.
+    new_round: bool = False
 
     @property
     def lines(self) -> list[str]:

@@ -132,7 +132,8 @@ def _fits(live: Live, button: Button) -> bool:
     return True
 
 
-def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:
+def told(live: Live, events: list[dict[str, Any]], lang: str, *,
+         new_round: bool = False) -> Told:
     """A move's lines, said when the table is drawn: with the seat names of now (a seat
     taken over later must not rename who made this move).
 
@@ -144,7 +145,8 @@ def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:
         kept: bytes | list[dict[str, Any]] = marshal.dumps(events)
     except ValueError:  # a value marshal does not know: kept as it is
         kept = events
-    return Told(_narrate, (live.row.game, kept, tuple(names(live, lang)), lang))
+    return Told(_narrate, (live.row.game, kept, tuple(names(live, lang)), lang),
+                new_round=new_round)
 
 
 def _narrate(game_id: str, events: bytes | list[dict[str, Any]], seat_names: tuple[str, ...],

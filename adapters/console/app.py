@@ -31,8 +31,10 @@ from rich.text import Text
 from adapters.console import keyboard, texts
 from bot import present
 from bot.authority import Press
+from bot.clean import echo
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import DIALECT, t
+from bot.live import Told
 from bot.options import resolve_game
 from bot.privacy import PRIVACY_REF
 from bot.render import Rendering, encode_payload
@@ -43,6 +45,7 @@ from engine import games
 from engine.core.notation import read_number
 
 CHANNEL = "local"
+QUIT = {"/quit", "/exit", "quit", "exit"}
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
 
 
@@ -183,17 +186,24 @@ class ConsoleSink:
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
         self.choices: list[str] = []  # payloads of the last numbered list printed
+        self._numbered_hand = False  # that list is your moves
         self.table: Rendering | None = None
         self.table_id = 0
         self.hand: Rendering | None = None
-        self._turn_shown: int | None = None  # the table version of the last turn shown
+        self._moves_shown: tuple[tuple[str, str], ...] | None = None  # your moves printed last
+        self._in_turn = False  # the table was drawn for this turn of yours already
         self._table_due = False
         self._lobby_shown = ""
+        self.lobby_quiet = False  # set while the start-up adds its bots: one lobby, not one each
         self._ids = 0
         self.lang = "en"
-        # Set by Console: waits until every queued delivery is out.
+        # Set by Console: waits until every queued delivery is out; whether you are seated.
         self.quiet: Callable[[], Awaitable[None]] | None = None
+        self.seated: Callable[[int], Awaitable[bool]] | None = None
+        self._seated = True
+        self._is_lobby = False
         self._turn_task: asyncio.Task[None] | None = None
+        self._held: list[Told] = []
 
     def _ref(self, key: str) -> MessageRef:
         self._ids += 1
@@ -204,14 +214,22 @@ class ConsoleSink:
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         self.table, self.table_id = msg.rendering, msg.table_id
         actions = {b.action for row in msg.rendering.buttons for b in row}
-        if "join" in actions or "start" in actions:  # the lobby: short, and changed by you
-            if msg.rendering.text != self._lobby_shown:
+        self._is_lobby = "join" in actions or "start" in actions
+        if self._is_lobby:  # the lobby: short, and changed by you
+            if self.seated is not None:
+                self._seated = await self.seated(msg.table_id)
+            if msg.rendering.text != self._lobby_shown and not self.lobby_quiet:
                 self._lobby_shown = msg.rendering.text
                 self.print_table()
         elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
             for told in msg.news:
-                for line in told.lines:
-                    self.screen.line(f"  · {line}", "dim")
+                if told.new_round:  # after the summary of the round that ended
+                    self._held.append(told)
+                    self._later()
+                elif self._held:
+                    self._held.append(told)
+                else:
+                    self._narrate(told)
         else:  # a redraw with nothing new to narrate: the start, /table, a seat change
             self._table_due = True
             self._later()
@@ -219,15 +237,32 @@ class ConsoleSink:
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         self.hand = msg.rendering
-        if self.my_turn and self._turn_shown != msg.rendering.version:
+        if not self.my_turn:
+            self._in_turn, self._moves_shown = False, None
+        elif self._moves_shown != self._moves():
             self._later()
+        else:  # the same moves (a bot's signal, say): nothing to print, newer numbers
+            self._renumber()
         return ref or self._ref(f"hand:{msg.seat}")
+
+    def _narrate(self, told: Told) -> None:
+        for line in told.lines:
+            self.screen.line(f"  · {line}", "dim")
+
+    def _release(self) -> None:
+        """The new round's lines, held until the last round's summary was printed."""
+        held, self._held = self._held, []
+        for told in held:
+            self._narrate(told)
 
     async def announce(self, msg: Announcement) -> None:
         if msg.kind == "turn":
             return  # the only person here is at the keyboard, and sees the moves below
         self.screen.line("")
         self.screen.line(msg.text, "bold" if msg.kind == "result" else "")
+        if msg.kind == "result" and self._held:
+            self.screen.line("")
+            self._release()
         if msg.buttons:
             self.number(Rendering("", [], msg.buttons, msg.version, msg.ref))
         elif msg.kind == "result":
@@ -254,14 +289,29 @@ class ConsoleSink:
     async def _when_quiet(self) -> None:
         if self.quiet is not None:
             await self.quiet()
+        self._release()
         self.refresh()
 
+    def _moves(self) -> tuple[tuple[str, str], ...]:
+        return tuple((b.label, b.action) for row in (self.hand.buttons if self.hand else [])
+                     for b in row)
+
+    def _renumber(self) -> None:
+        """Your moves' numbers keep pointing at the same moves, at the hand's new version."""
+        if self._numbered_hand and self.hand is not None:
+            self.choices = [encode_payload(self.hand.ref, self.hand.version, b.action)
+                            for row in self.hand.buttons for b in row]
+
     def refresh(self) -> None:
-        turn_due = self.my_turn and self.hand is not None \
-            and self._turn_shown != self.hand.version
-        if self._table_due or turn_due:
+        """What changed, once: the table at the start of your turn (or when due: the start,
+        /table, a round's end), your hand and moves when they changed. Within a turn
+        (The Game plays several cards), your new hand is enough."""
+        turn_due = self.my_turn and self._moves_shown != self._moves()
+        if self._table_due or (turn_due and not self._in_turn):
             self._table_due = False
             self.print_table()
+            turn_due = self.my_turn
+        if turn_due:
             self.print_turn()
 
     async def turn_printed(self) -> None:
@@ -280,7 +330,10 @@ class ConsoleSink:
         self.screen.line(self.table.title, "bold")
         for line in _without_log(self.table.lines, header):
             self.screen.line(line)
-        buttons = [b for row in self.table.buttons for b in row if b.action != "hand"]
+        # Your own console: Join while seated (or Leave while not) is no choice to offer.
+        lobby_skip = {"join" if self._seated else "leave"} if self._is_lobby else set()
+        buttons = [b for row in self.table.buttons for b in row
+                   if b.action != "hand" and b.action not in lobby_skip]
         if buttons:
             self.number(Rendering("", [], [buttons], self.table.version, self.table.ref))
 
@@ -288,7 +341,7 @@ class ConsoleSink:
         """Your hand and your numbered moves, last, then the prompt."""
         if self.hand is None or not self.my_turn:
             return
-        self._turn_shown = self.hand.version
+        self._moves_shown, self._in_turn = self._moves(), True
         self.screen.line("")
         for line in self.hand.lines:
             self.screen.line(line)
@@ -299,6 +352,7 @@ class ConsoleSink:
         buttons = [b for row in rendering.buttons for b in row]
         self.choices = [encode_payload(rendering.ref, rendering.version, b.action)
                         for b in buttons]
+        self._numbered_hand = rendering is self.hand
         if title:
             self.screen.line(title, "bold")
         self.screen.choices([f"#{i} {b.label}" for i, b in enumerate(buttons, 1)])
@@ -334,11 +388,17 @@ class Console:
         self.tables = Tables(repo, self.sink, platform="console", settings=settings,
                              every_move=True)
         self.sink.quiet = self.tables.outbox.flush
+        self.sink.seated = self._seated
         self.lang = self.sink.lang = settings.default_lang
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.quitting = False  # /quit was typed (not a setup that failed)
 
     def say(self, text: str, style: str = "") -> None:
         self.screen.line(text, style)
+
+    async def _seated(self, table_id: int) -> bool:
+        live = await self.tables.live_table(table_id)
+        return live is not None and any(s.user_id == USER.user_id for s in live.seats)
 
     # --- input ----------------------------------------------------------------------------
 
@@ -365,6 +425,8 @@ class Console:
             self.screen.prompt()
         line = await self._lines.get()
         self.screen.at_prompt = False  # Enter moved the cursor to a new line
+        if line is not None and line.strip() in QUIT:  # at any question, not only in play
+            self.quitting, line = True, None
         if line is None:
             self._lines.put_nowait(None)  # whoever asks next learns it too
             return None
@@ -386,7 +448,7 @@ class Console:
             table = await self.tables.table_for_channel(CHANNEL)
             if table is None:
                 if not await self._new_table(game, bots, options):
-                    code = 1
+                    code = 0 if self.quitting else 1
             else:
                 self.say(t(self.lang, "console_resume", game=games.get(table.game).NAME))
                 await self.tables.show(USER, CHANNEL)
@@ -442,8 +504,14 @@ class Console:
             ask_options = resolve_game(game or "") is not None and bool(options)
             if not ask_options:
                 options = []
-        live = await self.tables.live_table(reply.table_id or 0)
-        assert live is not None
+        return await self._fill_and_start(reply.table_id or 0, bots, asking=asking)
+
+    async def _fill_and_start(self, table_id: int, bots: int | None, *, asking: bool) -> bool:
+        """The bots asked for (or the question how many), then the start; at the first
+        start and after every /newgame alike."""
+        live = await self.tables.live_table(table_id)
+        if live is None:
+            return False
         low, high = max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
         await self._settle()  # the lobby is shown before the question, not inside it
         while bots is None:
@@ -452,6 +520,11 @@ class Console:
                                            default=default))
             if answer is None:
                 return False
+            if answer.startswith(("/", "#")):  # a command or a choice: the lobby, by hand
+                said = await self.handle(answer)
+                if said:
+                    self.say(said, "yellow")
+                return True
             number = read_number(answer, high + 1)
             if not answer:
                 bots = default
@@ -459,11 +532,16 @@ class Console:
                 bots = number
             else:
                 self.say(t(self.lang, "console_bad_bots", low=low, high=high))
-        for _ in range(bots):
-            reply = await self.tables.add_bot(USER, CHANNEL)
-            if not reply.ok:
-                self.say(reply.text)
-                return False
+        self.sink.lobby_quiet = True  # the game starts right after: no lobby per bot
+        try:
+            for _ in range(bots):
+                reply = await self.tables.add_bot(USER, CHANNEL)
+                if not reply.ok:
+                    self.say(reply.text)
+                    return False
+            await self.tables.settle()
+        finally:
+            self.sink.lobby_quiet = False
         while True:
             reply = await self.tables.start_game(USER, CHANNEL)
             self.say(reply.text)
@@ -503,7 +581,7 @@ class Console:
     async def _loop(self) -> None:
         while True:
             line = await self.readline()
-            if line is None or line in {"/quit", "/exit", "quit", "exit"}:
+            if line is None:
                 return
             if not line:
                 continue
@@ -560,7 +638,11 @@ class Console:
             parts = rest.split()
             reply = await tables.new_game(USER, CHANNEL, parts[0] if parts else "", parts[1:],
                                           title="console")
-            return reply.text
+            if not reply.ok:
+                return reply.text
+            self.say(reply.text)
+            await self._fill_and_start(reply.table_id or 0, None, asking=True)
+            return None
         if command == "lang":
             reply = await tables.set_lang(USER, CHANNEL, rest, personal=False)
             self.lang = self.sink.lang = await tables.channel_lang(CHANNEL)
@@ -576,7 +658,9 @@ class Console:
             text = present.rules_text(rest.strip() or await self._game_here(), self.lang)
             self.screen.line(text, "yellow", code=True)
             return None
-        return present.help_text(self.lang)
+        if command in {"help", "?"}:
+            return present.help_text(self.lang)
+        return t(self.lang, "console_unknown_command", command=echo(word))
 
     async def _game_here(self) -> str:
         """`/rules` alone during a game: the rules of the game on the table."""

@@ -154,7 +154,7 @@ def test_a_refused_option_asks_for_the_options_again(tmp_path):
 
 
 def test_the_lobby_options_button_and_the_options_command_work(tmp_path):
-    result = run_bot(tmp_path / "c.db", ["/cancel", "/newgame ochs rounds=2", "#4", "/options",
+    result = run_bot(tmp_path / "c.db", ["/cancel", "/newgame ochs rounds=2", "#3", "/options",
                                          "/options ox=yes", "/options rounds=0", "/quit"],
                      "--game", "the-game", "--bots", "1", "-o", "deadline=off")
     out = result.stdout
@@ -227,7 +227,11 @@ def test_a_rounds_end_shows_its_summary_then_the_whole_table(tmp_path):
     after = out.split("Round 1 is over. Penalty points (lowest total wins):\n", 1)[1]
     summary, _, rest = after.partition("\n\n")
     assert len(summary.split("\n")) == 3  # one line per player
-    assert rest.split("\n")[1:3] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
+    # Then the next round's first line (not before the summary), then the table.
+    assert "Round 2 starts" not in out.split("Round 1 is over")[0]
+    lines = rest.split("\n")
+    assert lines[0].startswith("  · Round 2 starts; ") and lines[0].endswith(" leads")
+    assert lines[3:5] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
 
 
 def test_a_deal_summary_never_buries_your_moves(tmp_path):
