@@ -204,6 +204,8 @@ class ConsoleSink:
         self._is_lobby = False
         self._turn_task: asyncio.Task[None] | None = None
         self._held: list[Told] = []
+        # The first table this run may show (opened or resumed); None: not known yet.
+        self.since: int | None = None
 
     def _ref(self, key: str) -> MessageRef:
         self._ids += 1
@@ -211,7 +213,14 @@ class ConsoleSink:
 
     # --- deliveries -----------------------------------------------------------------------
 
+    def _old(self, table_id: int) -> bool:
+        """A delivery of a table before the one you play (a finished or cancelled game's
+        last redraw, sent again at a restart): not printed into the start questions."""
+        return self.since is None or table_id < self.since
+
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        if self._old(msg.table_id):
+            return ref or self._ref("table")
         self.table, self.table_id = msg.rendering, msg.table_id
         actions = {b.action for row in msg.rendering.buttons for b in row}
         self._is_lobby = "join" in actions or "start" in actions
@@ -236,6 +245,8 @@ class ConsoleSink:
         return ref or self._ref("table")
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        if self._old(msg.table_id):
+            return ref or self._ref(f"hand:{msg.seat}")
         self.hand = msg.rendering
         if not self.my_turn:
             self._in_turn, self._moves_shown = False, None
@@ -256,7 +267,7 @@ class ConsoleSink:
             self._narrate(told)
 
     async def announce(self, msg: Announcement) -> None:
-        if msg.kind == "turn":
+        if msg.kind == "turn" or self._old(msg.table_id):
             return  # the only person here is at the keyboard, and sees the moves below
         self.screen.line("")
         self.screen.line(msg.text, "bold" if msg.kind == "result" else "")
@@ -383,6 +394,7 @@ class Console:
         # player who stepped away) unless asked for with -o deadline=… or /options.
         settings = settings.model_copy(update={"turn_deadline": 0})
         self.screen = Screen(out)
+        self.repo = repo
         self.inp = inp
         self.sink = ConsoleSink(self.screen)
         self.tables = Tables(repo, self.sink, platform="console", settings=settings,
@@ -439,6 +451,11 @@ class Console:
         """`lang` (`--lang`) is the table's language from now on, stored like a `/lang`:
         the console's own sentences always follow the table's language."""
         self._start_reading()
+        # Tables before this run's (a game finished or cancelled last time) are redrawn at
+        # start-up for chats that may have missed it; here they'd land in the questions.
+        newest = await self.repo.newest_tables_in("console", CHANNEL)
+        self.sink.since = 0 if not newest else newest[0].id + (
+            newest[0].status not in {LOBBY, PLAYING})
         await self.tables.start(run_scheduler=True)
         code = 0
         try:
