@@ -227,8 +227,9 @@ class ConsoleSink:
         if self._is_lobby:  # the lobby: short, and changed by you
             if self.seated is not None:
                 self._seated = await self.seated(msg.table_id)
-            if msg.rendering.text != self._lobby_shown and not self.lobby_quiet:
-                self._lobby_shown = msg.rendering.text
+            shown = f"{msg.table_id}:{msg.rendering.text}"  # a new table's lobby, even alike
+            if shown != self._lobby_shown and not self.lobby_quiet:
+                self._lobby_shown = shown
                 self.print_table()
         elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
             for told in msg.news:

@@ -139,9 +139,6 @@ class TapisDiscord(discord.Client):
     def __init__(self, repo: Repository, settings: Settings, *, clock: Clock | None = None,
                  seeds: Callable[[], int] | None = None, channel_gap: float = CHANNEL_GAP,
                  **options: object) -> None:
-        # Tapis uses no voice: discord.py's warnings that voice needs PyNaCl and davey,
-        # the first lines an operator would see, are about nothing it does.
-        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread deletions; nothing else is read
         options.setdefault("http_trace", trace_config())  # counts REST calls for /metrics

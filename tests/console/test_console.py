@@ -8,9 +8,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_bot(db: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}
+def run_bot(db: Path, lines: list[str], *args: str,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**{k: v for k, v in os.environ.items()
+              if k not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}, **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "bot", "--database", f"sqlite:///{db}", "--bot-delay", "0",
          *args],
