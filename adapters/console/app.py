@@ -37,12 +37,14 @@ from bot.i18n import DIALECT, t
 from bot.live import Told
 from bot.options import resolve_game
 from bot.privacy import PRIVACY_REF
-from bot.render import Rendering, encode_payload
+from bot.render import Button, Rendering, encode_payload
+from bot.renderers.the_game import SIGNAL_MARKS
 from bot.settings import Settings
 from bot.tables import Actor, Tables
 from db.repository import LOBBY, PLAYING, MessageRef, Repository
 from engine import games
 from engine.core.notation import read_number
+from engine.the_game import PILES, SMALL, STOP, Signal
 
 CHANNEL = "local"
 QUIT = {"/quit", "/exit", "quit", "exit"}
@@ -312,7 +314,8 @@ class ConsoleSink:
         """Your moves' numbers keep pointing at the same moves, at the hand's new version."""
         if self._numbered_hand and self.hand is not None:
             self.choices = [encode_payload(self.hand.ref, self.hand.version, b.action)
-                            for row in self.hand.buttons for b in row]
+                            for b in _with_small_signals(
+                                [b for row in self.hand.buttons for b in row])]
 
     def refresh(self) -> None:
         """What changed, once: the table at the start of your turn (or when due: the start,
@@ -361,7 +364,7 @@ class ConsoleSink:
         self.screen.prompt()
 
     def number(self, rendering: Rendering, title: str = "") -> None:
-        buttons = [b for row in rendering.buttons for b in row]
+        buttons = _with_small_signals([b for row in rendering.buttons for b in row])
         self.choices = [encode_payload(rendering.ref, rendering.version, b.action)
                         for b in buttons]
         self._numbered_hand = rendering is self.hand
@@ -371,6 +374,22 @@ class ConsoleSink:
 
     def payload(self, number: int) -> str | None:
         return self.choices[number - 1] if 0 < number <= len(self.choices) else None
+
+
+_STOP_SIGNALS = {f"s:{Signal(pile, STOP)}": pile for pile in PILES}
+
+
+def _with_small_signals(buttons: list[Button]) -> list[Button]:
+    """The Game's signal button steps none → ✋ → ⚠ → ↩, one tap each, which a chat's
+    buttons fit; here each ✋ choice has its ⚠ (no big jump) beside it, one number away."""
+    out = []
+    for button in buttons:
+        out.append(button)
+        pile = _STOP_SIGNALS.get(button.action)
+        if pile is not None:
+            out.append(Button(f"{SIGNAL_MARKS[SMALL]} {pile}", f"s:{Signal(pile, SMALL)}",
+                              button.style))
+    return out
 
 
 def _without_log(lines: list[str], header: str) -> list[str]:

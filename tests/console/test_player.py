@@ -45,15 +45,20 @@ def test_text_wraps_at_word_boundaries_and_emoji_count_two_cells(tmp_path, colum
         assert any(re.match(r"  [^ ·]", line) for line in lines)
 
 
-def test_the_games_moves_with_signal_hands_fit_80_columns(tmp_path):
+def test_the_games_moves_with_signal_hands_fit_80_columns_and_no_big_jump_is_a_choice(
+        tmp_path):
     with Terminal(tmp_path / "c.db", "--game", "the-game", "--bots", "1", "-o", "first=1",
                   "-o", "bots=easy", columns=80) as term:
         screen = term.until_prompt()
+        rows = [line for line in printed_lines(screen) if line.startswith("#")]
+        assert any("✋" in row for row in rows)
+        assert all(cell_len(row) < 80 for row in rows), rows
+        small = re.search(r"#(\d+) ⚠ A1", screen)
+        assert small, screen
+        term.send(f"#{small.group(1)}")
+        assert "asks: no big jump on A1." in term.until_prompt()
         term.send("/quit")
         term.wait_exit()
-    rows = [line for line in printed_lines(screen) if line.startswith("#")]
-    assert any("✋" in row for row in rows)
-    assert all(cell_len(row) < 80 for row in rows), rows
 
 
 def test_the_prompt_edits_with_arrows_and_remembers_lines(tmp_path):
@@ -137,9 +142,9 @@ def test_what_changed_is_printed_once(tmp_path):
     assert out.count("Your moves:") == 3  # your turn, then after each card played
 
 
-def test_the_game_signals_do_not_reprint_the_table(tmp_path):
-    """A strong bot signals at once; The Game's table and moves are not printed again
-    for it (a signal changes no move)."""
+def test_the_game_signals_and_cards_within_a_turn_do_not_reprint_the_table(tmp_path):
+    """Strong bots signal at once, and you play a card: the table is not printed again
+    for a signal (it changes no move) nor for a card within your turn."""
     db = tmp_path / "c.db"
     result = run_bot(db, ["#1", "/quit"], "--game", "the-game", "--bots", "2",
                      "-o", "first=2")

@@ -68,10 +68,11 @@ def test_your_moves_are_the_last_thing_above_the_prompt_and_none_is_hidden(tmp_p
     game = games.get("the-game")
     state = game.load(row[0])
     legal = list(game.legal_moves(state, 0))
-    # Under the plays, one signal button per pile (what a seat may say at any time).
+    # Under the plays, both signals per pile (what a seat may say at any time).
     signals = [m for m in shown if m[:1] in SIGNAL_MARKS]
     shown = [m for m in shown if m[:1] not in SIGNAL_MARKS]
-    assert len(signals) == 4
+    assert sorted(signals) == sorted(f"{mark} {pile}" for mark in "✋⚠"
+                                     for pile in ["A1", "A2", "D1", "D2"])
     assert len(shown) == len(legal) > 20
     assert {m.replace("→", " ").replace(" ↺", "") for m in shown} == {
         str(m).removeprefix("play ") for m in legal}
