@@ -35,7 +35,7 @@ from bot.clean import echo
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import DIALECT, t
 from bot.live import Told
-from bot.options import resolve_game
+from bot.options import resolve_game, split_game
 from bot.privacy import PRIVACY_REF
 from bot.render import Button, Rendering, encode_payload
 from bot.renderers.the_game import SIGNAL_MARKS
@@ -424,6 +424,7 @@ class Console:
         self.lang = self.sink.lang = settings.default_lang
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
         self.quitting = False  # /quit was typed (not a setup that failed)
+        self._ended = False  # the input ended (Ctrl-D, Ctrl-C, /quit): nothing more is read
 
     def say(self, text: str, style: str = "") -> None:
         self.screen.line(text, style)
@@ -452,15 +453,19 @@ class Console:
 
     async def readline(self, prompt: str = "") -> str | None:
         """The next line, stripped; None at the end of input or on Ctrl-C."""
+        if self._ended:
+            return None
         if prompt:
             self.say(prompt)
-            self.screen.prompt()
+        self.screen.prompt()  # with readline, nothing is read before the prompt is shown
+        if self._ended:
+            return None
         line = await self._lines.get()
         self.screen.at_prompt = False  # Enter moved the cursor to a new line
         if line is not None and line.strip() in QUIT:  # at any question, not only in play
             self.quitting, line = True, None
         if line is None:
-            self._lines.put_nowait(None)  # whoever asks next learns it too
+            self._ended = True  # whoever asks next learns it too
             return None
         return line.rstrip("\r\n").strip()
 
@@ -598,12 +603,23 @@ class Console:
         ids = games.ids()
         self.say(t(self.lang, "console_pick_game"))
         for i, game_id in enumerate(ids, 1):
-            self.say(f"  {i}. {games.get(game_id).NAME} ({game_id})")
+            self.say(f"  {i}. {t(self.lang, f'game.{game_id}')} ({game_id})")
         answer = await self.readline()
+        # A command here (/help, /rules, /lang) is answered, and the question stays.
+        while answer is not None and answer.startswith("/") \
+                and answer.split()[0].lower() != "/newgame":
+            said = await self.handle(answer[:MAX_LINE])
+            if said:
+                self.say(said, "yellow")
+            answer = await self.readline()
         if answer is None:
             return None, options
         if len(answer) > MAX_LINE:
             answer = answer[:MAX_LINE]
+        if answer.startswith("/"):  # /newgame <game> [options], as in play
+            words = answer.split()[1:]
+            answer, typed = split_game(words[0], words[1:]) if words else ("", [])
+            options = typed or options
         number = read_number(answer, len(ids) + 1)
         game = ids[number - 1] if number is not None and 0 < number <= len(ids) else answer
         if resolve_game(game) is None:

@@ -88,6 +88,7 @@ class LineEditor:
         self.lock = threading.Lock()
         self.active = False  # readline is reading: its prompt is on the screen
         self.erased = False  # the prompt line was erased for printing, not drawn again
+        self.closed = False  # the program is ending: its last lines are not followed by one
         self._wanted = threading.Event()
         self._saved: list[Any] | None = None
 
@@ -132,7 +133,7 @@ class LineEditor:
         """Around every print: the prompt line is erased first (it is drawn again after)."""
         locked = self.lock.acquire(timeout=1)  # never stuck behind a reader gone wrong
         try:
-            if self.active and not self.erased:
+            if self.active and not self.erased and not self.closed:
                 self.out.write(_ERASE_LINE)
                 self.erased = True
             yield
@@ -146,7 +147,7 @@ class LineEditor:
         import readline
 
         with self.lock:
-            if self.active and self.erased:
+            if self.active and self.erased and not self.closed:
                 self.out.write(PROMPT + readline.get_line_buffer())
                 self.out.flush()
                 self.erased = False
@@ -155,9 +156,11 @@ class LineEditor:
         """The terminal as it was: a reader stopped mid-line leaves it uncooked."""
         import termios
 
-        if self.active:
-            self.out.write(_PASTE_OFF)
-            self.out.flush()
+        with self.lock:
+            self.closed = True  # no prompt drawn again, whatever is printed after
+            if self.active:
+                self.out.write(("" if self.erased else _ERASE_LINE) + _PASTE_OFF)
+                self.out.flush()
         if self._saved is not None:
             with contextlib.suppress(termios.error):
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._saved)

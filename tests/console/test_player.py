@@ -177,3 +177,22 @@ def test_smaller_things(tmp_path):
         "SELECT COUNT(*) FROM seats JOIN tables ON tables.id = seats.table_id"
         " WHERE tables.game = 'the-game'").fetchone()
     assert seats == (3,)
+
+
+def test_commands_answer_at_the_game_question_and_newgame_names_the_game(tmp_path):
+    with Terminal(tmp_path / "c.db", "--lang", "de", columns=80) as term:
+        assert "Welches Spiel?" in term.until_prompt()
+        term.send("/help")
+        screen = term.until_prompt()
+        assert "Befehle:" in screen and "kenne ich nicht" not in screen
+        term.send("/newgame the game")
+        term.until_prompt()  # the options
+        term.send("")
+        term.until_prompt()  # how many bots
+        term.send("1")
+        assert "The Game hat begonnen" in term.until_prompt()
+        term.send("/quit")
+        assert term.wait_exit() == 0
+        last = term.text().rstrip().rsplit("\n", 1)[-1]
+        assert last.endswith("Spiel gespeichert — starte neu, um weiterzuspielen."), last
+        assert "›" not in term.text().split("Spiel gespeichert")[-1]  # no prompt after it
