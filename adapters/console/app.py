@@ -225,7 +225,9 @@ class ConsoleSink:
             return ref or self._ref("table")
         self.table, self.table_id = msg.rendering, msg.table_id
         actions = {b.action for row in msg.rendering.buttons for b in row}
-        self._is_lobby = "join" in actions or "start" in actions
+        was_lobby, self._is_lobby = self._is_lobby, "join" in actions or "start" in actions
+        if was_lobby and not self._is_lobby and not self._numbered_hand:
+            self.choices = []  # the lobby's numbers (#1 Leave) mean nothing in the game
         if self._is_lobby:  # the lobby: short, and changed by you
             if self.seated is not None:
                 self._seated = await self.seated(msg.table_id)

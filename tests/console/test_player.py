@@ -3,6 +3,7 @@ they type, which language they read, what the start-up asks, and what is printed
 
 import re
 import sqlite3
+import time
 
 import pytest
 from rich.cells import cell_len
@@ -196,3 +197,25 @@ def test_commands_answer_at_the_game_question_and_newgame_names_the_game(tmp_pat
         last = term.text().rstrip().rsplit("\n", 1)[-1]
         assert last.endswith("Spiel gespeichert — starte neu, um weiterzuspielen."), last
         assert "›" not in term.text().split("Spiel gespeichert")[-1]  # no prompt after it
+
+
+def test_bot_moves_arriving_at_the_prompt_leave_no_empty_prompt_behind(tmp_path):
+    """The prompt is out while the bots play: each of their lines takes its place (erased,
+    printed, drawn again below), so the screen never keeps an empty "›" above them. The
+    lobby's numbers are gone once the game starts: #1 is not the lobby's Leave."""
+    with Terminal(tmp_path / "c.db", "--game", "the-game", "--bots", "1", "-o", "first=2",
+                  "-o", "bots=easy", "--bot-delay", "0.5", columns=80) as term:
+        term.until_prompt()
+        term.send("#1")
+        assert "There is no choice with that number" in term.until_prompt()
+        deadline = time.monotonic() + 60
+        while "Your moves:" not in term.text() and time.monotonic() < deadline:
+            term.until_prompt()
+        term.send("/quit")
+        assert term.wait_exit() == 0
+        raw = term.raw()
+    assert "You left the game" not in raw
+    assert raw.count("› ") > 3
+    for shown in re.finditer("› ", raw):
+        after = raw[shown.end():shown.end() + 6]
+        assert after.startswith(("\r\x1b[2K", "#1\r\n", "/quit")) or not after, repr(after)
