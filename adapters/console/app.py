@@ -7,405 +7,43 @@ the whole table only when it matters (your turn, `/table`, a round's end), and y
 with every legal move, numbered, always last, right above where you type.
 
 Numbers (`#1`, `#2`, …) stand for buttons and refer to the last list printed. Everything
-printed goes through `Screen`, which makes control characters visible and clips runaway
-lines, so nothing typed (or stored) can drive the terminal.
+printed goes through `Screen` (screen.py), which makes control characters visible and
+clips runaway lines, so nothing typed (or stored) can drive the terminal; deliveries are
+turned into lines by `ConsoleSink` (sink.py), typed lines read by `keyboard`.
 """
 
 import asyncio
 import contextlib
 import getpass
 import json
-import logging
-import os
-import re
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TextIO
 
-from rich.cells import cell_len
-from rich.console import Console as RichConsole
-from rich.text import Text
-
 from adapters.console import keyboard, texts
+from adapters.console.screen import Screen
+from adapters.console.sink import ConsoleSink
 from bot import present
 from bot.authority import Press
 from bot.clean import echo
-from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.i18n import DIALECT, t
-from bot.live import Told
 from bot.options import resolve_game, split_game
 from bot.privacy import PRIVACY_REF
-from bot.render import Button, Rendering, encode_payload
-from bot.renderers.the_game import SIGNAL_MARKS
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from db.repository import LOBBY, PLAYING, MessageRef, Repository
+from db.repository import LOBBY, PLAYING, Repository
 from engine import games
 from engine.core.notation import read_number
-from engine.the_game import PILES, SMALL, STOP, Signal
 
 CHANNEL = "local"
 QUIT = {"/quit", "/exit", "quit", "exit"}
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
+MAX_LINE = 200  # longer input is refused unread: no move or command is that long
 
 
 async def _yes() -> bool:
     return True
-log = logging.getLogger(__name__)
-MAX_LINE = 200  # longer input is refused unread: no move or command is that long
-MAX_SHOWN = 2000  # a printed line is clipped past this many characters
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-_RED_SUITS = re.compile(r"[♥♦]")
-_CODE = re.compile(r"`([^`\n]+)`")  # the rules' Markdown code spans: `7 7 J`
-# A continued line starts under the text after these: "  · ", "· ", "▶ ", "   🤖 ".
-_HANGING = re.compile(r"^\s*(?:[·•▶]\s+)?")
-
-
-def clean(text: str) -> str:
-    """Control characters shown as their visible pictures (ESC as ␛), long lines clipped:
-    a line someone typed or stored must never clear or recolour the terminal."""
-    def visible(match: re.Match[str]) -> str:
-        code = ord(match.group())
-        return chr(0x2400 + code) if code < 0x20 else "␡" if code == 0x7F else "�"
-
-    lines = []
-    for line in _CONTROL.sub(visible, text.replace("\r\n", "\n")).split("\n"):
-        lines.append(line if len(line) <= MAX_SHOWN else line[:MAX_SHOWN] + "…")
-    return "\n".join(lines)
-
-
-class Screen:
-    """Printing: colour and styles through `rich` when the output is a terminal (and
-    NO_COLOR is unset), plain text otherwise, which rich decides by itself."""
-
-    def __init__(self, out: TextIO) -> None:
-        # rich drops colours for NO_COLOR but keeps bold and dim; plain means plain.
-        plain = bool(os.environ.get("NO_COLOR"))
-        self.rich = RichConsole(file=out, highlight=False, markup=False, emoji=False,
-                                soft_wrap=True, color_system=None if plain else "auto")
-        self.prompting = out.isatty() if hasattr(out, "isatty") else False
-        # A pipe has no width: its lines are left whole for whatever reads them.
-        self.wrapping = self.prompting
-        self.at_prompt = False  # the cursor sits after "› ": no second one
-        self.editor: keyboard.LineEditor | None = None  # readline's, on a terminal
-        self._redraw_due = False
-
-    @property
-    def width(self) -> int:
-        return max(20, self.rich.width)
-
-    def line(self, text: str, style: str = "", *, code: bool = False) -> None:
-        """One printed line. On a terminal it is wrapped here, at word boundaries and by
-        each character's real width (🤖 and ✋ take two cells), continued lines indented
-        under the text after a bullet; the terminal's own wrapping cuts words in two.
-        `code` shows `backticked` spans as code, without the backticks."""
-        with self._printing():
-            self._print(self._styled(clean(text), style, code))
-
-    def _print(self, shown: Text) -> None:
-        if not self.wrapping:
-            self.rich.print(shown)
-            return
-        for part in shown.split("\n"):
-            width = self.width - 1  # the last cell: some terminals wrap on writing it
-            indent = cell_len(_HANGING.match(part.plain).group())  # type: ignore[union-attr]
-            indent = indent if indent < width // 2 else 0
-            rows = part.wrap(self.rich, width - indent, no_wrap=False)
-            for i, row in enumerate(rows):
-                row.rstrip()
-                if i and indent:
-                    row = Text(" " * indent) + row
-                self.rich.print(row, soft_wrap=True)
-
-    @staticmethod
-    def _styled(text: str, style: str, code: bool) -> Text:
-        shown = Text(style=style)
-        if code:
-            for i, piece in enumerate(_CODE.split(text)):
-                shown.append(piece, style="bold cyan" if i % 2 else "")
-        else:
-            shown.append(text)
-        shown.highlight_regex(_RED_SUITS, "red")
-        shown.highlight_regex(r"(?m)^▶.*$", "bold")
-        return shown
-
-    def choices(self, labels: list[str]) -> None:
-        """Numbered labels in columns as wide as the longest one, so a label is never
-        split across two lines (a terminal's own wrapping would cut `[#1` from `2]`)."""
-        if not labels:
-            return
-        with self._printing():
-            self._choices([clean(label) for label in labels])
-
-    def _choices(self, shown: list[str]) -> None:
-        cell = max(cell_len(s) for s in shown) + 2  # cells, not characters: ✋ takes two
-        per_line = max(1, (self.width - 1) // cell)
-        for start in range(0, len(shown), per_line):
-            row = Text()
-            for label in shown[start:start + per_line]:
-                number, _, rest = label.partition(" ")
-                row.append(number, style="bold cyan")
-                row.append(" " + rest + " " * (cell - cell_len(label)))
-            row.highlight_regex(_RED_SUITS, "red")
-            row.rstrip()
-            self.rich.print(row)
-
-    @contextlib.contextmanager
-    def _printing(self) -> Iterator[None]:
-        """A bot's move arriving while you type starts on a line of its own; with readline,
-        it takes the prompt's place and the prompt is drawn again below it."""
-        if self.editor is None:
-            if self.at_prompt:
-                self.rich.file.write("\n")
-                self.at_prompt = False
-            yield
-            return
-        with self.editor.printing():
-            yield
-        if not self._redraw_due:
-            self._redraw_due = True
-            with contextlib.suppress(RuntimeError):  # no loop: the program is ending
-                asyncio.get_running_loop().call_soon(self._redraw)
-
-    def _redraw(self) -> None:
-        self._redraw_due = False
-        if self.editor is not None:
-            self.editor.redraw()
-
-    def prompt(self) -> None:
-        if self.editor is not None:
-            if not self.editor.active:
-                self.editor.want()
-        elif self.prompting and not self.at_prompt:
-            self.rich.file.write(keyboard.PROMPT)
-            self.rich.file.flush()
-            self.at_prompt = True
-
-
-class ConsoleSink:
-    def __init__(self, screen: Screen) -> None:
-        self.screen = screen
-        self.choices: list[str] = []  # payloads of the last numbered list printed
-        self._numbered_hand = False  # that list is your moves
-        self.table: Rendering | None = None
-        self.table_id = 0
-        self.hand: Rendering | None = None
-        self._moves_shown: tuple[tuple[str, str], ...] | None = None  # your moves printed last
-        self._in_turn = False  # the table was drawn for this turn of yours already
-        self._table_due = False
-        self._lobby_shown = ""
-        self.lobby_quiet = False  # set while the start-up adds its bots: one lobby, not one each
-        self._ids = 0
-        self.lang = "en"
-        # Set by Console: waits until every queued delivery is out; whether you are seated.
-        self.quiet: Callable[[], Awaitable[None]] | None = None
-        self.seated: Callable[[int], Awaitable[bool]] | None = None
-        self._seated = True
-        self._is_lobby = False
-        self._turn_task: asyncio.Task[None] | None = None
-        self._held: list[Told] = []
-        # The first table this run may show (opened or resumed); None: not known yet.
-        self.since: int | None = None
-
-    def _ref(self, key: str) -> MessageRef:
-        self._ids += 1
-        return MessageRef(key=key, chat="console", message_id=str(self._ids))
-
-    # --- deliveries -----------------------------------------------------------------------
-
-    def _old(self, table_id: int) -> bool:
-        """A delivery of a table before the one you play (a finished or cancelled game's
-        last redraw, sent again at a restart): not printed into the start questions."""
-        return self.since is None or table_id < self.since
-
-    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        if self._old(msg.table_id):
-            return ref or self._ref("table")
-        self.table, self.table_id = msg.rendering, msg.table_id
-        actions = {b.action for row in msg.rendering.buttons for b in row}
-        was_lobby, self._is_lobby = self._is_lobby, "join" in actions or "start" in actions
-        if was_lobby and not self._is_lobby and not self._numbered_hand:
-            self.choices = []  # the lobby's numbers (#1 Leave) mean nothing in the game
-        if self._is_lobby:  # the lobby: short, and changed by you
-            if self.seated is not None:
-                self._seated = await self.seated(msg.table_id)
-            shown = f"{msg.table_id}:{msg.rendering.text}"  # a new table's lobby, even alike
-            if shown != self._lobby_shown and not self.lobby_quiet:
-                self._lobby_shown = shown
-                self.print_table()
-        elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
-            for told in msg.news:
-                if told.new_round:  # after the summary of the round that ended
-                    self._held.append(told)
-                    self._later()
-                elif self._held:
-                    self._held.append(told)
-                else:
-                    self._narrate(told)
-        else:  # a redraw with nothing new to narrate: the start, /table, a seat change
-            self._table_due = True
-            self._later()
-        return ref or self._ref("table")
-
-    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        if self._old(msg.table_id):
-            return ref or self._ref(f"hand:{msg.seat}")
-        self.hand = msg.rendering
-        if not self.my_turn:
-            self._in_turn, self._moves_shown = False, None
-        elif self._moves_shown != self._moves():
-            self._later()
-        else:  # the same moves (a bot's signal, say): nothing to print, newer numbers
-            self._renumber()
-        return ref or self._ref(f"hand:{msg.seat}")
-
-    def _narrate(self, told: Told) -> None:
-        for line in told.lines:
-            self.screen.line(f"  · {line}", "dim")
-
-    def _release(self) -> None:
-        """The new round's lines, held until the last round's summary was printed."""
-        held, self._held = self._held, []
-        for told in held:
-            self._narrate(told)
-
-    async def announce(self, msg: Announcement) -> None:
-        if msg.kind == "turn" or self._old(msg.table_id):
-            return  # the only person here is at the keyboard, and sees the moves below
-        self.screen.line("")
-        self.screen.line(msg.text, "bold" if msg.kind == "result" else "")
-        if msg.kind == "result" and self._held:
-            self.screen.line("")
-            self._release()
-        if msg.buttons:
-            self.number(Rendering("", [], msg.buttons, msg.version, msg.ref))
-        elif msg.kind == "result":
-            self._table_due = True  # a round's end: where everyone stands now
-            self._later()
-
-    async def notify(self, msg: Notice) -> None:
-        self.screen.line(msg.text, "italic")
-
-    # --- printing -------------------------------------------------------------------------
-
-    @property
-    def my_turn(self) -> bool:
-        return self.hand is not None and any(
-            b.action.startswith("m:") for row in self.hand.buttons for b in row)
-
-    def _later(self) -> None:
-        """Print the table and your turn once every queued delivery is out: announcements
-        of the same change (a deal's summary) may still be on their way, and your hand and
-        moves must come after them, right above where you type."""
-        if self._turn_task is None or self._turn_task.done():
-            self._turn_task = asyncio.create_task(self._when_quiet())
-
-    async def _when_quiet(self) -> None:
-        if self.quiet is not None:
-            await self.quiet()
-        self._release()
-        self.refresh()
-
-    def _moves(self) -> tuple[tuple[str, str], ...]:
-        return tuple((b.label, b.action) for row in (self.hand.buttons if self.hand else [])
-                     for b in row)
-
-    def _renumber(self) -> None:
-        """Your moves' numbers keep pointing at the same moves, at the hand's new version."""
-        if self._numbered_hand and self.hand is not None:
-            self.choices = [encode_payload(self.hand.ref, self.hand.version, b.action)
-                            for b in _with_small_signals(
-                                [b for row in self.hand.buttons for b in row])]
-
-    def refresh(self) -> None:
-        """What changed, once: the table at the start of your turn (or when due: the start,
-        /table, a round's end), your hand and moves when they changed. Within a turn
-        (The Game plays several cards), your new hand is enough."""
-        turn_due = self.my_turn and self._moves_shown != self._moves()
-        if self._table_due or (turn_due and not self._in_turn):
-            self._table_due = False
-            self.print_table()
-            turn_due = self.my_turn
-        if turn_due:
-            self.print_turn()
-
-    async def turn_printed(self) -> None:
-        if self._turn_task is not None:
-            try:
-                await self._turn_task
-            except Exception:
-                log.exception("printing the turn failed")
-
-    def print_table(self) -> None:
-        if self.table is None:
-            return
-        header = t(self.lang, "table_last")
-        self.screen.line("")
-        self.screen.line("─" * min(60, self.screen.width), "dim")
-        self.screen.line(self.table.title, "bold")
-        for line in _without_log(self.table.lines, header):
-            self.screen.line(line)
-        # Your own console: Join while seated (or Leave while not) is no choice to offer.
-        lobby_skip = {"join" if self._seated else "leave"} if self._is_lobby else set()
-        buttons = [b for row in self.table.buttons for b in row
-                   if b.action != "hand" and b.action not in lobby_skip]
-        if buttons:
-            self.number(Rendering("", [], [buttons], self.table.version, self.table.ref))
-
-    def print_turn(self) -> None:
-        """Your hand and your numbered moves, last, then the prompt."""
-        if self.hand is None or not self.my_turn:
-            return
-        self._moves_shown, self._in_turn = self._moves(), True
-        self.screen.line("")
-        for line in self.hand.lines:
-            self.screen.line(line)
-        self.number(self.hand, title=t(self.lang, "console_your_moves"))
-        self.screen.prompt()
-
-    def number(self, rendering: Rendering, title: str = "") -> None:
-        buttons = _with_small_signals([b for row in rendering.buttons for b in row])
-        self.choices = [encode_payload(rendering.ref, rendering.version, b.action)
-                        for b in buttons]
-        self._numbered_hand = rendering is self.hand
-        if title:
-            self.screen.line(title, "bold")
-        self.screen.choices([f"#{i} {b.label}" for i, b in enumerate(buttons, 1)])
-
-    def payload(self, number: int) -> str | None:
-        return self.choices[number - 1] if 0 < number <= len(self.choices) else None
-
-
-_STOP_SIGNALS = {f"s:{Signal(pile, STOP)}": pile for pile in PILES}
-
-
-def _with_small_signals(buttons: list[Button]) -> list[Button]:
-    """The Game's signal button steps none → ✋ → ⚠ → ↩, one tap each, which a chat's
-    buttons fit; here each ✋ choice has its ⚠ (no big jump) beside it, one number away."""
-    out = []
-    for button in buttons:
-        out.append(button)
-        pile = _STOP_SIGNALS.get(button.action)
-        if pile is not None:
-            out.append(Button(f"{SIGNAL_MARKS[SMALL]} {pile}", f"s:{Signal(pile, SMALL)}",
-                              button.style))
-    return out
-
-
-def _without_log(lines: list[str], header: str) -> list[str]:
-    """The table without its "Last moves" list: the console printed each of them already."""
-    out, skipping = [], False
-    for line in lines:
-        if line == header:
-            skipping = True
-            continue
-        if skipping and line.startswith("· "):
-            continue
-        skipping = False
-        out.append(line)
-    return out
 
 
 class Console:

@@ -212,7 +212,7 @@ def test_a_database_in_a_missing_folder_is_one_line_and_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("text", ["plain", "\x1b[31mred\x1b[0m"])
 def test_the_screen_cleaner_leaves_nothing_a_terminal_would_obey(text):
-    from adapters.console.app import clean
+    from adapters.console.screen import clean
 
     shown = clean(text + "x" * 5000)
     assert not ANSI.search(shown) and "\x1b" not in shown
