@@ -219,3 +219,22 @@ def test_bot_moves_arriving_at_the_prompt_leave_no_empty_prompt_behind(tmp_path)
     for shown in re.finditer("› ", raw):
         after = raw[shown.end():shown.end() + 6]
         assert after.startswith(("\r\x1b[2K", "#1\r\n", "/quit")) or not after, repr(after)
+
+
+def test_ctrl_c_while_typing_gives_the_terminal_back_as_it_was(tmp_path):
+    """readline reads with echo and line mode off; quitting mid-line turns them back on,
+    or the shell after it would not show what is typed."""
+    import os
+    import signal
+    import termios
+
+    with Terminal(tmp_path / "c.db", "--game", "ochs-esel", "--bots", "2") as term:
+        term.until_prompt()
+        term.write(b"ab")
+        time.sleep(0.5)
+        assert not termios.tcgetattr(term.master)[3] & termios.ECHO  # readline echoes
+        os.kill(term.proc.pid, signal.SIGINT)
+        assert term.wait_exit() == 0
+        modes = termios.tcgetattr(term.master)[3]
+        assert modes & termios.ECHO and modes & termios.ICANON
+        assert "Game saved" in term.text()
