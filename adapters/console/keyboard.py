@@ -98,11 +98,6 @@ class LineEditor:
 
         with contextlib.suppress(termios.error):
             self._saved = termios.tcgetattr(sys.stdin.fileno())
-            # No echo between prompts either: what is typed ahead (an arrow key as "^[[A")
-            # shows, edited, at the next prompt, where readline reads it.
-            quiet = termios.tcgetattr(sys.stdin.fileno())
-            quiet[3] &= ~termios.ECHO
-            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, quiet)
         readline.set_pre_input_hook(self._drawn)
         threading.Thread(target=self._run, name="console-input", daemon=True).start()
 

@@ -71,7 +71,7 @@ def test_the_prompt_edits_with_arrows_and_remembers_lines(tmp_path):
         term.until_prompt()
         term.write(b"abc\x1b[D\x1b[DX\r")  # left twice, then X: aXbc
         term.wait_for("“axbc” is not a card")
-        # Typed ahead, before the next prompt: not echoed raw, edited at the prompt.
+        term.until_prompt()  # typed at the prompt, as a person does (not typed ahead)
         term.write(b"\x1b[A\x1b[4~Z\r")  # Up brings it back, End goes to its end
         screen = term.wait_for("“axbcz” is not a card")
         assert "[4~" not in screen and "^[" not in screen
