@@ -85,7 +85,8 @@ async def run(args: argparse.Namespace) -> int:
                 from adapters.console.app import Console
 
                 console = Console(repo, settings)
-                return await console.run(game=args.game, bots=args.bots, options=args.option)
+                return await console.run(game=args.game, bots=args.bots, options=args.option,
+                                         lang=args.lang)
             runners = []
             if settings.discord_token:
                 from adapters.discord.app import run_discord

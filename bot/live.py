@@ -34,6 +34,9 @@ class Told:
     args: tuple[Any, ...] = ()
     who: tuple[str | None, ...] = ()
     _lines: list[str] | None = field(default=None, repr=False)
+    # Its lines begin a new round: a running log (the console) prints them after the
+    # summary of the round that ended, which is announced separately.
+    new_round: bool = False
 
     @property
     def lines(self) -> list[str]:

@@ -45,6 +45,20 @@ def resolve_game(text: str) -> str | None:
     return ALIASES.get(word.replace("-", ""))
 
 
+def split_game(game_text: str, option_words: list[str]) -> tuple[str, list[str]]:
+    """`/newgame the game first=2` arrives as `the` and `game first=2` on every platform
+    that splits a command at spaces: the game is the longest run of leading words that
+    names one (`the game`, `Nix für Ungut`), the options are the rest."""
+    words = [game_text, *option_words]
+    leading = 0
+    while leading < len(words) and "=" not in words[leading]:
+        leading += 1
+    for count in range(leading, 1, -1):
+        if resolve_game(" ".join(words[:count])) is not None:
+            return " ".join(words[:count]), words[count:]
+    return game_text, option_words
+
+
 def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split `key=value` words into (game options, table settings)."""
     game_options: dict[str, Any] = {}
@@ -130,5 +144,6 @@ def _table_value(key: str, value: Any, raw: str) -> float:
         seconds *= 60
     low, high = _LIMITS[key]
     if not (low <= seconds <= high or (key == "deadline" and seconds == 0)):
-        raise OptionsError("bad_table_setting", key=key, value=clean.echo(raw))
+        # Said like a game option out of its range (“rounds” goes from 1 to 20).
+        raise OptionsError(f"bad_{key}_range", low=int(low), high=int(high))
     return int(seconds) if seconds.is_integer() else seconds

@@ -132,7 +132,8 @@ def _fits(live: Live, button: Button) -> bool:
     return True
 
 
-def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:
+def told(live: Live, events: list[dict[str, Any]], lang: str, *,
+         new_round: bool = False) -> Told:
     """A move's lines, said when the table is drawn: with the seat names of now (a seat
     taken over later must not rename who made this move).
 
@@ -145,7 +146,7 @@ def told(live: Live, events: list[dict[str, Any]], lang: str) -> Told:
     except ValueError:  # a value marshal does not know: kept as it is
         kept = events
     return Told(_narrate, (live.row.game, kept, tuple(names(live, lang)), lang),
-                tuple(seat.user_id for seat in live.seats))
+                tuple(seat.user_id for seat in live.seats), new_round=new_round)
 
 
 def _narrate(game_id: str, events: bytes | list[dict[str, Any]], seat_names: tuple[str, ...],
@@ -389,6 +390,9 @@ def options_line(live: Live, lang: str) -> str:
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
         parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")
+    delay = live.row.settings.get("bot_delay")
+    if delay is not None:
+        parts.append(f"bot_delay={float(delay):g}s")
     parts.append(f"bots={t(lang, 'bots.' + bot_level(live))}")
     return ", ".join(parts)
 

@@ -978,9 +978,7 @@ class Table:
             await self.show_table()
             return
         lang = await self.tables.channel_lang(live.row.channel)
-        # A change with no events (a seat taken, a redraw) tells nothing, and must not push
-        # the last moves' lines out of those kept.
-        news = [present.told(live, events, lang)] if events else []
+        news = _news(live, events, lang)
         live.told.extend(news)
         before = live.hand_sizes
         view = live.public_view()
@@ -1828,3 +1826,14 @@ def _without(seats: list[SeatRow], seat_no: int) -> list[SeatRow]:
 
 
 __all__ = ["LobbyMoved", "Table", "retried_when_moved", "stamp"]
+
+
+def _news(live: Live, events: list[Any], lang: str) -> list[Told]:
+    """A move's lines, those of a round it started apart (`Told.new_round`). A change with
+    no events (a seat taken, a redraw) tells nothing, and must not push the last moves'
+    lines out of those kept."""
+    cut = next((i for i, e in enumerate(events) if e.get("type") == "round_started"), None)
+    if cut is None or cut == 0:
+        return [present.told(live, events, lang, new_round=cut == 0)] if events else []
+    return [present.told(live, events[:cut], lang),
+            present.told(live, events[cut:], lang, new_round=True)]

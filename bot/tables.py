@@ -687,7 +687,8 @@ class Tables:
         if not (game_text or "").strip():
             lang = await self.lang_of(actor.user_id, channel)
             return Reply(present.games_overview(lang), ok=False)
-        game_id = table_options.resolve_game(game_text or "")
+        game_text, option_words = table_options.split_game(game_text, option_words or [])
+        game_id = table_options.resolve_game(game_text)
         if game_id is None:
             return await self.refuse(actor, channel, "unknown_game",
                                      text=clean.echo(game_text or ""),

@@ -7,353 +7,130 @@ the whole table only when it matters (your turn, `/table`, a round's end), and y
 with every legal move, numbered, always last, right above where you type.
 
 Numbers (`#1`, `#2`, …) stand for buttons and refer to the last list printed. Everything
-printed goes through `Screen`, which makes control characters visible and clips runaway
-lines, so nothing typed (or stored) can drive the terminal.
+printed goes through `Screen` (screen.py), which makes control characters visible and
+clips runaway lines, so nothing typed (or stored) can drive the terminal; deliveries are
+turned into lines by `ConsoleSink` (sink.py), typed lines read by `keyboard`.
 """
 
 import asyncio
-import codecs
 import contextlib
 import getpass
 import json
-import logging
-import os
-import re
 import signal
 import sys
-import threading
-from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import TextIO
 
-from rich.console import Console as RichConsole
-from rich.text import Text
-
-from adapters.console import texts
+from adapters.console import keyboard, texts
+from adapters.console.screen import Screen
+from adapters.console.sink import ConsoleSink
 from bot import present
 from bot.authority import Press
-from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
+from bot.clean import echo
 from bot.i18n import DIALECT, t
-from bot.options import resolve_game
+from bot.options import resolve_game, split_game
 from bot.privacy import PRIVACY_REF
-from bot.render import Rendering, encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
-from db.repository import LOBBY, PLAYING, MessageRef, Repository
+from db.repository import LOBBY, PLAYING, Repository
 from engine import games
 from engine.core.notation import read_number
 
 CHANNEL = "local"
+QUIT = {"/quit", "/exit", "quit", "exit"}
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
+MAX_LINE = 200  # longer input is refused unread: no move or command is that long
 
 
 async def _yes() -> bool:
     return True
-log = logging.getLogger(__name__)
-MAX_LINE = 200  # longer input is refused unread: no move or command is that long
-MAX_SHOWN = 2000  # a printed line is clipped past this many characters
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-_RED_SUITS = re.compile(r"[♥♦]")
-
-
-def clean(text: str) -> str:
-    """Control characters shown as their visible pictures (ESC as ␛), long lines clipped:
-    a line someone typed or stored must never clear or recolour the terminal."""
-    def visible(match: re.Match[str]) -> str:
-        code = ord(match.group())
-        return chr(0x2400 + code) if code < 0x20 else "␡" if code == 0x7F else "�"
-
-    lines = []
-    for line in _CONTROL.sub(visible, text.replace("\r\n", "\n")).split("\n"):
-        lines.append(line if len(line) <= MAX_SHOWN else line[:MAX_SHOWN] + "…")
-    return "\n".join(lines)
-
-
-class Screen:
-    """Printing: colour and styles through `rich` when the output is a terminal (and
-    NO_COLOR is unset), plain text otherwise, which rich decides by itself."""
-
-    def __init__(self, out: TextIO) -> None:
-        # rich drops colours for NO_COLOR but keeps bold and dim; plain means plain.
-        plain = bool(os.environ.get("NO_COLOR"))
-        self.rich = RichConsole(file=out, highlight=False, markup=False, emoji=False,
-                                soft_wrap=True, color_system=None if plain else "auto")
-        self.prompting = out.isatty() if hasattr(out, "isatty") else False
-        self.at_prompt = False  # the cursor sits after "› ": no second one
-
-    @property
-    def width(self) -> int:
-        return max(20, self.rich.width)
-
-    def line(self, text: str, style: str = "") -> None:
-        self._leave_prompt()
-        shown = Text(clean(text), style=style)
-        shown.highlight_regex(_RED_SUITS, "red")
-        shown.highlight_regex(r"(?m)^▶.*$", "bold")
-        self.rich.print(shown)
-
-    def choices(self, labels: list[str]) -> None:
-        """Numbered labels in columns as wide as the longest one, so a label is never
-        split across two lines (a terminal's own wrapping would cut `[#1` from `2]`)."""
-        if not labels:
-            return
-        self._leave_prompt()
-        shown = [clean(label) for label in labels]
-        cell = max(len(s) for s in shown) + 2
-        per_line = max(1, self.width // cell)
-        for start in range(0, len(shown), per_line):
-            row = Text()
-            for label in shown[start:start + per_line]:
-                number, _, rest = label.partition(" ")
-                row.append(number, style="bold cyan")
-                row.append(" " + rest + " " * (cell - len(label)))
-            row.highlight_regex(_RED_SUITS, "red")
-            row.rstrip()
-            self.rich.print(row)
-
-    def _leave_prompt(self) -> None:
-        """A bot's move arriving while you type starts on a line of its own."""
-        if self.at_prompt:
-            self.rich.file.write("\n")
-            self.at_prompt = False
-
-    def prompt(self) -> None:
-        if self.prompting and not self.at_prompt:
-            self.rich.file.write("› ")
-            self.rich.file.flush()
-            self.at_prompt = True
-
-
-class ConsoleSink:
-    def __init__(self, screen: Screen) -> None:
-        self.screen = screen
-        self.choices: list[str] = []  # payloads of the last numbered list printed
-        self.table: Rendering | None = None
-        self.table_id = 0
-        self.hand: Rendering | None = None
-        self._turn_shown: int | None = None  # the table version of the last turn shown
-        self._table_due = False
-        self._lobby_shown = ""
-        self._ids = 0
-        self.lang = "en"
-        # Set by Console: waits until every queued delivery is out.
-        self.quiet: Callable[[], Awaitable[None]] | None = None
-        self._turn_task: asyncio.Task[None] | None = None
-
-    def _ref(self, key: str) -> MessageRef:
-        self._ids += 1
-        return MessageRef(key=key, chat="console", message_id=str(self._ids))
-
-    # --- deliveries -----------------------------------------------------------------------
-
-    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        self.table, self.table_id = msg.rendering, msg.table_id
-        actions = {b.action for row in msg.rendering.buttons for b in row}
-        if "join" in actions or "start" in actions:  # the lobby: short, and changed by you
-            if msg.rendering.text != self._lobby_shown:
-                self._lobby_shown = msg.rendering.text
-                self.print_table()
-        elif msg.news is not None:  # a move: its lines (a move may narrate nothing)
-            for told in msg.news:
-                for line in told.lines:
-                    self.screen.line(f"  · {line}", "dim")
-        else:  # a redraw with nothing new to narrate: the start, /table, a seat change
-            self._table_due = True
-            self._later()
-        return ref or self._ref("table")
-
-    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        self.hand = msg.rendering
-        if self.my_turn and self._turn_shown != msg.rendering.version:
-            self._later()
-        return ref or self._ref(f"hand:{msg.seat}")
-
-    async def announce(self, msg: Announcement) -> None:
-        if msg.kind == "turn":
-            return  # the only person here is at the keyboard, and sees the moves below
-        self.screen.line("")
-        self.screen.line(msg.text, "bold" if msg.kind == "result" else "")
-        if msg.buttons:
-            self.number(Rendering("", [], msg.buttons, msg.version, msg.ref))
-        elif msg.kind == "result":
-            self._table_due = True  # a round's end: where everyone stands now
-            self._later()
-
-    async def notify(self, msg: Notice) -> None:
-        self.screen.line(msg.text, "italic")
-
-    # --- printing -------------------------------------------------------------------------
-
-    @property
-    def my_turn(self) -> bool:
-        return self.hand is not None and any(
-            b.action.startswith("m:") for row in self.hand.buttons for b in row)
-
-    def _later(self) -> None:
-        """Print the table and your turn once every queued delivery is out: announcements
-        of the same change (a deal's summary) may still be on their way, and your hand and
-        moves must come after them, right above where you type."""
-        if self._turn_task is None or self._turn_task.done():
-            self._turn_task = asyncio.create_task(self._when_quiet())
-
-    async def _when_quiet(self) -> None:
-        if self.quiet is not None:
-            await self.quiet()
-        self.refresh()
-
-    def refresh(self) -> None:
-        turn_due = self.my_turn and self.hand is not None \
-            and self._turn_shown != self.hand.version
-        if self._table_due or turn_due:
-            self._table_due = False
-            self.print_table()
-            self.print_turn()
-
-    async def turn_printed(self) -> None:
-        if self._turn_task is not None:
-            try:
-                await self._turn_task
-            except Exception:
-                log.exception("printing the turn failed")
-
-    def print_table(self) -> None:
-        if self.table is None:
-            return
-        header = t(self.lang, "table_last")
-        self.screen.line("")
-        self.screen.line("─" * min(60, self.screen.width), "dim")
-        self.screen.line(self.table.title, "bold")
-        for line in _without_log(self.table.lines, header):
-            self.screen.line(line)
-        buttons = [b for row in self.table.buttons for b in row if b.action != "hand"]
-        if buttons:
-            self.number(Rendering("", [], [buttons], self.table.version, self.table.ref))
-
-    def print_turn(self) -> None:
-        """Your hand and your numbered moves, last, then the prompt."""
-        if self.hand is None or not self.my_turn:
-            return
-        self._turn_shown = self.hand.version
-        self.screen.line("")
-        for line in self.hand.lines:
-            self.screen.line(line)
-        self.number(self.hand, title=t(self.lang, "console_your_moves"))
-        self.screen.prompt()
-
-    def number(self, rendering: Rendering, title: str = "") -> None:
-        buttons = [b for row in rendering.buttons for b in row]
-        self.choices = [encode_payload(rendering.ref, rendering.version, b.action)
-                        for b in buttons]
-        if title:
-            self.screen.line(title, "bold")
-        self.screen.choices([f"#{i} {b.label}" for i, b in enumerate(buttons, 1)])
-
-    def payload(self, number: int) -> str | None:
-        return self.choices[number - 1] if 0 < number <= len(self.choices) else None
-
-
-def _lines_of(inp: TextIO) -> Iterator[str]:
-    """Typed lines. A real file is read with `os.read` on its descriptor: a thread blocked
-    in `sys.stdin.readline` holds the stream's lock, which the interpreter then cannot
-    take when it shuts down after Ctrl-C. Undecodable bytes become U+FFFD."""
-    try:
-        fd = inp.fileno()
-    except (OSError, ValueError, AttributeError):
-        fd = None
-    if fd is None:
-        while line := inp.readline():
-            yield line
-        return
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    pending = ""
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            chunk = b""
-        pending += decoder.decode(chunk, final=not chunk)
-        *lines, pending = pending.split("\n")
-        yield from (line + "\n" for line in lines)
-        if not chunk:
-            if pending:
-                yield pending
-            return
-
-
-def _without_log(lines: list[str], header: str) -> list[str]:
-    """The table without its "Last moves" list: the console printed each of them already."""
-    out, skipping = [], False
-    for line in lines:
-        if line == header:
-            skipping = True
-            continue
-        if skipping and line.startswith("· "):
-            continue
-        skipping = False
-        out.append(line)
-    return out
 
 
 class Console:
     def __init__(self, repo: Repository, settings: Settings, *, out: TextIO = sys.stdout,
                  inp: TextIO = sys.stdin) -> None:
         DIALECT.set(texts.DIALECT)  # this task and every task it starts speak "console"
+        # No one to wait for at a solo table: no turn deadline (and no bot taking over a
+        # player who stepped away) unless asked for with -o deadline=… or /options.
+        settings = settings.model_copy(update={"turn_deadline": 0})
         self.screen = Screen(out)
+        self.repo = repo
         self.inp = inp
         self.sink = ConsoleSink(self.screen)
         self.tables = Tables(repo, self.sink, platform="console", settings=settings,
                              every_move=True)
         self.sink.quiet = self.tables.outbox.flush
+        self.sink.seated = self._seated
         self.lang = self.sink.lang = settings.default_lang
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self._reader: threading.Thread | None = None
+        self.quitting = False  # /quit was typed (not a setup that failed)
+        self._ended = False  # the input ended (Ctrl-D, Ctrl-C, /quit): nothing more is read
 
     def say(self, text: str, style: str = "") -> None:
         self.screen.line(text, style)
+
+    async def _seated(self, table_id: int) -> bool:
+        live = await self.tables.live_table(table_id)
+        return live is not None and any(s.user_id == USER.user_id for s in live.seats)
 
     # --- input ----------------------------------------------------------------------------
 
     def _start_reading(self) -> None:
         """Lines are read by a daemon thread, so Ctrl-C and the end of the program never
-        wait for a pending `readline` (asyncio's own threads would: "^C" then nothing)."""
+        wait for a pending read (asyncio's own threads would: "^C" then nothing)."""
         loop = asyncio.get_running_loop()
 
         def put(line: str | None) -> None:
             loop.call_soon_threadsafe(self._lines.put_nowait, line)
 
-        def read() -> None:
-            for line in _lines_of(self.inp):
-                put(line)
-            put(None)
-
-        self._reader = threading.Thread(target=read, name="console-input", daemon=True)
-        self._reader.start()
+        if keyboard.can_edit(self.inp, self.screen.rich.file):
+            self.screen.editor = keyboard.LineEditor(self.screen.rich.file, put)
+            self.screen.editor.start()
+        else:
+            keyboard.read_plain(self.inp, put)
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(signal.SIGINT, self._lines.put_nowait, None)
 
     async def readline(self, prompt: str = "") -> str | None:
         """The next line, stripped; None at the end of input or on Ctrl-C."""
+        if self._ended:
+            return None
         if prompt:
             self.say(prompt)
-            self.screen.prompt()
+        self.screen.prompt()  # with readline, nothing is read before the prompt is shown
+        if self._ended:
+            return None
         line = await self._lines.get()
         self.screen.at_prompt = False  # Enter moved the cursor to a new line
+        if line is not None and line.strip() in QUIT:  # at any question, not only in play
+            self.quitting, line = True, None
         if line is None:
-            self._lines.put_nowait(None)  # whoever asks next learns it too
+            self._ended = True  # whoever asks next learns it too
             return None
         return line.rstrip("\r\n").strip()
 
     # --- the program ----------------------------------------------------------------------
 
-    async def run(self, *, game: str | None, bots: int | None, options: list[str]) -> int:
+    async def run(self, *, game: str | None, bots: int | None, options: list[str],
+                  lang: str | None = None) -> int:
+        """`lang` (`--lang`) is the table's language from now on, stored like a `/lang`:
+        the console's own sentences always follow the table's language."""
         self._start_reading()
+        # Tables before this run's (a game finished or cancelled last time) are redrawn at
+        # start-up for chats that may have missed it; here they'd land in the questions.
+        newest = await self.repo.newest_tables_in("console", CHANNEL)
+        self.sink.since = 0 if not newest else newest[0].id + (
+            newest[0].status not in {LOBBY, PLAYING})
         await self.tables.start(run_scheduler=True)
         code = 0
         try:
+            if lang is not None:
+                await self.tables.set_lang(USER, CHANNEL, lang, personal=False)
+            self.lang = self.sink.lang = await self.tables.channel_lang(CHANNEL)
             table = await self.tables.table_for_channel(CHANNEL)
             if table is None:
                 if not await self._new_table(game, bots, options):
-                    code = 1
+                    code = 0 if self.quitting else 1
             else:
                 self.say(t(self.lang, "console_resume", game=games.get(table.game).NAME))
                 await self.tables.show(USER, CHANNEL)
@@ -371,6 +148,8 @@ class Console:
             if self.screen.prompting:
                 self.say("")  # off the prompt line (and the terminal's "^C")
             self.say(t(self.lang, "console_saved" if saved else "console_bye"))
+            if self.screen.editor is not None:
+                self.screen.editor.close()
             await self.tables.close()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
@@ -407,8 +186,14 @@ class Console:
             ask_options = resolve_game(game or "") is not None and bool(options)
             if not ask_options:
                 options = []
-        live = await self.tables.live_table(reply.table_id or 0)
-        assert live is not None
+        return await self._fill_and_start(reply.table_id or 0, bots, asking=asking)
+
+    async def _fill_and_start(self, table_id: int, bots: int | None, *, asking: bool) -> bool:
+        """The bots asked for (or the question how many), then the start; at the first
+        start and after every /newgame alike."""
+        live = await self.tables.live_table(table_id)
+        if live is None:
+            return False
         low, high = max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
         await self._settle()  # the lobby is shown before the question, not inside it
         while bots is None:
@@ -417,6 +202,11 @@ class Console:
                                            default=default))
             if answer is None:
                 return False
+            if answer.startswith(("/", "#")):  # a command or a choice: the lobby, by hand
+                said = await self.handle(answer)
+                if said:
+                    self.say(said, "yellow")
+                return True
             number = read_number(answer, high + 1)
             if not answer:
                 bots = default
@@ -424,25 +214,52 @@ class Console:
                 bots = number
             else:
                 self.say(t(self.lang, "console_bad_bots", low=low, high=high))
-        for _ in range(bots):
-            reply = await self.tables.add_bot(USER, CHANNEL)
-            if not reply.ok:
-                self.say(reply.text)
-                return False
-        reply = await self.tables.start_game(USER, CHANNEL)
-        self.say(reply.text)
-        return reply.ok
+        self.sink.lobby_quiet = True  # the game starts right after: no lobby per bot
+        try:
+            for _ in range(bots):
+                reply = await self.tables.add_bot(USER, CHANNEL)
+                if not reply.ok:
+                    self.say(reply.text)
+                    return False
+            await self.tables.settle()
+        finally:
+            self.sink.lobby_quiet = False
+        while True:
+            reply = await self.tables.start_game(USER, CHANNEL)
+            self.say(reply.text)
+            if reply.ok or not asking:
+                return reply.ok
+            # An option that cannot work with these players (The Game's `first=4` with
+            # three): asked again, kept in the lobby, not the end of the program.
+            changed = None
+            while changed is None or not changed.ok:
+                answer = await self.readline(t(self.lang, "console_options_change"))
+                if answer is None:
+                    return False
+                changed = await self.tables.set_options(USER, CHANNEL, answer.split())
+                self.say(changed.text)
 
     async def _ask_game(self, options: list[str]) -> tuple[str | None, list[str]]:
         ids = games.ids()
         self.say(t(self.lang, "console_pick_game"))
         for i, game_id in enumerate(ids, 1):
-            self.say(f"  {i}. {games.get(game_id).NAME} ({game_id})")
+            self.say(f"  {i}. {t(self.lang, f'game.{game_id}')} ({game_id})")
         answer = await self.readline()
+        # A command here (/help, /rules, /lang) is answered, and the question stays.
+        while answer is not None and answer.startswith("/") \
+                and answer.split()[0].lower() != "/newgame":
+            said = await self.handle(answer[:MAX_LINE])
+            if said:
+                self.say(said, "yellow")
+            answer = await self.readline()
         if answer is None:
             return None, options
         if len(answer) > MAX_LINE:
             answer = answer[:MAX_LINE]
+        if answer.startswith("/"):  # /newgame <game> [options], as in play
+            words = answer.split()[1:]
+            answer, typed = split_game(words[0], words[1:]) if words else ("", [])
+            options = typed or options
         number = read_number(answer, len(ids) + 1)
         game = ids[number - 1] if number is not None and 0 < number <= len(ids) else answer
         if resolve_game(game) is None:
@@ -457,12 +274,12 @@ class Console:
     async def _loop(self) -> None:
         while True:
             line = await self.readline()
-            if line is None or line in {"/quit", "/exit", "quit", "exit"}:
+            if line is None:
                 return
             if not line:
                 continue
             if len(line) > MAX_LINE:
-                self.say(t(self.lang, "console_too_long", length=f"{len(line):,}"))
+                self.say(t(self.lang, "console_too_long", length=len(line)))
                 continue
             reply_text = await self.handle(line)
             if reply_text:
@@ -514,7 +331,11 @@ class Console:
             parts = rest.split()
             reply = await tables.new_game(USER, CHANNEL, parts[0] if parts else "", parts[1:],
                                           title="console")
-            return reply.text
+            if not reply.ok:
+                return reply.text
+            self.say(reply.text)
+            await self._fill_and_start(reply.table_id or 0, None, asking=True)
+            return None
         if command == "lang":
             reply = await tables.set_lang(USER, CHANNEL, rest, personal=False)
             self.lang = self.sink.lang = await tables.channel_lang(CHANNEL)
@@ -530,8 +351,12 @@ class Console:
             self.sink.number(replace(question, ref=PRIVACY_REF))
             return None
         if command == "rules":
-            return present.rules_text(rest.strip() or await self._game_here(), self.lang)
-        return present.help_text(self.lang)
+            text = present.rules_text(rest.strip() or await self._game_here(), self.lang)
+            self.screen.line(text, "yellow", code=True)
+            return None
+        if command in {"help", "?"}:
+            return present.help_text(self.lang)
+        return t(self.lang, "console_unknown_command", command=echo(word))
 
     async def _game_here(self) -> str:
         """`/rules` alone during a game: the rules of the game on the table."""

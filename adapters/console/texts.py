@@ -34,7 +34,8 @@ register_dialect(DIALECT, {
                 "numbered choice.\nCommands: /hand · /table · /scores · /stats · "
                 "/rules [game] · /options [key=value] · /addbot · /removebot · /start · "
                 "/join · /leave · /cancel · /newgame <game> [options] · /lang de|en|fr · "
-                "/help · /quit\nGames: {games}",
+                "/help · /quit\nSignals in The Game, at any time: signal A1 stop · "
+                "signal A1 small (no big jump) · signal A1 off.\nGames: {games}",
     },
     "fr": {
         "lobby_opened": "Table de {game} ouverte.",
@@ -64,7 +65,8 @@ register_dialect(DIALECT, {
                 "pour un choix numéroté.\nCommandes : /hand · /table · /scores · /stats · "
                 "/rules [jeu] · /options [clé=valeur] · /addbot · /removebot · /start · "
                 "/join · /leave · /cancel · /newgame <jeu> [options] · /lang de|en|fr · "
-                "/help · /quit\nJeux : {games}",
+                "/help · /quit\nSignaux dans The Game, à tout moment : signale A1 attends · "
+                "signale A1 petit (pas de gros saut) · signale A1 retire.\nJeux : {games}",
     },
     "de": {
         "lobby_opened": "Tisch für {game} eröffnet.",
@@ -96,7 +98,8 @@ register_dialect(DIALECT, {
                 "oder #N für eine nummerierte Auswahl.\nBefehle: /hand · /table · /scores · "
                 "/stats · /rules [spiel] · /options [schlüssel=wert] · /addbot · /removebot · "
                 "/start · /join · /leave · /cancel · /newgame <spiel> [optionen] · "
-                "/lang de|en|fr · /help · /quit\nSpiele: {games}",
+                "/lang de|en|fr · /help · /quit\nSignale in The Game, jederzeit: sag A1 stopp · "
+                "sag A1 vorsicht (kein großer Sprung) · sag A1 zurück.\nSpiele: {games}",
     },
 })
 
@@ -110,6 +113,8 @@ register({
         "console_your_moves": "Your moves:",
         "console_choices": "Choices:",
         "console_options_again": "Options again (Enter for the defaults):",
+        "console_options_change": "Which options instead (e.g. first=1)?",
+        "console_unknown_command": "I don't know the command “{command}”; /help lists them.",
     },
     "fr": {
         "console_saved": "Partie enregistrée — relancez pour la reprendre.",
@@ -119,6 +124,9 @@ register({
         "console_your_moves": "Vos coups :",
         "console_choices": "Choix :",
         "console_options_again": "Les options, à nouveau (Entrée pour celles par défaut) :",
+        "console_options_change": "Quelles options à la place (par ex. first=1) ?",
+        "console_unknown_command": "Je ne connais pas la commande « {command} » ; /help "
+                                   "les liste.",
     },
     "de": {
         "console_saved": "Spiel gespeichert — starte neu, um weiterzuspielen.",
@@ -128,5 +136,8 @@ register({
         "console_your_moves": "Deine Züge:",
         "console_choices": "Auswahl:",
         "console_options_again": "Noch einmal die Optionen (Enter für die Standardwerte):",
+        "console_options_change": "Welche Optionen stattdessen (z. B. first=1)?",
+        "console_unknown_command": "Den Befehl „{command}“ kenne ich nicht; /help zeigt "
+                                   "alle.",
     },
 })

@@ -234,3 +234,16 @@ async def test_webhook_mode_takes_only_updates_carrying_the_secret_token(fake, t
     assert statuses == [403, 403]
     assert fake.webhook_deliveries == [200]
     assert not fake.calls_to("getUpdates")
+
+
+@pytest.mark.parametrize("typed", ["The Game first=2", "Nix für Ungut", "ochs ox rounds=2"])
+async def test_a_game_named_in_several_words_opens_that_game(rig, fake, players, typed):
+    """Telegram splits `/newgame The Game first=2` at spaces: the game is still The Game,
+    its options the rest."""
+    alice, bob, _ = players
+    table_id = await open_table(rig, GROUP, alice, [bob], game=typed)
+    live = await rig.tables.live_table(table_id)
+    expected = {"The Game first=2": ("the-game", {"first": 2}),
+                "Nix für Ungut": ("nix-fur-ungut", {}),
+                "ochs ox rounds=2": ("ochs-esel", {"ox": True, "rounds": 2})}[typed]
+    assert (live.row.game, live.row.options) == expected

@@ -38,4 +38,5 @@ def test_french_option_words_mean_the_same():
 def test_impossible_table_settings_are_refused_with_the_word(word):
     with pytest.raises(OptionsError) as refused:
         parse([word])
-    assert refused.value.code in {"bad_table_setting", "bad_option_word"}
+    assert refused.value.code in {"bad_table_setting", "bad_option_word", "bad_deadline_range",
+                                  "bad_bot_delay_range"}

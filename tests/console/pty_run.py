@@ -75,6 +75,19 @@ class Terminal:
             self._pump(0.2)
         raise AssertionError(f"no prompt within {timeout}s; screen:\n{self.text()[-3000:]}")
 
+    def wait_for(self, text: str, timeout: float = 60) -> str:
+        """What was printed since the last read, up to and including `text`: for screens
+        where bots keep moving, and the prompt is drawn again after each of their lines."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.text()[self._read_to:]
+            at = screen.find(text)
+            if at >= 0:
+                self._read_to += at + len(text)
+                return screen[:at + len(text)]
+            self._pump(0.2)
+        raise AssertionError(f"no {text!r} within {timeout}s; screen:\n{self.text()[-3000:]}")
+
     def write(self, data: bytes) -> None:
         os.write(self.master, data)
 

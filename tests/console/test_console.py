@@ -8,9 +8,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_bot(db: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}
+def run_bot(db: Path, lines: list[str], *args: str,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**{k: v for k, v in os.environ.items()
+              if k not in {"DISCORD_TOKEN", "TELEGRAM_TOKEN"}}, **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "bot", "--database", f"sqlite:///{db}", "--bot-delay", "0",
          *args],
@@ -43,7 +44,7 @@ def test_quitting_and_starting_again_resumes_the_game(tmp_path):
     assert "The Game has started" in first.stdout
     second = run_bot(db, ["/scores", "/quit"])
     assert second.returncode == 0, second.stderr
-    assert "Resuming your The Game game" in second.stdout
+    assert "Resuming your game of The Game." in second.stdout
     assert "Your hand:" in second.stdout
 
 

@@ -68,10 +68,11 @@ def test_your_moves_are_the_last_thing_above_the_prompt_and_none_is_hidden(tmp_p
     game = games.get("the-game")
     state = game.load(row[0])
     legal = list(game.legal_moves(state, 0))
-    # Under the plays, one signal button per pile (what a seat may say at any time).
+    # Under the plays, both signals per pile (what a seat may say at any time).
     signals = [m for m in shown if m[:1] in SIGNAL_MARKS]
     shown = [m for m in shown if m[:1] not in SIGNAL_MARKS]
-    assert len(signals) == 4
+    assert sorted(signals) == sorted(f"{mark} {pile}" for mark in "✋⚠"
+                                     for pile in ["A1", "A2", "D1", "D2"])
     assert len(shown) == len(legal) > 20
     assert {m.replace("→", " ").replace(" ↺", "") for m in shown} == {
         str(m).removeprefix("play ") for m in legal}
@@ -89,7 +90,7 @@ def test_ctrl_c_quits_at_once_and_says_the_game_is_saved(tmp_path):
         assert "Game saved — run again to resume." in term.text()
         assert "Traceback" not in term.text()
     again = run_bot(db, ["/quit"])
-    assert "Resuming your Ochs & Esel game" in again.stdout
+    assert "Resuming your game of Ochs & Esel." in again.stdout
 
 
 def test_ctrl_d_quits_at_once_and_says_the_game_is_saved(tmp_path):
@@ -154,7 +155,7 @@ def test_a_refused_option_asks_for_the_options_again(tmp_path):
 
 
 def test_the_lobby_options_button_and_the_options_command_work(tmp_path):
-    result = run_bot(tmp_path / "c.db", ["/cancel", "/newgame ochs rounds=2", "#4", "/options",
+    result = run_bot(tmp_path / "c.db", ["/cancel", "/newgame ochs rounds=2", "#3", "/options",
                                          "/options ox=yes", "/options rounds=0", "/quit"],
                      "--game", "the-game", "--bots", "1", "-o", "deadline=off")
     out = result.stdout
@@ -211,7 +212,7 @@ def test_a_database_in_a_missing_folder_is_one_line_and_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("text", ["plain", "\x1b[31mred\x1b[0m"])
 def test_the_screen_cleaner_leaves_nothing_a_terminal_would_obey(text):
-    from adapters.console.app import clean
+    from adapters.console.screen import clean
 
     shown = clean(text + "x" * 5000)
     assert not ANSI.search(shown) and "\x1b" not in shown
@@ -227,7 +228,11 @@ def test_a_rounds_end_shows_its_summary_then_the_whole_table(tmp_path):
     after = out.split("Round 1 is over. Penalty points (lowest total wins):\n", 1)[1]
     summary, _, rest = after.partition("\n\n")
     assert len(summary.split("\n")) == 3  # one line per player
-    assert rest.split("\n")[1:3] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
+    # Then the next round's first line (not before the summary), then the table.
+    assert "Round 2 starts" not in out.split("Round 1 is over")[0]
+    lines = rest.split("\n")
+    assert lines[0].startswith("  · Round 2 starts; ") and lines[0].endswith(" leads")
+    assert lines[3:5] == ["🃏 Ochs & Esel — in play", "Round 2/2"]
 
 
 def test_a_deal_summary_never_buries_your_moves(tmp_path):

@@ -54,6 +54,8 @@ unknown_game = Das Spiel „{ $text }“ kenne ich nicht. Spiele: { $games }.
 bad_option_word = Die Option „{ $word }“ verstehe ich nicht: schreib name=wert, z. B. rounds=3.
 bad_table_setting = „{ $key }={ $value }“ ist keine gültige Tischeinstellung (deadline: aus oder 30–86400 Sekunden; bot_delay: 0–30 Sekunden).
 bad_options = Diese Optionen passen nicht: { $message }
+bad_deadline_range = Diese Optionen passen nicht: „deadline“ geht von { $low } bis { $high } Sekunden, oder aus.
+bad_bot_delay_range = Diese Optionen passen nicht: „bot_delay“ geht von { $low } bis { $high } Sekunden.
 option--unknown_option = { $game } hat keine Option „{ $key }“ (Optionen: { $options }).
 option--not_a_number = „{ $key }“ braucht eine ganze Zahl.
 option--not_yes_no = „{ $key }“ braucht ja oder nein.

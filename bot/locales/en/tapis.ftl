@@ -54,6 +54,8 @@ unknown_game = I don't know the game “{ $text }”. Games: { $games }.
 bad_option_word = I can't read the option “{ $word }”: write key=value, e.g. rounds=3.
 bad_table_setting = “{ $key }={ $value }” is not a valid table setting (deadline: off or 30–86400 seconds; bot_delay: 0–30 seconds).
 bad_options = These options don't work: { $message }
+bad_deadline_range = These options don't work: “deadline” goes from { $low } to { $high } seconds, or off.
+bad_bot_delay_range = These options don't work: “bot_delay” goes from { $low } to { $high } seconds.
 option--unknown_option = { $game } has no option “{ $key }” (options: { $options }).
 option--not_a_number = “{ $key }” takes a whole number.
 option--not_yes_no = “{ $key }” takes yes or no.
@@ -251,7 +253,7 @@ cmd--lang = Language: /lang de|en|fr
 cmd--options = Table options before the start: /options key=value (host)
 cmd--mentions = Mention me when my turn starts: /mentions on|off
 cmd--help = How to play with me
-console_resume = Resuming your { $game } game.
+console_resume = Resuming your game of { $game }.
 console_pick_game = Which game?
 console_options = Options (e.g. rounds=3 ox=yes), Enter for the defaults:
 console_bots = How many bot opponents ({ $low }–{ $high }, Enter for { $default })?

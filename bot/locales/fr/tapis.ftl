@@ -54,6 +54,8 @@ unknown_game = Je ne connais pas le jeu « { $text } ». Jeux : { $games }.
 bad_option_word = Je ne comprends pas l'option « { $word } » : écrivez clé=valeur, par ex. rounds=3.
 bad_table_setting = « { $key }={ $value } » n'est pas un réglage de table valide (deadline : off ou 30–86400 secondes ; bot_delay : 0–30 secondes).
 bad_options = Ces options ne conviennent pas : { $message }
+bad_deadline_range = Ces options ne conviennent pas : « deadline » va de { $low } à { $high } secondes, ou off.
+bad_bot_delay_range = Ces options ne conviennent pas : « bot_delay » va de { $low } à { $high } secondes.
 option--unknown_option = { $game } n'a pas d'option « { $key } » (options : { $options }).
 option--not_a_number = « { $key } » demande un nombre entier.
 option--not_yes_no = « { $key } » demande oui ou non.
