@@ -171,7 +171,7 @@ def test_smaller_things(tmp_path):
     assert out.count("Commands:") == 1  # /help, not the unknown command
     assert "signal A1 small" in out
     # Every option refused alike; bot_delay shown like every other setting.
-    assert "These options don't work: “deadline” goes from 30 to 86400 seconds, or off." in out
+    assert "These options don't work: “deadline” goes from 30 to 86,400 seconds, or off." in out
     assert "These options don't work: “rounds” goes from 1 to 20." in out
     assert "bot_delay=0.5s" in out
     # /newgame in several words, then the bots question and the start, as at first.
