@@ -1,6 +1,10 @@
 """Types every game shares: moves, events and the final outcome."""
 
-from dataclasses import dataclass
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 Event = dict[str, Any]
@@ -22,6 +26,40 @@ class Move:
 
     def __str__(self) -> str:
         raise NotImplementedError
+
+
+def well_typed(move: Move) -> bool:
+    """Whether every field of `move` holds exactly the type it is declared with (a bool is
+    no int, an int no bool). A move built by code, a bot's, is not checked by any parser:
+    `Bid(2.5)` would be stored as "bid 2.5", which no longer reads back, and a chip flag
+    of `1` would make the snapshot differ from the replay. `apply` refuses such a move."""
+    return all(check(getattr(move, name)) for name, check in _checks(type(move)))
+
+
+@cache
+def _checks(kind: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
+    # Worked out once per class: `apply` runs in the strong bots' searches.
+    hints = typing.get_type_hints(kind)
+    return tuple((f.name, _check(hints[f.name])) for f in fields(kind))
+
+
+def _check(kind: Any) -> Callable[[Any], bool]:
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        options = [_check(option) for option in args]
+        return lambda value: any(check(value) for check in options)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _check(args[0])
+        return lambda value: type(value) is tuple and all(map(item, value))
+    if origin is tuple:
+        items = [_check(arg) for arg in args]
+        return lambda value: (type(value) is tuple and len(value) == len(items)
+                              and all(check(v) for check, v in zip(items, value, strict=True)))
+    if kind is None or kind is type(None):
+        return lambda value: value is None
+    if origin is not None:
+        raise TypeError(f"a move field of type {kind} cannot be checked")
+    return lambda value: type(value) is kind
 
 
 @dataclass(frozen=True, slots=True)

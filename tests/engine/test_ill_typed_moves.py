@@ -1,0 +1,70 @@
+"""A move built by code (a bot's) is not checked by any parser: one whose fields hold
+another type than declared would be stored as text that no longer reads back (Michigan's
+"bid 2.5"), crash (`Bid("3")`), or make the snapshot differ from the replay (a Nix chip
+flag of `1`). Every game refuses it in `apply` like any move it cannot read."""
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engine import IllegalMove, games
+from engine import michigan as mi
+from engine import nix_fur_ungut as nix
+from engine import ochs_esel as oe
+from engine import the_game as tg
+
+Wanted = Callable[[Any], bool]
+CASES: list[tuple[str, str, Wanted, Callable[[Any], Any]]] = [
+    ("michigan", "bid 2.5", lambda m: isinstance(m, mi.Bid),
+     lambda m: replace(m, amount=m.amount + 0.5)),
+    ("michigan", 'bid "3"', lambda m: isinstance(m, mi.Bid),
+     lambda m: replace(m, amount=str(m.amount))),
+    ("michigan", "bid True", lambda m: isinstance(m, mi.Bid) and m.amount == 1,
+     lambda m: replace(m, amount=True)),
+    ("nix-fur-ungut", "super chip 1", lambda m: isinstance(m, nix.Play) and m.super_chip,
+     lambda m: replace(m, super_chip=1)),
+    ("nix-fur-ungut", "cards in a list", lambda m: isinstance(m, nix.Play) and m.cards,
+     lambda m: replace(m, cards=list(m.cards))),
+    ("ochs-esel", "cards in a list", lambda m: isinstance(m, oe.Play),
+     lambda m: replace(m, cards=list(m.cards))),
+    ("ochs-esel", "a card as a number", lambda m: isinstance(m, oe.Play) and m.cards[0] == "7",
+     lambda m: replace(m, cards=(7, *m.cards[1:]))),
+    ("the-game", "a pile as a number", lambda m: isinstance(m, tg.Plays),
+     lambda m: replace(m, plays=((m.plays[0][0], 0),))),
+    ("the-game", "plays in a list", lambda m: isinstance(m, tg.Plays),
+     lambda m: replace(m, plays=list(m.plays))),
+]
+
+
+def reach(game_id: str, wanted: Wanted) -> tuple[Any, int, Any]:
+    """A state, a seat to act and a legal move of it that `wanted` picks (Michigan's
+    dealer opens the auction, so that bids come)."""
+    game = games.get(game_id)
+    for seed in range(20):
+        state = game.new_game(game.SEATS.start + 1, {}, seed)
+        for _ in range(400):
+            if game.outcome(state) is not None:
+                break
+            seat = game.to_act(state)[0]
+            legal = game.legal_moves(state, seat)
+            found = next((m for m in legal if wanted(m)), None)
+            if found is not None:
+                return state, seat, found
+            move = next((m for m in legal if isinstance(m, mi.Auction)), legal[0])
+            state, _ = game.apply(state, seat, move)
+    raise AssertionError(f"{game_id}: no such move came up")
+
+
+@pytest.mark.parametrize(("game_id", "what", "wanted", "spoil"), CASES,
+                         ids=[f"{g}-{w}" for g, w, _, _ in CASES])
+def test_an_ill_typed_move_is_refused_and_changes_nothing(game_id, what, wanted, spoil):
+    game = games.get(game_id)
+    state, seat, move = reach(game_id, wanted)
+    before = game.dump(state)
+    game.apply(state, seat, move)  # as declared, it is legal
+    with pytest.raises(IllegalMove) as refused:
+        game.apply(state, seat, spoil(move))
+    assert refused.value.code == "bad_notation"
+    assert game.dump(state) == before
