@@ -4,7 +4,6 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from functools import cache
 from typing import Any
 
 Event = dict[str, Any]
@@ -33,14 +32,15 @@ def well_typed(move: Move) -> bool:
     no int, an int no bool). A move built by code, a bot's, is not checked by any parser:
     `Bid(2.5)` would be stored as "bid 2.5", which no longer reads back, and a chip flag
     of `1` would make the snapshot differ from the replay. `apply` refuses such a move."""
-    return all(check(getattr(move, name)) for name, check in _checks(type(move)))
+    kind = type(move)
+    checks = _CHECKS.get(kind)
+    if checks is None:  # worked out once per class: `apply` runs in the bots' searches
+        hints = typing.get_type_hints(kind)
+        checks = _CHECKS[kind] = tuple((f.name, _check(hints[f.name])) for f in fields(kind))
+    return all(check(getattr(move, name)) for name, check in checks)
 
 
-@cache
-def _checks(kind: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
-    # Worked out once per class: `apply` runs in the strong bots' searches.
-    hints = typing.get_type_hints(kind)
-    return tuple((f.name, _check(hints[f.name])) for f in fields(kind))
+_CHECKS: dict[type, tuple[tuple[str, Callable[[Any], bool]], ...]] = {}
 
 
 def _check(kind: Any) -> Callable[[Any], bool]:
