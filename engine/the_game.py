@@ -560,6 +560,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         if state.over:
             raise IllegalMove("game_over")
         ill_typed = isinstance(move, Plays) and not well_typed(move)
+        if ill_typed and seat != state.turn:
+            raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
         raise IllegalMove("bad_notation", text=repr(move) if ill_typed else str(move))
     # docs/games/the-game.md: a message's plays are checked as a whole, in order, on the state each
     # previous play leaves; the first refusal cancels them all (the copy is dropped).

@@ -68,3 +68,15 @@ def test_an_ill_typed_move_is_refused_and_changes_nothing(game_id, what, wanted,
         game.apply(state, seat, spoil(move))
     assert refused.value.code == "bad_notation"
     assert game.dump(state) == before
+
+
+@pytest.mark.parametrize(("game_id", "what", "wanted", "spoil"), CASES,
+                         ids=[f"{g}-{w}" for g, w, _, _ in CASES])
+def test_an_ill_typed_move_out_of_turn_is_refused_as_out_of_turn(game_id, what, wanted, spoil):
+    """The refusal keeps the contract's order: whose turn it is comes first."""
+    game = games.get(game_id)
+    state, seat, move = reach(game_id, wanted)
+    other = (seat + 1) % len(game.view(state)["hand_sizes"])
+    with pytest.raises(IllegalMove) as refused:
+        game.apply(state, other, spoil(move))
+    assert refused.value.code == "not_your_turn"
