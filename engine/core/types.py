@@ -2,7 +2,6 @@
 
 import types
 import typing
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -31,35 +30,27 @@ def well_typed(move: Move) -> bool:
     """Whether every field of `move` holds exactly the type it is declared with (a bool is
     no int, an int no bool). A move built by code, a bot's, is not checked by any parser:
     `Bid(2.5)` would be stored as "bid 2.5", which no longer reads back, and a chip flag
-    of `1` would make the snapshot differ from the replay. `apply` refuses such a move."""
-    kind = type(move)
-    checks = _CHECKS.get(kind)
-    if checks is None:  # worked out once per class: `apply` runs in the bots' searches
-        hints = typing.get_type_hints(kind)
-        checks = _CHECKS[kind] = tuple((f.name, _check(hints[f.name])) for f in fields(kind))
-    return all(check(getattr(move, name)) for name, check in checks)
+    of `1` would make the snapshot differ from the replay. `apply` refuses such a move.
+
+    Read from the declarations at each call, not kept per class: a kept answer would be
+    worked out once per process, out of reach of the mutation tests."""
+    return all(_is(getattr(move, f.name), f.type) for f in fields(move))
 
 
-_CHECKS: dict[type, tuple[tuple[str, Callable[[Any], bool]], ...]] = {}
-
-
-def _check(kind: Any) -> Callable[[Any], bool]:
-    origin, args = typing.get_origin(kind), typing.get_args(kind)
+def _is(value: Any, kind: Any) -> bool:
+    origin = typing.get_origin(kind)
+    if origin is None:
+        return value is None if kind is None or kind is type(None) else type(value) is kind
+    args = typing.get_args(kind)
     if origin in (typing.Union, types.UnionType):
-        options = [_check(option) for option in args]
-        return lambda value: any(check(value) for check in options)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = _check(args[0])
-        return lambda value: type(value) is tuple and all(map(item, value))
-    if origin is tuple:
-        items = [_check(arg) for arg in args]
-        return lambda value: (type(value) is tuple and len(value) == len(items)
-                              and all(check(v) for check, v in zip(items, value, strict=True)))
-    if kind is None or kind is type(None):
-        return lambda value: value is None
-    if origin is not None:
+        return any(_is(value, option) for option in args)
+    if origin is not tuple:
         raise TypeError(f"a move field of type {kind} cannot be checked")
-    return lambda value: type(value) is kind
+    if type(value) is not tuple:
+        return False
+    if len(args) == 2 and args[1] is Ellipsis:
+        return all(_is(item, args[0]) for item in value)
+    return len(value) == len(args) and all(map(_is, value, args))
 
 
 @dataclass(frozen=True, slots=True)

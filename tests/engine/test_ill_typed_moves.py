@@ -80,3 +80,31 @@ def test_an_ill_typed_move_out_of_turn_is_refused_as_out_of_turn(game_id, what, 
     with pytest.raises(IllegalMove) as refused:
         game.apply(state, other, spoil(move))
     assert refused.value.code == "not_your_turn"
+
+
+@pytest.mark.parametrize(("move", "ok"), [
+    (mi.Bid(3), True), (mi.Bid(True), False), (mi.Bid(3.0), False), (mi.Pass(), True),
+    (tg.Signal("a", None), True), (tg.Signal("a", "stop"), True), (tg.Signal("a", 3), False),
+    (tg.Signal(None, None), False),
+    (tg.Plays(((7, "a"), (8, "b"))), True), (tg.Plays(((7, "a", "b"),)), False),
+    (tg.Plays(((7,),)), False), (tg.Plays(([7, "a"],)), False), (tg.Plays(()), True),
+    (nix.Play("pair", ("5", "5"), False), True), (nix.Play("pair", ("5", 5)), False),
+    (nix.Play("pair", "55"), False), (oe.Play(("7", "7")), True), (oe.Play(None), False),
+])
+def test_a_move_is_well_typed_exactly_when_each_field_holds_its_declared_type(move, ok):
+    from engine.core.types import well_typed
+
+    assert well_typed(move) is ok
+
+
+def test_a_move_field_of_a_type_the_check_does_not_know_is_a_programming_error():
+    from dataclasses import dataclass
+
+    from engine.core.types import Move, well_typed
+
+    @dataclass(frozen=True, slots=True)
+    class Odd(Move):
+        cards: list[str]
+
+    with pytest.raises(TypeError, match="cannot be checked"):
+        well_typed(Odd(["7"]))
