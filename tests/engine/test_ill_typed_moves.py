@@ -64,10 +64,24 @@ def test_an_ill_typed_move_is_refused_and_changes_nothing(game_id, what, wanted,
     state, seat, move = reach(game_id, wanted)
     before = game.dump(state)
     game.apply(state, seat, move)  # as declared, it is legal
+    spoiled = spoil(move)
     with pytest.raises(IllegalMove) as refused:
-        game.apply(state, seat, spoil(move))
-    assert refused.value.code == "bad_notation"
+        game.apply(state, seat, spoiled)
+    # The move quoted as built: its notation may not even be writable.
+    assert (refused.value.code, refused.value.params) == ("bad_notation",
+                                                          {"text": repr(spoiled)})
     assert game.dump(state) == before
+
+
+@pytest.mark.parametrize("signal", [tg.Signal("a", 3), tg.Signal(0, "stop")])
+def test_an_ill_typed_signal_is_refused_from_any_seat(signal):
+    """The Game's signals are for any seat at any time: an ill-typed one is refused too."""
+    state = tg.new_game(3, {}, seed=1)
+    for seat in range(3):
+        with pytest.raises(IllegalMove) as refused:
+            tg.apply(state, seat, signal)
+        assert (refused.value.code, refused.value.params) == ("bad_notation",
+                                                              {"text": repr(signal)})
 
 
 @pytest.mark.parametrize(("game_id", "what", "wanted", "spoil"), CASES,
