@@ -909,6 +909,11 @@ class Table:
         live = self.live
         game = live.game
         new_state, events = game.apply(live.state, seat, move)
+        # The log stores the move as its text: one that does not read back as this very
+        # move (a bot's buggy move) would leave a table that no longer restores.
+        notation = str(move)
+        if game.parse_move(live.state, seat, notation) != move:
+            raise IllegalMove("bad_notation", text=notation)
         result = game.outcome(new_state)
         results = None
         if result is not None:
@@ -928,7 +933,7 @@ class Table:
         deadline = None if result else self._next_deadline(
             game.to_act(new_state), before + 1, talk=talk)
         live.row = await self.repo.commit_move(
-            live.id, seq=before + 1, seat=seat, move=str(move), actor=actor_kind,
+            live.id, seq=before + 1, seat=seat, move=notation, actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results, deadline=deadline,
             clear_deadline=deadline is None and live.deadline_stored,

@@ -832,7 +832,9 @@ class Tables:
         action, channel = payload.action, live.row.channel
         logs.bind(platform=self.platform, table_id=live.id, channel=channel)
         actor = Actor(actor.user_id, actor.name)
-        if action in MANAGING and live.row.host != actor.user_id:
+        # Only a lobby's answer depends on the presser's rights (a running game refuses
+        # Start whoever presses it): the platform is asked only then.
+        if action in MANAGING and live.row.status == LOBBY and live.row.host != actor.user_id:
             try:
                 # The press is in the table's own chat (checked above): its rights are asked.
                 actor = Actor(actor.user_id, actor.name, is_admin=await press.is_admin())

@@ -20,6 +20,7 @@ transaction rolled back; the pool replaces a broken connection on the next call.
 """
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -625,7 +626,41 @@ class PostgresRepository(Repository):
                 raise await _refusal(db, table_id, f"move {seq}")
             return _table(row)
 
-        return await self._run(body)
+        try:
+            return await self._run(body)
+        except (VersionConflict, Unstorable):
+            raise  # the server answered: nothing was stored
+        except StorageError as failure:
+            # The connection may have dropped after the COMMIT, the answer with it: what
+            # was stored is read back, so that a move stored is never reported lost.
+            try:
+                stored = await self._stored_move(params)
+            except StorageError:
+                raise failure from None
+            if stored is None:
+                raise
+            return stored
+
+    async def _stored_move(self, params: tuple[Any, ...]) -> TableRow | None:
+        """What `commit_move` with `params` returned, if it was committed after all: None
+        when that very move is not stored (same seq, seat, notation, actor, timestamp)."""
+        table_id, seq, snapshot, status, now, seat, move, actor = params[:8]
+
+        async def body(db: Connection) -> TableRow | None:
+            # FOR SHARE waits for the lost session's transaction, if it still runs, to end.
+            stored = await db.fetchrow(
+                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR SHARE", table_id)
+            found = await db.fetchval(
+                "SELECT 1 FROM moves WHERE table_id = $1 AND seq = $2 AND seat = $3"
+                " AND move = $4 AND actor = $5 AND created_at = $6",
+                table_id, seq, seat, move, actor, now)
+            if stored is None or found is None:
+                return None
+            row = _table(stored)
+            return row if row.version == seq else dataclasses.replace(
+                row, version=seq, snapshot=snapshot, status=status, updated_at=now)
+
+        return await self._write(body)
 
     async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
         async def body(db: Connection) -> list[MoveRow]:

@@ -352,6 +352,11 @@ class Repository(ABC):
         the game's final results are stored in the same transaction (status finished).
         The next turn's `deadline` replaces the table's, or `clear_deadline` removes it,
         in that transaction too: a person's move costs one durable write, not two.
+
+        A commit whose answer was lost (the SQLite writer process died, the PostgreSQL
+        connection dropped, after COMMIT) is read back: when this very move is stored, the
+        row is returned as the commit would have; StorageError means it is not stored (or,
+        the store unreadable too, that this could not be told).
         """
 
     @abstractmethod

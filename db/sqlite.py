@@ -22,7 +22,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -269,6 +269,31 @@ def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...
     elif clear_deadline:
         db.execute("DELETE FROM deadlines WHERE table_id = ?", (insert[0],))
     return _table(rows[0])
+
+
+def _stored_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...]
+                 ) -> TableRow | None:
+    """What `_commit_move(db, update, insert, …)` returned, if it was committed after all
+    (its answer lost with the writer): None when that very move is not stored.
+
+    The move row names its commit: same seq, seat, notation, actor and timestamp. A table
+    moved on since (by another process) is given back as that commit left it."""
+    if db.execute("SELECT 1 FROM moves WHERE table_id = ? AND seq = ? AND seat = ?"
+                  " AND move = ? AND actor = ? AND created_at = ?", insert).fetchone() is None:
+        return None
+    stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
+                        (insert[0],)).fetchone()
+    if stored is None:
+        return None  # deleted since: nobody can be told otherwise
+    row = _table(stored)
+    seq, snapshot, status, now = update[:4]
+    return row if row.version == seq else replace(
+        row, version=seq, snapshot=snapshot, status=status, updated_at=now)
+
+
+def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
+    return [_stored_move(db, *args[:2]) if function is _commit_move else None
+            for function, args in items]
 
 
 def _mark_reminded(db: Connection, table_id: int, version: int) -> None:
@@ -758,12 +783,19 @@ class SqliteRepository(Repository):
                 except BaseException as error:
                     failure = error if isinstance(error, StorageError) else StorageError(
                         str(error))
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_exception(failure)
                     if not isinstance(error, Exception):
+                        for _, future in batch:
+                            if not future.done():
+                                future.set_exception(failure)
                         raise
-                    continue
+                    # A writer that died after its COMMIT took the answer with it: what
+                    # was stored is read back, so that a move stored is never reported
+                    # lost (its player told to try again, the table left behind).
+                    try:
+                        outcomes = [failure if row is None else row for row in
+                                    await self._run_locked(_stored_moves, items)]
+                    except StorageError:
+                        outcomes = [failure] * len(batch)
             for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if future.done():
                     continue

@@ -15,7 +15,12 @@ way, `("ok", outcomes)` with a result or a refusal per item, or `("failed", mess
 the whole transaction failed. One request is in flight at a time. The child ends when its
 stdin closes, so it never outlives the bot, and not by SIGINT or SIGTERM, which it
 ignores: a Ctrl-C or a service manager's stop sent to the whole process group must not end
-it before the bot's last commits.
+it before the bot's last commits. A child whose parent died while it committed finishes
+the batch and ends quietly: its answer has nobody to go to.
+
+`TAPIS_TEST_WRITER_DIES_AFTER_COMMIT`, for tests only, names a file: when it exists after a
+batch has committed, the child deletes it and kills itself before answering, so a test
+can lose exactly that answer (the parent then cannot know whether the batch was stored).
 """
 
 import asyncio
@@ -141,6 +146,7 @@ def serve(path: str, busy_timeout: float, requests: BinaryIO, answers: BinaryIO)
     # Imported here: the parent imports this module from `db.sqlite`.
     from db.sqlite import _bound, _configure, _each_in_savepoint, _transaction
 
+    dies_after_commit = os.environ.get("TAPIS_TEST_WRITER_DIES_AFTER_COMMIT")
     db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None,
                          check_same_thread=False)
     try:
@@ -158,9 +164,21 @@ def serve(path: str, busy_timeout: float, requests: BinaryIO, answers: BinaryIO)
                 answer = ("failed", str(error))
             except Exception as error:  # reported to the parent, not lost
                 answer = ("failed", f"{type(error).__name__}: {error}")
+            if answer[0] == "ok" and dies_after_commit and os.path.exists(dies_after_commit):
+                os.remove(dies_after_commit)
+                os.kill(os.getpid(), signal.SIGKILL)
             frame = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
-            answers.write(_LENGTH.pack(len(frame)) + frame)
-            answers.flush()
+            try:
+                answers.write(_LENGTH.pack(len(frame)) + frame)
+                answers.flush()
+            except BrokenPipeError:
+                # The parent died while this batch committed: nobody is left to answer or
+                # send another. What is still buffered goes nowhere, so that closing the
+                # pipe at exit raises no second, unheard error.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, answers.fileno())
+                os.close(devnull)
+                break
     finally:
         db.close()
 

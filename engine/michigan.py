@@ -19,7 +19,7 @@ from engine.core.notation import read_number, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
-from engine.core.types import Event, Move, Outcome, event
+from engine.core.types import Event, Move, Outcome, event, well_typed
 from engine.core.views import public_part
 
 ID = "michigan"
@@ -392,6 +392,8 @@ def _refusal(state: State, seat: int, move: Move) -> IllegalMove | None:
         return IllegalMove("game_over")
     if seat not in to_act(state):
         return IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    if isinstance(move, Move) and not well_typed(move):
+        return IllegalMove("bad_notation", text=repr(move))
     if isinstance(move, Swap | Keep | Auction):
         if state.phase != DECISION:
             return IllegalMove("not_dealer_decision", phase=state.phase)

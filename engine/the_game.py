@@ -30,7 +30,7 @@ from engine.core.notation import read_number, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
 from engine.core.rng import rng_for, shuffled
 from engine.core.state import Snapshots
-from engine.core.types import Event, Move, Outcome, event
+from engine.core.types import Event, Move, Outcome, event, well_typed
 from engine.core.views import public_part
 
 ID = "the-game"
@@ -523,6 +523,8 @@ def _refuse_signal(state: State, seat: int, move: Signal) -> IllegalMove | None:
         return IllegalMove("game_over")
     if not isinstance(seat, int) or not 0 <= seat < state.seats:
         return IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+    if isinstance(move, Move) and not well_typed(move):
+        return IllegalMove("bad_notation", text=repr(move))
     if not isinstance(move.pile, str) or move.pile.lower() not in _PILE_INDEX:
         return IllegalMove("unknown_pile", text=str(move.pile))
     if move.kind is not None and move.kind not in SIGNALS:
@@ -554,10 +556,13 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         events: list[Event] = []
         _end_turn(state, events)
         return state, events
-    if not isinstance(move, Plays) or not move.plays:
+    if not isinstance(move, Plays) or not well_typed(move) or not move.plays:
         if state.over:
             raise IllegalMove("game_over")
-        raise IllegalMove("bad_notation", text=str(move))
+        ill_typed = isinstance(move, Plays) and not well_typed(move)
+        if ill_typed and seat != state.turn:
+            raise IllegalMove("not_your_turn", seat=seat, to_act=to_act(state))
+        raise IllegalMove("bad_notation", text=repr(move) if ill_typed else str(move))
     # docs/games/the-game.md: a message's plays are checked as a whole, in order, on the state each
     # previous play leaves; the first refusal cancels them all (the copy is dropped).
     state = _copy(state)

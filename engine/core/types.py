@@ -1,6 +1,8 @@
 """Types every game shares: moves, events and the final outcome."""
 
-from dataclasses import dataclass
+import types
+import typing
+from dataclasses import dataclass, fields
 from typing import Any
 
 Event = dict[str, Any]
@@ -22,6 +24,33 @@ class Move:
 
     def __str__(self) -> str:
         raise NotImplementedError
+
+
+def well_typed(move: Move) -> bool:
+    """Whether every field of `move` holds exactly the type it is declared with (a bool is
+    no int, an int no bool). A move built by code, a bot's, is not checked by any parser:
+    `Bid(2.5)` would be stored as "bid 2.5", which no longer reads back, and a chip flag
+    of `1` would make the snapshot differ from the replay. `apply` refuses such a move.
+
+    Read from the declarations at each call, not kept per class: a kept answer would be
+    worked out once per process, out of reach of the mutation tests."""
+    return all(_is(getattr(move, f.name), f.type) for f in fields(move))
+
+
+def _is(value: Any, kind: Any) -> bool:
+    origin = typing.get_origin(kind)
+    if origin is None:
+        return value is None if kind is None or kind is type(None) else type(value) is kind
+    args = typing.get_args(kind)
+    if origin in (typing.Union, types.UnionType):
+        return any(_is(value, option) for option in args)
+    if origin is not tuple:
+        raise TypeError(f"a move field of type {kind} cannot be checked")
+    if type(value) is not tuple:
+        return False
+    if len(args) == 2 and args[1] is Ellipsis:
+        return all(_is(item, args[0]) for item in value)
+    return len(value) == len(args) and all(map(_is, value, args))
 
 
 @dataclass(frozen=True, slots=True)

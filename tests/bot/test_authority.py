@@ -9,6 +9,7 @@ can name a table by guessing its id.
 import pytest
 
 from bot.authority import Press, RightsUnknown
+from bot.i18n import t
 from bot.render import encode_payload
 from db.repository import FINISHED, LOBBY, PLAYING
 from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
@@ -365,4 +366,29 @@ async def test_a_rematch_whose_members_cannot_be_checked_asks_to_retry(harness):
     reply = await harness.tables.press(ALICE, Press(
         payload, CHANNEL, "1", is_member=await member_of(set())))
     assert not reply.ok and "join that chat first" in reply.text
+    assert row_state(harness.path) == before
+
+
+@pytest.mark.parametrize("action", ["start", "addbot", "removebot"])
+async def test_a_lobby_press_on_a_game_under_way_is_answered_from_the_table_alone(
+        harness, action):
+    """Whether Bob is an admin changes nothing once the game runs: he is told so even when
+    the platform cannot say, and the platform is not asked."""
+    table_id = await game_under_way(harness)
+    version = (await harness.tables.live_table(table_id)).row.version
+    asked = 0
+
+    async def is_admin() -> bool:
+        nonlocal asked
+        asked += 1
+        raise RightsUnknown
+
+    before = row_state(harness.path)
+    payload = await harness.payload(table_id, version, action)
+    reply = await harness.tables.press(BOB, Press(payload, CHANNEL, "1", is_admin=is_admin))
+    assert not reply.ok
+    assert reply.text == {"start": "The game has already started.",
+                          "addbot": t("en", "not_in_lobby"),
+                          "removebot": t("en", "not_in_lobby")}[action]
+    assert asked == 0
     assert row_state(harness.path) == before

@@ -8,6 +8,7 @@ from db.repository import CLOSED, FINISHED
 from engine import games
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
 from tests.botplay import bot_move
+from tests.reliability.checks import assert_consistent, stored_tables
 
 SHORT = {"ochs-esel": ["rounds=1"], "the-game": [], "nix-fur-ungut": ["rounds=1"],
          "michigan": ["chips=10"]}
@@ -391,3 +392,58 @@ async def test_a_hand_never_names_whose_turn_it_is_so_it_cannot_go_stale(harness
         else:
             assert "appear here when it is your turn" in text
             assert not any(name in text for name in ("Alice", "Bob", "Carol"))
+
+
+def _spoiled_bid(move):
+    """Michigan's "bid 2" as "bid 2.5": stored as such, the log would no longer replay."""
+    from engine import michigan
+
+    return michigan.Bid(move.amount + 0.5) if isinstance(move, michigan.Bid) else move
+
+
+def _spoiled_chip(move):
+    """A Nix super chip given as 1: the snapshot would differ from the replay of the log."""
+    from engine import nix_fur_ungut
+
+    if isinstance(move, nix_fur_ungut.Play) and move.super_chip:
+        return nix_fur_ungut.Play(move.row, move.cards, 1)
+    return move
+
+
+def _spoiled_order(move):
+    """A Nix play's cards out of order: a legal play, but its text reads back sorted, so
+    the snapshot would differ from the replay of the log."""
+    from engine import nix_fur_ungut
+
+    if isinstance(move, nix_fur_ungut.Play) and len(set(move.cards)) > 1:
+        return nix_fur_ungut.Play(move.row, move.cards[::-1], move.super_chip)
+    return move
+
+
+@pytest.mark.parametrize(("game_id", "options", "spoil"), [
+    ("michigan", ["hands_per_player=1"], _spoiled_bid),
+    ("nix-fur-ungut", ["rounds=1"], _spoiled_chip),
+    ("nix-fur-ungut", ["rounds=1"], _spoiled_order),
+], ids=["michigan-bid-2.5", "nix-super-chip-1", "nix-cards-out-of-order"])
+async def test_a_bots_move_that_would_not_read_back_is_never_stored(
+        harness, monkeypatch, game_id, options, spoil):
+    """A buggy bot's move is refused like any illegal one (its seat plays the first legal
+    move instead): the game still ends, and every stored table replays to its snapshot."""
+    import engine.bots
+
+    real_get = engine.bots.get
+
+    class Spoiling:
+        def __init__(self, bot) -> None:
+            self.bot = bot
+
+        def choose(self, view, rng):
+            return spoil(self.bot.choose(view, rng))
+
+    monkeypatch.setattr(engine.bots, "get",
+                        lambda game_id, level="strong": Spoiling(real_get(game_id, "easy")))
+    live = await _start(harness, game_id, [ALICE], 2, options)
+    await _bots_play_until(harness, lambda: live.row.status == FINISHED)
+    assert live.row.status == FINISHED
+    for table in stored_tables(harness.path):
+        assert_consistent(table)

@@ -180,3 +180,46 @@ async def test_an_answer_left_by_a_cancelled_commit_is_not_taken_for_the_next(tm
         row = await repo.commit_move(second.id, seq=1, seat=0, move="x", actor="player",
                                      snapshot="t1")
         assert (row.id, row.version, row.snapshot) == (second.id, 1, "t1")
+
+
+async def test_a_writer_whose_bot_was_killed_mid_commit_finishes_it_and_ends_quietly(tmp_path):
+    """The bot dies while its writer holds a batch: the writer commits it, finds nobody to
+    answer, and ends without a traceback in the log (the log would look like a crash)."""
+    code = (
+        "import asyncio, sys\n"
+        "from db.sqlite import SqliteRepository\n"
+        "from tests.db.conftest import started_table\n"
+        "async def main():\n"
+        "    repo = SqliteRepository(sys.argv[1])\n"
+        "    await repo.open()\n"
+        "    table = await started_table(repo)\n"
+        "    await repo.commit_move(table.id, seq=1, seat=0, move='m1', actor='player',"
+        " snapshot='s1')\n"
+        "    print('moved', flush=True)\n"
+        "    await asyncio.to_thread(sys.stdin.readline)\n"
+        "    await repo.commit_move(table.id, seq=2, seat=0, move='m2', actor='player',"
+        " snapshot='s2')\n"
+        "asyncio.run(main())\n"
+    )
+    path = tmp_path / "t.db"
+    bot = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=ROOT, text=True,
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    try:
+        assert bot.stdout is not None and bot.stdin is not None
+        assert await asyncio.to_thread(bot.stdout.readline) == "moved\n"
+        [pid] = writer_pids(bot.pid)
+        os.kill(pid, signal.SIGSTOP)  # it holds the next batch until the bot is gone
+        bot.stdin.write("go\n")
+        bot.stdin.flush()
+        await asyncio.sleep(0.5)  # the bot sends move 2 and waits for its answer
+    finally:
+        bot.kill()
+        bot.wait(10)
+    os.kill(pid, signal.SIGCONT)
+    assert await gone(pid)
+    # The writer shared the bot's stderr: it is closed once the writer has ended.
+    log = await asyncio.to_thread(bot.stderr.read)
+    assert "Traceback" not in log and "Error" not in log, log
+    async with SqliteRepository(path) as repo:
+        assert [m.move for m in await repo.moves(1)] == ["m1", "m2"]

@@ -187,13 +187,23 @@ def test_michigan_a_lead_of_no_suit_is_quoted_back() -> None:
 
 # --- Ochs & Esel ------------------------------------------------------------------------------
 
-def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
-    """The donkey holder keeps it and leads the next round; having held it since the
-    deal, they may lead it as soon as trick 2."""
+def _kept_into_round_two(stored: Any = None) -> tuple[oe.State, int]:
+    """Round 2 of a game whose donkey holder kept it, at its start; `stored` may change
+    the table's stored snapshot first (a table resumed from the database)."""
     state = oe.new_game(3, {"rounds": 2}, seed=5,
                         setup={"hands": [["D", "5"], ["1"], ["2"]]})
     state, _ = first_legal_until(oe, state, lambda s: s.round == 2)
-    holder = state.first
+    if stored is not None:
+        snapshot = json.loads(oe.dump(state))
+        stored(snapshot["state"])
+        state = oe.load(json.dumps(snapshot))
+    return state, state.first
+
+
+def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
+    """The donkey holder keeps it and leads the next round; having held it since the
+    deal, they may lead it as soon as trick 2."""
+    state, holder = _kept_into_round_two()
     assert "D" in oe.view(state, holder)["hand"]
     # Trick 1: the holder leads a number and the others pass, so the holder leads trick 2.
     lead = next(m for m in oe.legal_moves(state, holder) if "D" not in str(m))
@@ -203,6 +213,23 @@ def test_ochs_donkey_kept_into_a_new_round_may_be_led_from_trick_two() -> None:
         state, _ = oe.apply(state, seat, oe.parse_move(state, seat, "pass"))
     assert oe.to_act(state) == [holder]
     assert "play D" in {str(m) for m in oe.legal_moves(state, holder)}
+
+
+def test_ochs_a_kept_donkey_whose_receipt_is_not_stored_counts_as_held_since_the_deal(
+) -> None:
+    """Which trick each animal was taken in is recorded per round; an animal held with no
+    such record was not taken this round (dealt, or kept from the last one), so a stored
+    table without it lets the holder lead the donkey at trick 2, not trick 3."""
+    state, holder = _kept_into_round_two(lambda stored: stored["received"].clear())
+    lead = next(m for m in oe.legal_moves(state, holder) if "D" not in str(m))
+    state, _ = oe.apply(state, holder, lead)
+    while oe.view(state)["trick"]["number"] == 1:
+        seat = oe.to_act(state)[0]
+        state, _ = oe.apply(state, seat, oe.parse_move(state, seat, "pass"))
+    assert oe.to_act(state) == [holder]
+    assert "play D" in {str(m) for m in oe.legal_moves(state, holder)}
+    state, events = oe.apply(state, holder, oe.parse_move(state, holder, "D"))
+    assert [e["cards"] for e in events if e["type"] == "led_animal"] == [["D"]]
 
 
 def test_ochs_the_view_shows_an_animal_leading_the_current_trick() -> None:

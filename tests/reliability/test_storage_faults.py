@@ -161,3 +161,29 @@ async def test_a_read_only_database_refuses_the_move_and_the_game_goes_on_once_w
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+async def test_a_move_whose_answer_was_lost_is_answered_as_played_and_the_game_goes_on(
+    tmp_path, monkeypatch,
+):
+    """The writer commits Bob's move and dies before it answers: Bob is told his move is
+    played (it is stored), the table here follows the store, and the next player plays."""
+    flag = tmp_path / "die-after-commit"
+    monkeypatch.setenv("TAPIS_TEST_WRITER_DIES_AFTER_COMMIT", str(flag))
+    service = Service(tmp_path / "tapis.db")
+    await service.open()
+    try:
+        table_id = await ochs_table(service)
+        assert (await play(service, table_id)).ok
+        flag.touch()
+        reply = await play(service, table_id)
+        assert not flag.exists()  # the writer did die between its COMMIT and its answer
+        assert (reply.ok, reply.text) == (True, DONE)
+        live = await service.tables.live_table(table_id)
+        assert live is not None
+        (stored,) = [t for t in stored_tables(service.path) if t.id == table_id]
+        assert live.row.version == stored.version == 2
+        assert live.game.dump(live.state) == stored.snapshot
+        await assert_goes_on(service, table_id)
+    finally:
+        await service.close()
