@@ -136,7 +136,7 @@ class NoneFirst:
 
 
 def play_row(players: int, games_: int, seed: int, board: dict[str, list[int]],
-             seconds: float | None = None) -> dict[str, Any]:
+             seconds: float | None = None, progress: bool = False) -> dict[str, Any]:
     """One `none`-first seat among strong seats over `games_` seeded games (fewer if
     `seconds` runs out)."""
     options = {"board": board}
@@ -177,6 +177,9 @@ def play_row(players: int, games_: int, seed: int, board: dict[str, list[int]],
         plan_scores.append(outcome.scores[plan_seat])
         strong_scores.extend(s for i, s in enumerate(outcome.scores) if i != plan_seat)
         played += 1
+        if progress and played % 100 == 0:
+            print(f"  {players} players: {played} games, win share so far "
+                  f"{wins / played:.3f}", file=sys.stderr, flush=True)
     total = sum(row_points.values()) or 1
     rate = wins / played if played else 0.0
     rounds = played * state.rounds if played else 1
@@ -224,7 +227,7 @@ def main() -> None:
           "round; plan/strong: mean final score; win: plan seat's win share; s/g: CPU s a game")
     print(HEADER)
     for n in args.players or [3, 4]:
-        print(format_row(play_row(n, args.games, args.seed, board, args.seconds)), flush=True)
+        print(format_row(play_row(n, args.games, args.seed, board, args.seconds, progress=True)), flush=True)
 
 
 if __name__ == "__main__":
