@@ -52,6 +52,12 @@ SHAPES: dict[str, tuple[str, int]] = {
 # docs/games/nix-fur-ungut.md).
 DEFAULT_BOARD: dict[str, list[int]] = {
     "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
+    "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [10, 6, 3],
+}
+# The default board until issue #36. Tables opened before then stored no board (or only
+# the rows their host chose): the rows their stored options lack are these, for good.
+FIRST_BOARD: dict[str, list[int]] = {
+    "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
     "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [15, 10, 5],
 }
 
@@ -73,6 +79,27 @@ class Options(GameOptions):
         "the default board",
         examples=[{"pair": [5, 3, 1]}],
     )
+
+
+def _full_board(options: dict[str, Any], rows: dict[str, list[int]]) -> dict[str, Any]:
+    board = options.get("board") or {}
+    if not isinstance(board, dict):
+        return options  # not a board: `parse_options` says what is wrong with it
+    return {**options, "board": {row: list(board.get(row, rows[row])) for row in ROWS}}
+
+
+def opened_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options a table stores when it opens: the board written out in full, the rows
+    nobody chose at today's default, so a later change of `DEFAULT_BOARD` never changes
+    how a stored game replays."""
+    return _full_board(options, DEFAULT_BOARD)
+
+
+def stored_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options a stored table plays with. Since issue #36 every table stores its whole
+    board; a stored board lacking rows (or none at all) was opened before, under
+    `FIRST_BOARD`."""
+    return _full_board(options, FIRST_BOARD)
 
 
 @dataclass(frozen=True, slots=True)
