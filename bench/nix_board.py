@@ -17,7 +17,8 @@ can still be emptied by turn 3; among those it picks by the strong bot's own sea
 When `none` is out of reach this round it plays as the strong bot does. So it differs
 from its opponents only in the plan, not in skill.
 
-Printed per player count: each row's share of all points scored (every seat; the
+Printed per player count (and every 100 games on stderr, so a run stopped early still
+leaves its figures): each row's share of all points scored (every seat; the
 rows' chips counted when a round is scored), how often the `none`-first seat laid
 `none` (per round), its mean score against the strong seats', and its win share (a
 first place shared by k seats counts 1/k) beside the fair share 1/players and their
@@ -50,7 +51,7 @@ _INDEX = {nix.JOKER: 0, **{n: int(n) for n in nix.NUMBERS}}
 # a hand to empty splits into these.
 _SHAPES: list[tuple[int, ...]] = sorted({
     tuple(Counter(_INDEX[c] for c in cards)[i] for i in range(8))
-    for row, cards in nix._combinations(list("1234567" * 4) + ["J"], 1)  # every shape
+    for row, cards in nix._combinations([*"1234567" * 4, "J"], 1)  # every shape
 }, key=lambda s: -sum(s))
 
 
@@ -139,7 +140,7 @@ def play_row(players: int, games_: int, seed: int, board: dict[str, list[int]],
              seconds: float | None = None, progress: bool = False) -> dict[str, Any]:
     """One `none`-first seat among strong seats over `games_` seeded games (fewer if
     `seconds` runs out)."""
-    options = {"board": board}
+    options: dict[str, Any] = {"board": board}
     planner, strong = NoneFirst(), bots.Strong()
     row_points = dict.fromkeys(nix.ROWS, 0)
     nones = 0
@@ -177,16 +178,23 @@ def play_row(players: int, games_: int, seed: int, board: dict[str, list[int]],
         plan_scores.append(outcome.scores[plan_seat])
         strong_scores.extend(s for i, s in enumerate(outcome.scores) if i != plan_seat)
         played += 1
-        if progress and played % 100 == 0:
-            print(f"  {players} players: {played} games, win share so far "
-                  f"{wins / played:.3f}", file=sys.stderr, flush=True)
+        if progress and played % 100 == 0 and played < games_:
+            print(format_row(_figures(players, played, row_points, nones, plan_scores,
+                                      strong_scores, wins, state.rounds, started)),
+                  file=sys.stderr, flush=True)
+    return _figures(players, played, row_points, nones, plan_scores, strong_scores, wins,
+                    options.get("rounds", 4), started)
+
+
+def _figures(players: int, played: int, row_points: dict[str, int], nones: int,
+             plan_scores: list[int], strong_scores: list[int], wins: float, rounds: int,
+             started: float) -> dict[str, Any]:
     total = sum(row_points.values()) or 1
     rate = wins / played if played else 0.0
-    rounds = played * state.rounds if played else 1
     return {
         "players": players, "games": played,
         "row_share": {row: row_points[row] / total for row in nix.ROWS},
-        "nones_per_round": nones / rounds,
+        "nones_per_round": nones / max(1, played * rounds),
         "plan_mean_score": sum(plan_scores) / max(1, len(plan_scores)),
         "strong_mean_score": sum(strong_scores) / max(1, len(strong_scores)),
         "plan_win_rate": rate, "fair_share": 1 / players, "ratio": rate * players,
@@ -227,7 +235,8 @@ def main() -> None:
           "round; plan/strong: mean final score; win: plan seat's win share; s/g: CPU s a game")
     print(HEADER)
     for n in args.players or [3, 4]:
-        print(format_row(play_row(n, args.games, args.seed, board, args.seconds, progress=True)), flush=True)
+        row = play_row(n, args.games, args.seed, board, args.seconds, progress=True)
+        print(format_row(row), flush=True)
 
 
 if __name__ == "__main__":
