@@ -52,7 +52,7 @@ SHAPES: dict[str, tuple[str, int]] = {
 # docs/games/nix-fur-ungut.md).
 DEFAULT_BOARD: dict[str, list[int]] = {
     "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
-    "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [6, 4, 2],
+    "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [2, 1, 0],
 }
 # The default board until issue #36. Tables opened before then stored no board (or only
 # the rows their host chose): the rows their stored options lack are these, for good.
