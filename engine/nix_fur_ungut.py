@@ -82,10 +82,13 @@ class Options(GameOptions):
 
 
 def _full_board(options: dict[str, Any], rows: dict[str, list[int]]) -> dict[str, Any]:
-    board = options.get("board") or {}
+    """`options` with the board's missing rows taken from `rows`. What was given stays as
+    it is, even a row that does not exist or a bad value: `parse_options` refuses it."""
+    board = options.get("board", {})
     if not isinstance(board, dict):
-        return options  # not a board: `parse_options` says what is wrong with it
-    return {**options, "board": {row: list(board.get(row, rows[row])) for row in ROWS}}
+        return options
+    full = {row: board[row] if row in board else list(rows[row]) for row in ROWS}
+    return {**options, "board": {**full, **board}}
 
 
 def opened_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -120,3 +120,14 @@ async def test_a_new_table_shows_the_default_board_as_default(harness):
     assert "board=default" in (await tables.set_options(ALICE, CHANNEL, [])).text
     assert (await tables.set_options(ALICE, CHANNEL, ['board={"pair": [9, 3, 1]}'])).ok
     assert "board=custom" in (await tables.set_options(ALICE, CHANNEL, [])).text
+
+
+async def test_a_bad_board_in_the_lobby_is_refused_and_changes_nothing(harness):
+    tables = harness.tables
+    assert (await tables.new_game(ALICE, CHANNEL, "nix", ["deadline=off"])).ok
+    before = (await tables.set_options(ALICE, CHANNEL, [])).text
+    for bad in ('board={"pear": [1, 2, 3]}', 'board={"pair": 5}', "board=random",
+                'board={"pair": [1, -2, 3]}'):
+        reply = await tables.set_options(ALICE, CHANNEL, [bad])
+        assert not reply.ok and "board" in reply.text, bad
+    assert (await tables.set_options(ALICE, CHANNEL, [])).text == before
