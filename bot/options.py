@@ -7,6 +7,7 @@ from typing import Any
 from bot import clean
 from engine import bots, games
 from engine.core.notation import fold
+from engine.core.protocol import Game
 
 # What people type for each game; ids themselves always work.
 ALIASES = {
@@ -147,3 +148,18 @@ def _table_value(key: str, value: Any, raw: str) -> float:
         # Said like a game option out of its range (“rounds” goes from 1 to 20).
         raise OptionsError(f"bad_{key}_range", low=int(low), high=int(high))
     return int(seconds) if seconds.is_integer() else seconds
+
+
+def opened(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """The game options a table stores when it opens (or its lobby changes them): a game
+    whose defaults may change (Nix für Ungut's board) writes them out, so a stored game
+    always replays as it was played."""
+    pin = getattr(game, "opened_options", None)
+    return pin(options) if pin is not None else options
+
+
+def stored(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """The game options a stored table plays with: what a table opened before a game wrote
+    a default out stored nothing for means that game's default of the time."""
+    pin = getattr(game, "stored_options", None)
+    return pin(options) if pin is not None else options

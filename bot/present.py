@@ -6,7 +6,7 @@ from typing import Any
 from bot import clean, renderers
 from bot.i18n import count, has, known, number, t
 from bot.live import Live, Told
-from bot.options import TABLE_SETTINGS, resolve_game
+from bot.options import TABLE_SETTINGS, opened, resolve_game, stored
 from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
 from engine import BadOptions, IllegalMove, Outcome, bots
@@ -382,11 +382,14 @@ def options_line(live: Live, lang: str) -> str:
     from pydantic_core import PydanticUndefined
 
     parts = []
+    # A board every table now stores in full is "default" while it is today's default.
+    options, defaults = stored(live.game, live.row.options), opened(live.game, {})
     for name, field in live.game.Options.model_fields.items():
-        value = live.row.options.get(name, field.default)
+        value = options.get(name, field.default)
         if value is PydanticUndefined:
             continue
-        parts.append(f"{name}={option_value(value, lang, custom=name in live.row.options)}")
+        custom = name in options and (name not in defaults or value != defaults[name])
+        parts.append(f"{name}={option_value(value, lang, custom=custom)}")
     deadline = live.row.settings.get("deadline")
     if deadline is not None:
         parts.append(f"deadline={int(deadline)}s" if deadline else f"deadline={t(lang, 'opt_off')}")

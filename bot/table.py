@@ -356,7 +356,7 @@ class Table:
     async def _replay(self, row: TableRow, game: Game, seats: int,
                       recent: deque[list[Any]] | None = None) -> Any:
         """The state the move log gives; `recent` receives the events of its last moves."""
-        state = game.new_game(seats, row.options, row.seed)
+        state = game.new_game(seats, table_options.stored(game, row.options), row.seed)
         if row.version == 0:
             return state  # nothing logged yet: no need to read the log
         for move in await self.repo.moves(row.id):
@@ -426,7 +426,10 @@ class Table:
                 return refused
             try:
                 game_opts, table_settings = table_options.parse(words)
-                merged = {**live.row.options, **game_opts}
+                # The stored options as played (a lobby opened before a default changed
+                # keeps it), then the host's changes, written out for good.
+                merged = table_options.opened(live.game, {
+                    **table_options.stored(live.game, live.row.options), **game_opts})
                 parse_options(live.game.Options, merged)
             except table_options.OptionsError as exc:
                 return await self.refuse(actor, exc.code, **exc.params)
@@ -643,7 +646,8 @@ class Table:
                 return await self.refuse(actor, "player_count", count=count,
                                          low=seats_range.start, high=seats_range.stop - 1)
             try:
-                state = live.game.new_game(count, live.row.options, live.row.seed)
+                state = live.game.new_game(
+                    count, table_options.stored(live.game, live.row.options), live.row.seed)
             except BadOptions as exc:
                 return await self.tables.bad_options(actor, live.row.channel, exc, live.game)
             try:
@@ -826,7 +830,7 @@ class Table:
         try:
             row = await self.repo.create_table(
                 platform=self.platform, channel=channel, game=live.row.game,
-                options=live.row.options,
+                options=table_options.opened(live.game, live.row.options),
                 settings={k: v for k, v in live.row.settings.items() if k not in per_game},
                 seed=self.tables.new_seed(), host=actor.user_id, seats=seats)
             changes.note()

@@ -711,7 +711,8 @@ class Tables:
         for attempt in range(2):
             try:
                 row = await self.repo.create_table(
-                    platform=self.platform, channel=channel, game=game_id, options=game_opts,
+                    platform=self.platform, channel=channel, game=game_id,
+                    options=table_options.opened(game, game_opts),
                     settings=settings, seed=self._seeds(), host=actor.user_id,
                     seats=[host])
                 changes.note()

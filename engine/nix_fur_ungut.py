@@ -52,6 +52,12 @@ SHAPES: dict[str, tuple[str, int]] = {
 # docs/games/nix-fur-ungut.md).
 DEFAULT_BOARD: dict[str, list[int]] = {
     "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
+    "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [2, 1, 0],
+}
+# The default board until issue #36. Tables opened before then stored no board (or only
+# the rows their host chose): the rows their stored options lack are these, for good.
+FIRST_BOARD: dict[str, list[int]] = {
+    "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
     "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [15, 10, 5],
 }
 
@@ -73,6 +79,30 @@ class Options(GameOptions):
         "the default board",
         examples=[{"pair": [5, 3, 1]}],
     )
+
+
+def _full_board(options: dict[str, Any], rows: dict[str, list[int]]) -> dict[str, Any]:
+    """`options` with the board's missing rows taken from `rows`. What was given stays as
+    it is, even a row that does not exist or a bad value: `parse_options` refuses it."""
+    board = options.get("board", {})
+    if not isinstance(board, dict):
+        return options
+    full = {row: board[row] if row in board else list(rows[row]) for row in ROWS}
+    return {**options, "board": {**full, **board}}
+
+
+def opened_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options a table stores when it opens: the board written out in full, the rows
+    nobody chose at today's default, so a later change of `DEFAULT_BOARD` never changes
+    how a stored game replays."""
+    return _full_board(options, DEFAULT_BOARD)
+
+
+def stored_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options a stored table plays with. Since issue #36 every table stores its whole
+    board; a stored board lacking rows (or none at all) was opened before, under
+    `FIRST_BOARD`."""
+    return _full_board(options, FIRST_BOARD)
 
 
 @dataclass(frozen=True, slots=True)

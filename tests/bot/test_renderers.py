@@ -165,7 +165,7 @@ def test_nix_board_shows_each_row_with_cell_values_holders_and_the_super_chip():
     # One name per combination: the board, the history and the narration all say "pair".
     assert "pair: 5 Bob · 3 Alice★ · 1 —" in english
     assert "quad: 12 — · 8 — · 4 —" in english
-    assert "none: 15 — · 10 — · 5 —" in english
+    assert "none: 2 — · 1 — · 0 —" in english
     assert "Pair" not in english and "Four of a kind" not in english
     assert "Round 1/4 · turn 2/5" in english
     assert "Turn 1: Alice pair 7 7 ★ · Bob pair 2 2" in english

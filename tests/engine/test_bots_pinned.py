@@ -75,10 +75,10 @@ EXPECTED: dict[str, tuple[str, int]] = {
     "the-game-2-12": ("c536bca05c9a3149", 64),
     "the-game-2-13": ("493fd334c20c66f8", 117),
     "the-game-2-18": ("b983ca6cf7c8282a", 97),
-    "nix-fur-ungut-3-11": ("923071ccf415476d", 30),
+    "nix-fur-ungut-3-11": ("de46eb8c8bb5c0ca", 30),
     "nix-fur-ungut-2-12": ("ddbdec50f12dc115", 10),
-    "nix-fur-ungut-4-13": ("4d7165159b257849", 80),
-    "nix-fur-ungut-3-14": ("10a2e931ac2685a0", 45),
+    "nix-fur-ungut-4-13": ("dd9b0d4fa769fbce", 80),
+    "nix-fur-ungut-3-14": ("cc19fc4a80f37afc", 45),
     "michigan-3-11": ("5d4f2e27d5b10979", 44),
 }
 

@@ -310,15 +310,15 @@ def scripted_round(rounds: int = 1) -> tuple[nix.State, list[dict[str, Any]]]:
 def test_round_scores_each_chip_at_the_cell_it_stands_in_at_the_end() -> None:
     state, events = scripted_round()
     # pair [1, 0, 1] 5+1 | 3; single [1, 1, 0] 2+1 | 0; run2 [1 super] 8; triple [0 super] 16;
-    # none [0] 15.
+    # none [0] 2.
     over = next(e for e in events if e["type"] == "round_over")
-    assert over["points"] == [34, 17]
+    assert over["points"] == [21, 17]
     assert over["board"]["pair"] == [{"seat": 1, "super": False}, {"seat": 0, "super": False},
                                      {"seat": 1, "super": False}]
-    assert nix.view(state)["scores"] == [34, 17]
+    assert nix.view(state)["scores"] == [21, 17]
     result = nix.outcome(state)
     assert result is not None
-    assert (result.scores, result.ranking) == ([34, 17], [1, 2])
+    assert (result.scores, result.ranking) == ([21, 17], [1, 2])
     assert nix.to_act(state) == []
 
 
@@ -336,14 +336,15 @@ def test_a_new_round_redeals_twelve_cards_and_clears_the_board() -> None:
     assert (view["round"], view["turn"], view["hand_sizes"]) == (2, 1, [12, 12])
     assert all(cell is None for cells in view["board"].values() for cell in cells)
     assert view["super_used"] == [False, False]
-    assert view["round_scores"] == [[34, 17]]
+    assert view["round_scores"] == [[21, 17]]
     assert nix.outcome(state) is None
 
 
 def test_next_round_is_led_by_the_points_leader() -> None:
     state = start([["5", "5"], ["1"]], first=1, rounds=2)
     state, _ = play_all(state, "single 1", "pair 5 5", *["none"] * 8)
-    assert nix.view(state)["round_scores"] == [[25, 12]]
+    # pair [0] 5, none [0, 1, 0] 2+0 | 1, single [1] 2.
+    assert nix.view(state)["round_scores"] == [[7, 3]]
     assert nix.view(state)["first"] == 0
     assert nix.to_act(state) == [0]
 
@@ -383,7 +384,7 @@ def test_rounds_option_sets_the_game_length() -> None:
 def test_default_board_values() -> None:
     assert nix.view(nix.new_game(2))["board_values"] == {
         "quad": [12, 8, 4], "run4": [10, 7, 3], "triple": [8, 6, 3], "run3": [6, 4, 2],
-        "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [15, 10, 5]}
+        "pair": [5, 3, 1], "run2": [4, 2, 1], "single": [2, 1, 0], "none": [2, 1, 0]}
 
 
 def test_board_option_overrides_the_rows_it_names() -> None:
@@ -391,8 +392,8 @@ def test_board_option_overrides_the_rows_it_names() -> None:
     assert nix.view(state)["board_values"]["pair"] == [9, 0, 0]
     assert nix.view(state)["board_values"]["quad"] == [12, 8, 4]
     state, _ = play_all(state, "pair 4 4 super", "single 1", *["none"] * 8)
-    # pair [0 super] 2 x 9; none [1, 0, 1] 10.
-    assert nix.outcome(state).scores[0] == 18 + 10  # type: ignore[union-attr]
+    # pair [0 super] 2 x 9; none [1, 0, 1] 1.
+    assert nix.outcome(state).scores[0] == 18 + 1  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("board", [
@@ -461,8 +462,8 @@ def test_personne_plays_last_every_turn_with_two_to_six_revealed_cards() -> None
     # Jokers in any number, in turn 5 too; the super chip in turn 4.
     assert plays == [("pair", False), ("triple", False), ("quad", False), ("quad", True),
                      ("quad", False)]
-    # quad [P, P super, P] 12+16+4, triple 8, pair 5; none [0, 1, 0] 15+5 | 10.
-    assert nix.view(state)["round_scores"] == [[20, 10, 45]]
+    # quad [P, P super, P] 12+16+4, triple 8, pair 5; none [0, 1, 0] 2+0 | 1.
+    assert nix.view(state)["round_scores"] == [[2, 1, 45]]
     assert nix.view(state)["first"] == 0  # Monsieur Personne never leads
     assert nix.view(state)["scores"][2] == 45
 
@@ -484,7 +485,7 @@ def test_personne_is_scored_after_the_human_seats() -> None:
     assert result is not None
     assert len(result.scores) == 3
     # Its single 3 stays in cell 1; its last none chip, laid last, keeps cell 1 too.
-    assert result.scores[2] == 2 + 15
+    assert result.scores[2] == 2 + 2
     assert nix.view(state)["scores"] == result.scores
 
 

@@ -18,14 +18,17 @@ from typing import Any
 import pytest
 
 from engine import games
+from engine import nix_fur_ungut as nix
 
 GAMES: list[tuple[str, int, dict[str, Any], int]] = [
     ("ochs-esel", 3, {"rounds": 2}, 1),
     ("ochs-esel", 5, {"rounds": 2, "ox": True}, 2),
     ("the-game", 1, {}, 3),
     ("the-game", 3, {"min_play": 3, "hand_minus_one": True}, 4),
-    ("nix-fur-ungut", 2, {"rounds": 2}, 5),
-    ("nix-fur-ungut", 4, {"rounds": 1, "personne": True}, 6),
+    # A Nix table stores the board it was opened with (tables stored before it did replay
+    # with the first board: `stored_options`), so a stored game names its board.
+    ("nix-fur-ungut", 2, {"rounds": 2, "board": nix.FIRST_BOARD}, 5),
+    ("nix-fur-ungut", 4, {"rounds": 1, "personne": True, "board": nix.FIRST_BOARD}, 6),
     ("michigan", 3, {"chips": 20, "hands_per_player": 1}, 7),
     ("michigan", 5, {"chips": 10, "hands_per_player": 1}, 8),
 ]
