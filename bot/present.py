@@ -327,13 +327,14 @@ def option_help(game: Game, lang: str) -> list[str]:
 
 
 def round_ended(live: Live, ev: dict[str, Any]) -> bool:
-    return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS
+    round_end = live.game.CAPABILITIES.round_end
+    return round_end is not None and ev.get("type") == round_end
 
 
 def has_rounds(live: Live) -> bool:
     """Whether the game ends rounds (Michigan: deals) before it ends, the moments a person
     may take a bot's seat over."""
-    return bool(renderers.for_game(live.row.game).ROUND_END_EVENTS)
+    return live.game.CAPABILITIES.round_end is not None
 
 
 def in_last_round(live: Live) -> bool:

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from engine.core.capabilities import Capabilities
 from engine.core.errors import BadOptions, IllegalMove
 from engine.core.hands import missing_cards, short_of
 from engine.core.notation import numbers_first, strip_verb, tokens
@@ -27,6 +28,7 @@ from engine.core.views import public_part
 ID = "nix-fur-ungut"
 NAME = "Nix für Ungut"
 SEATS = range(2, 6)
+CAPABILITIES = Capabilities(round_end="round_over")  # each seat for itself, over rounds
 
 JOKER = "J"
 _CARD_ORDER = numbers_first({JOKER: 0})  # the hand order: numbers, then the joker

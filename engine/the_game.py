@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import Field
 
+from engine.core.capabilities import Capabilities
 from engine.core.errors import BadOptions, IllegalMove
 from engine.core.notation import read_number, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
@@ -331,9 +332,6 @@ def to_act(state: State) -> list[int]:
     return [] if state.over else [state.turn]
 
 
-COOPERATIVE = True  # one team against the deck: `won` says whether the team beat it
-
-
 def won(state: State) -> bool:
     """The team wins only by placing every card: score 0 (docs/games/the-game.md)."""
     return state.over and score(state) == 0
@@ -451,6 +449,10 @@ def _parse_signal(words: list[str], text: str) -> Signal:
 def is_talk(move: Move) -> bool:
     """Moves any seat may make at any time, whose meaning no later change alters."""
     return isinstance(move, Signal)
+
+
+# One team against the deck, in one long hand; signals may be given at any time.
+CAPABILITIES = Capabilities(round_end=None, cooperative=True, won=won, talk=is_talk)
 
 
 def signal_moves(state: State, seat: int) -> list[Move]:
