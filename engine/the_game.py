@@ -320,8 +320,9 @@ def _end_turn(state: State, events: list[Event]) -> None:
     if drawn:
         state.hands[seat] = sorted(state.hands[seat] + drawn)
     following = (seat + 1) % state.seats
+    # Which cards were drawn is the drawer's alone; everyone sees how many.
     events.append(event("turn_ended", seat=seat, played=state.played, drawn=len(drawn),
-                        draw_size=len(state.draw)))
+                        draw_size=len(state.draw), secret={"drawn_cards": drawn}))
     state.turns += 1
     _start_turn(state, following, events)
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from engine import games
+from engine.core import fit_for
 
 GAMES: list[tuple[str, int, dict[str, Any], int]] = [
     ("ochs-esel", 3, {"rounds": 2}, 1),
@@ -52,7 +53,7 @@ def digest(game_id: str, seats: int, options: dict[str, Any], seed: int) -> str:
         moves = list(game.legal_moves(state, seat))
         add([str(move) for move in moves])
         state, events = game.apply(state, seat, rng.choice(moves))
-        add(events)
+        add(fit_for(events, None))
         add(game.dump(state))
     raise AssertionError("the game did not end")
 
