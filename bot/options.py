@@ -154,12 +154,10 @@ def opened(game: Game, options: dict[str, Any]) -> dict[str, Any]:
     """The game options a table stores when it opens (or its lobby changes them): a game
     whose defaults may change (Nix für Ungut's board) writes them out, so a stored game
     always replays as it was played."""
-    pin = getattr(game, "opened_options", None)
-    return pin(options) if pin is not None else options
+    return game.CAPABILITIES.opened_options(options)
 
 
 def stored(game: Game, options: dict[str, Any]) -> dict[str, Any]:
     """The game options a stored table plays with: what a table opened before a game wrote
     a default out stored nothing for means that game's default of the time."""
-    pin = getattr(game, "stored_options", None)
-    return pin(options) if pin is not None else options
+    return game.CAPABILITIES.stored_options(options)

@@ -11,6 +11,7 @@ from bot.render import Button, Rendering, encode_payload, rows
 from db.repository import CANCELLED, CLOSED, FINISHED, LOBBY
 from engine import BadOptions, IllegalMove, Outcome, bots
 from engine.core.protocol import Game
+from engine.core.visible import fit_for
 
 
 def names(live: Live, lang: str = "en") -> list[str]:
@@ -140,7 +141,9 @@ def told(live: Live, events: list[dict[str, Any]], lang: str, *,
     The events wait packed by `marshal` (exact for the dicts, lists, tuples, strings and
     numbers the engine's events are made of; 0.2 us a move): bytes, which the cycle
     collector does not walk, where the dicts and lists themselves would be walked at
-    every pass for as long as the move is kept."""
+    every pass for as long as the move is kept. Kept and said as the public may see them:
+    the lines go to the whole table."""
+    events = fit_for(events, None)
     try:
         kept: bytes | list[dict[str, Any]] = marshal.dumps(events)
     except ValueError:  # a value marshal does not know: kept as it is
@@ -214,6 +217,7 @@ def round_summary(live: Live, ev: dict[str, Any], lang: str, *,
                   last: bool = False) -> list[str]:
     """A round's points and totals; `last`: the game's last round, with no next one (a
     game whose sentence speaks of the next round says so in a `.last` variant)."""
+    [ev] = fit_for([ev], None)  # announced to the whole table
     points = renderers.for_game(live.row.game).round_points(ev)
     totals = ev.get("scores") or ev.get("chips")
     if points is None:
@@ -327,13 +331,14 @@ def option_help(game: Game, lang: str) -> list[str]:
 
 
 def round_ended(live: Live, ev: dict[str, Any]) -> bool:
-    return ev.get("type") in renderers.for_game(live.row.game).ROUND_END_EVENTS
+    round_end = live.game.CAPABILITIES.round_end
+    return round_end is not None and ev.get("type") == round_end
 
 
 def has_rounds(live: Live) -> bool:
     """Whether the game ends rounds (Michigan: deals) before it ends, the moments a person
     may take a bot's seat over."""
-    return bool(renderers.for_game(live.row.game).ROUND_END_EVENTS)
+    return live.game.CAPABILITIES.round_end is not None
 
 
 def in_last_round(live: Live) -> bool:

@@ -884,8 +884,7 @@ class Table:
                         if exc.code in {"bad_notation", "unknown_card"}:
                             raise IllegalMove("not_your_turn") from None
                         raise
-                is_talk = getattr(game, "is_talk", None)
-                if talk_only and not (is_talk is not None and is_talk(move)):
+                if talk_only and not game.CAPABILITIES.is_talk(move):
                     # A forged `s:` payload carrying a play: plays need a current button.
                     return await self.refuse(actor, "bad_button")
                 events = await self.commit(seat.seat, move, "player")
@@ -923,16 +922,15 @@ class Table:
         if result is not None:
             # A cooperative game places the whole team alike, so its ranking says nothing:
             # the team's place is 1 when it won, 2 when the deck beat it (for /stats).
-            team = 1 if getattr(game, "won", bool)(new_state) else 2
-            cooperative = getattr(game, "COOPERATIVE", False)
+            team = 1 if game.CAPABILITIES.team_won(new_state) else 2
+            cooperative = game.CAPABILITIES.cooperative
             results = [ResultRow(seat=s.seat, user_id=s.user_id or s.former_user_id,
                                  name=s.name, is_bot=s.is_bot and not s.former_user_id,
                                  score=result.scores[s.seat],
                                  rank=team if cooperative else result.ranking[s.seat])
                        for s in live.seats]
         before = live.row.version
-        is_talk = getattr(game, "is_talk", None)
-        talk = is_talk is not None and is_talk(move)
+        talk = game.CAPABILITIES.is_talk(move)
         # The next turn's deadline goes in the move's own transaction: one durable write.
         deadline = None if result else self._next_deadline(
             game.to_act(new_state), before + 1, talk=talk)
@@ -1334,8 +1332,8 @@ class Table:
         piles change, and takes them back as soon as they no longer hold. A bot's wishes
         depend on its view alone, so once said they stay quiet: no endless talk.
         """
-        # An attribute, not `isinstance(bot, bots.Talker)`: a runtime protocol check walks
-        # the protocol's members on every call, twice a bot move.
+        # Each bot declares its `speak` (None when it only plays in turn), read as it is:
+        # `isinstance(bot, bots.Talker)` would walk the protocol's members twice a bot move.
         live = self.live
         if live.state is None:
             return None
@@ -1348,7 +1346,8 @@ class Table:
         if (kept is not None and kept[0] is live.state and kept[1] is live.seats
                 and kept[2] == live.row.version and kept[3] == level):
             return kept[4]
-        speak = getattr(self._bot(), "speak", None)
+        bot = self._bot()
+        speak = None if bot is None else bot.speak
         said = None if speak is None else self._speak(speak)
         self._talk = (live.state, live.seats, live.row.version, level, said)
         return said

@@ -983,7 +983,7 @@ class Tables:
             known_game = games.get(row.game) if row.game in games.ids() else None
             name = known_game.NAME if known_game else row.game
             # A cooperative game has no places to average, only games won and lost.
-            key = "stats_line_team" if getattr(known_game, "COOPERATIVE", False) \
+            key = "stats_line_team" if known_game and known_game.CAPABILITIES.cooperative \
                 else "stats_line"
             lines.append(t(lang, key, game=name, played=row.played, wins=row.wins,
                            lost=row.played - row.wins, rank=round(float(row.average_rank), 1)))

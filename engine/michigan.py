@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
+from engine.core.capabilities import Capabilities
 from engine.core.errors import BadOptions, IllegalMove
 from engine.core.notation import read_number, strip_verb, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
@@ -25,6 +26,7 @@ from engine.core.views import public_part
 ID = "michigan"
 NAME = "Michigan"
 SEATS = range(3, 9)
+CAPABILITIES = Capabilities(round_end="deal_over")  # Michigan's rounds are deals
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from engine.core.capabilities import Capabilities
 from engine.core.errors import BadOptions, IllegalMove
 from engine.core.hands import missing_cards, short_of
 from engine.core.notation import numbers_first, strip_verb, tokens
@@ -103,6 +104,11 @@ def stored_options(options: dict[str, Any]) -> dict[str, Any]:
     board; a stored board lacking rows (or none at all) was opened before, under
     `FIRST_BOARD`."""
     return _full_board(options, FIRST_BOARD)
+
+
+# Each seat for itself, over rounds; the board written out when a table opens.
+CAPABILITIES = Capabilities(round_end="round_over", opened=opened_options,
+                            stored=stored_options)
 
 
 @dataclass(frozen=True, slots=True)

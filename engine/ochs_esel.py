@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import Field
 
+from engine.core.capabilities import Capabilities
 from engine.core.errors import BadOptions, IllegalMove
 from engine.core.hands import missing_cards, short_of
 from engine.core.notation import numbers_first, strip_verb, tokens
@@ -26,6 +27,7 @@ from engine.core.views import public_part
 ID = "ochs-esel"
 NAME = "Ochs & Esel"
 SEATS = range(3, 13)
+CAPABILITIES = Capabilities(round_end="round_over")  # each seat for itself, over rounds
 
 JOKER, DONKEY, OX = "J", "D", "O"
 ANIMALS = (DONKEY, OX)

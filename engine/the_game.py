@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import Field
 
+from engine.core.capabilities import Capabilities
 from engine.core.errors import BadOptions, IllegalMove
 from engine.core.notation import read_number, tokens
 from engine.core.options import GameOptions, check_seats, check_setup_keys, parse_options
@@ -319,8 +320,9 @@ def _end_turn(state: State, events: list[Event]) -> None:
     if drawn:
         state.hands[seat] = sorted(state.hands[seat] + drawn)
     following = (seat + 1) % state.seats
+    # Which cards were drawn is the drawer's alone; everyone sees how many.
     events.append(event("turn_ended", seat=seat, played=state.played, drawn=len(drawn),
-                        draw_size=len(state.draw)))
+                        draw_size=len(state.draw), secret={"drawn_cards": drawn}))
     state.turns += 1
     _start_turn(state, following, events)
 
@@ -329,9 +331,6 @@ def _end_turn(state: State, events: list[Event]) -> None:
 
 def to_act(state: State) -> list[int]:
     return [] if state.over else [state.turn]
-
-
-COOPERATIVE = True  # one team against the deck: `won` says whether the team beat it
 
 
 def won(state: State) -> bool:
@@ -451,6 +450,10 @@ def _parse_signal(words: list[str], text: str) -> Signal:
 def is_talk(move: Move) -> bool:
     """Moves any seat may make at any time, whose meaning no later change alters."""
     return isinstance(move, Signal)
+
+
+# One team against the deck, in one long hand; signals may be given at any time.
+CAPABILITIES = Capabilities(round_end=None, cooperative=True, won=won, talk=is_talk)
 
 
 def signal_moves(state: State, seat: int) -> list[Move]:

@@ -115,6 +115,3 @@ def final_lines(scores: list[Any], lang: str) -> list[str] | None:
 def extra_names(lang: str) -> list[str]:
     """Names of automatic competitors the engine scores after the seats (none by default)."""
     return []
-
-
-ROUND_END_EVENTS = ("round_over",)

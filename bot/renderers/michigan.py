@@ -320,6 +320,3 @@ def round_points(ev: dict[str, Any]) -> list[int] | None:
     """What each seat paid or collected when the deal ended (`deal_over`)."""
     payments = ev.get("payments")
     return list(payments) if ev.get("type") == "deal_over" and isinstance(payments, list) else None
-
-
-ROUND_END_EVENTS = ("deal_over",)  # Michigan's "rounds" are deals

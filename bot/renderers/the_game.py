@@ -144,11 +144,6 @@ def describe(game_id: str, ev: dict[str, Any], names: list[str], lang: str) -> s
     return generic.describe(game_id, ev, names, lang)
 
 
-# One long hand to the end, no rounds: nothing ends between two deals of cards, so a bot's
-# seat has no moment at which a person may take it over.
-ROUND_END_EVENTS: tuple[str, ...] = ()
-
-
 def final_lines(scores: list[Any], lang: str) -> list[str]:
     """Cooperative: one team score, the cards left ("un score inférieur à 10 est un
     excellent score"), not a ranking of players who all placed first."""

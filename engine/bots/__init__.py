@@ -12,6 +12,7 @@ load only where that game is played.
 
 import random
 import sys
+from collections.abc import Callable
 from importlib import import_module
 from typing import Any, Protocol, runtime_checkable
 
@@ -24,8 +25,16 @@ DEFAULT_LEVEL = "strong"
 _CLASSES = {"easy": "Easy", "strong": "Strong"}
 
 
+Speak = Callable[[dict[str, Any], random.Random], Move | None]
+
+
 @runtime_checkable
 class Bot(Protocol):
+    # Each bot declares whether it speaks out of turn: its `speak` (see `Talker`), or None
+    # for a bot that only plays in its turn, whose seats the service never asks.
+    @property
+    def speak(self) -> Speak | None: ...
+
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         """A legal move for the seat whose view this is, which must be one to act."""
         ...

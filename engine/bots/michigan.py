@@ -229,6 +229,8 @@ def policy(state: mi.State, seat: int, rng: random.Random,
 class Easy:
     """Today's baseline bot, seeing only its view."""
 
+    speak = None  # plays in its turn only
+
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         state, seat = world(view, None), view["seat"]
         must_act(mi.to_act(state), seat)
@@ -478,6 +480,8 @@ def candidates(state: mi.State, seat: int, rng: random.Random) -> list[Move]:
 
 class Strong:
     """Determinized search: every candidate played out in worlds dealt from the view."""
+
+    speak = None  # plays in its turn only
 
     def __init__(self, rollouts: int = ROLLOUTS,
                  decision_rollouts: int = DECISION_ROLLOUTS) -> None:

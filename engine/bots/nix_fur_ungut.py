@@ -157,6 +157,8 @@ class Easy:
     It reads its own hand and the board straight from the view: an engine state built
     from it (`world`) cost as much as the decision itself, on every bot move of a table."""
 
+    speak = None  # plays in its turn only
+
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         seat: int = view["seat"]
         to_act: list[int] = view["to_act"]
@@ -331,6 +333,8 @@ def _rollout(sim: _Sim, seat: int, move: Move, rng: random.Random) -> float:
 
 class Strong:
     """Determinized search over the baseline's best moves, in worlds dealt from the view."""
+
+    speak = None  # plays in its turn only
 
     def __init__(self, rollouts: int = ROLLOUTS, candidates: int = CANDIDATES) -> None:
         self.rollouts = rollouts

@@ -134,6 +134,8 @@ def policy(state: oe.State, seat: int, rng: random.Random) -> Move:
 class Easy:
     """Today's baseline bot, seeing only its view."""
 
+    speak = None  # plays in its turn only
+
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         state, seat = seen(view), view["seat"]
         must_act(oe.to_act(state), seat)
@@ -185,6 +187,8 @@ def _rollout(sim: "_Sim", seat: int, move: Move) -> float:
 
 class Strong:
     """Determinized search: every candidate played out in worlds dealt from the view."""
+
+    speak = None  # plays in its turn only
 
     def __init__(self, rollouts: int = ROLLOUTS) -> None:
         self.rollouts = rollouts

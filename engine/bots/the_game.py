@@ -80,6 +80,8 @@ def _gap_cost(hand: list[int], card: int, pile: int, top: int) -> int:
 class Easy:
     """Smallest gap first, every backward jump, the minimum unless a play is nearly free."""
 
+    speak = None  # plays in its turn only
+
     def choose(self, view: dict[str, Any], rng: random.Random) -> Move:
         hand, tops = _hand(view), _tops(view)
         options = [

@@ -3,8 +3,8 @@
 Beyond the contract functions, each game module has:
 - `ID`, `NAME` and `SEATS` (a `range` of allowed player counts);
 - `Options`, the pydantic model of its options (field descriptions are user-facing help);
-- optionally `is_talk(move) -> bool`: moves any seat may make at any time, that no later
-  change alters (The Game's signals); the bot accepts them from a button of any age.
+- `CAPABILITIES`, what it has beyond this surface (rounds, a team against the game, moves
+  any seat may make at any time): declared, so `bot/` never probes for optional names.
 
 Its bots live apart, in `engine.bots`, and see only views.
 """
@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from engine.core.capabilities import Capabilities
 from engine.core.types import Event, Move, Outcome
 
 
@@ -21,6 +22,7 @@ class Game(Protocol):
     NAME: str
     SEATS: range
     Options: type[BaseModel]
+    CAPABILITIES: Capabilities
 
     def new_game(
         self, seats: int, options: dict[str, Any] | None = None, seed: int = 0,

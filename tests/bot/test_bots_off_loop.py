@@ -15,6 +15,8 @@ async def test_a_slow_bot_decision_leaves_the_other_tables_playing(harness, monk
     real = engine.bots.get
 
     class Slow:
+        speak = None  # a bot declares it plays in its turn only
+
         def __init__(self, bot):
             self.bot = bot
 

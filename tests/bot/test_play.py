@@ -354,6 +354,8 @@ async def test_a_failing_bot_never_leaves_the_game_stuck(harness, monkeypatch):
     import engine.bots
 
     class Broken:
+        speak = None  # a bot declares it plays in its turn only
+
         def choose(self, view, rng):
             raise RuntimeError("bot bug")
 
@@ -434,6 +436,8 @@ async def test_a_bots_move_that_would_not_read_back_is_never_stored(
     real_get = engine.bots.get
 
     class Spoiling:
+        speak = None  # a bot declares it plays in its turn only
+
         def __init__(self, bot) -> None:
             self.bot = bot
 

@@ -1,6 +1,9 @@
 """The Game's signals at a table, and the table's bot level (`bots=easy|strong`)."""
 
+import marshal
+
 import engine.bots
+import engine.the_game
 from bot.authority import Press
 from bot.live import Actor
 from db.repository import FINISHED
@@ -187,3 +190,24 @@ async def test_a_signal_does_not_give_the_player_to_act_more_time(harness):
     assert (await harness.tables.play(BOB, CHANNEL, "signal D2 stop")).ok
     await harness.advance(101)  # Alice's 300 s run out, the signal notwithstanding
     assert [m.actor for m in await harness.repo.moves(live.id)][-1] == "afk"
+
+
+async def test_the_cards_a_player_draws_are_kept_from_the_table_and_its_narration(harness):
+    live = await _two(harness)
+    game = live.game
+    before = list(live.state.hands[0])
+    for _ in range(2):  # The Game's minimum, then the turn's end draws two cards
+        play = next(m for m in game.legal_moves(live.state, 0)
+                    if isinstance(m, engine.the_game.Plays) and len(m.plays) == 1)
+        assert (await harness.tables.play(ALICE, CHANNEL, str(play))).ok
+    assert (await harness.tables.play(ALICE, CHANNEL, "end")).ok
+    await harness.tables.settle()
+    drawn = sorted(set(live.state.hands[0]) - set(before))
+    assert len(drawn) == 2
+    table = harness.sink.tables[live.id].rendering.text
+    assert "Alice ends the turn and draws 2 cards" in table
+    # What the table keeps of each move, to narrate it again, says how many, not which.
+    kept = [ev for told in live.told for ev in marshal.loads(told.args[1])]
+    [ended] = [ev for ev in kept if ev["type"] == "turn_ended"]
+    assert ended == {"type": "turn_ended", "seat": 0, "played": 2, "drawn": 2,
+                     "draw_size": ended["draw_size"]}

@@ -19,6 +19,7 @@ import pytest
 
 from engine import games
 from engine import nix_fur_ungut as nix
+from engine.core import fit_for
 
 GAMES: list[tuple[str, int, dict[str, Any], int]] = [
     ("ochs-esel", 3, {"rounds": 2}, 1),
@@ -55,7 +56,7 @@ def digest(game_id: str, seats: int, options: dict[str, Any], seed: int) -> str:
         moves = list(game.legal_moves(state, seat))
         add([str(move) for move in moves])
         state, events = game.apply(state, seat, rng.choice(moves))
-        add(events)
+        add(fit_for(events, None))
         add(game.dump(state))
     raise AssertionError("the game did not end")
 

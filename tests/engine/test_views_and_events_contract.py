@@ -14,6 +14,7 @@ import pytest
 from engine import games
 from engine import michigan as mi
 from engine import the_game as tg
+from engine.core import fit_for
 
 SEAT = "seat"
 CARDS = "cards"
@@ -134,7 +135,7 @@ def playouts(game_id: str) -> Any:
                     seat = game.to_act(state)[0]
                     state, events = game.apply(state, seat,
                                                rng.choice(list(game.legal_moves(state, seat))))
-                    yield game, options, seats, state, events
+                    yield game, options, seats, state, fit_for(events, None)
                 assert game.outcome(state) is not None
 
 
