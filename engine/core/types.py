@@ -1,7 +1,6 @@
 """Types every game shares: moves, events and the final outcome."""
 
 import types
-import typing
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -38,18 +37,21 @@ def well_typed(move: Move) -> bool:
 
 
 def _is(value: Any, kind: Any) -> bool:
-    origin = typing.get_origin(kind)
-    if origin is None:
-        return value is None if kind is None or kind is type(None) else type(value) is kind
-    args = typing.get_args(kind)
-    if origin in (typing.Union, types.UnionType):
+    # Plain classes first, and the alias's own attributes rather than `typing.get_origin`:
+    # `apply` runs in the bots' searches.
+    if isinstance(kind, type):  # NoneType too, in `str | None`
+        return type(value) is kind
+    origin = getattr(kind, "__origin__", None)
+    args: tuple[Any, ...] = getattr(kind, "__args__", ())
+    if isinstance(kind, types.UnionType):  # `str | None`
         return any(_is(value, option) for option in args)
     if origin is not tuple:
         raise TypeError(f"a move field of type {kind} cannot be checked")
     if type(value) is not tuple:
         return False
     if len(args) == 2 and args[1] is Ellipsis:
-        return all(_is(item, args[0]) for item in value)
+        item = args[0]
+        return all(_is(one, item) for one in value)
     return len(value) == len(args) and all(map(_is, value, args))
 
 
