@@ -319,6 +319,15 @@ def option_value(value: Any, lang: str, *, custom: bool = False) -> str:
     return str(value)
 
 
+def default_options(game: Game, lang: str) -> str:
+    """The game's options at their defaults, as a player would type them (`rounds=4
+    personne=no`): the example a question about options gives for the game chosen. An
+    option written as a whole structure (Nix für Ungut's board) is left out."""
+    return " ".join(f"{name}={option_value(field.default, lang)}"
+                    for name, field in game.Options.model_fields.items()
+                    if field.default is None or isinstance(field.default, bool | int | str))
+
+
 def option_help(game: Game, lang: str) -> list[str]:
     """One line per option: how to write it, its default, what it does; the table's own
     settings (deadline, bot delay) last, since every game has them."""

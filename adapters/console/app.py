@@ -262,10 +262,12 @@ class Console:
             options = typed or options
         number = read_number(answer, len(ids) + 1)
         game = ids[number - 1] if number is not None and 0 < number <= len(ids) else answer
-        if resolve_game(game) is None:
+        game_id = resolve_game(game)
+        if game_id is None:
             return game, options  # refused, with the list of games, before any option
         if not options:
-            answer = await self.readline(t(self.lang, "console_options"))
+            defaults = present.default_options(games.get(game_id), self.lang)
+            answer = await self.readline(t(self.lang, "console_options", defaults=defaults))
             if answer is None:
                 return None, options
             options = answer.split()

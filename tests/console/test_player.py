@@ -240,3 +240,20 @@ def test_ctrl_c_while_typing_gives_the_terminal_back_as_it_was(tmp_path):
         modes = termios.tcgetattr(term.master)[3]
         assert modes & termios.ECHO and modes & termios.ICANON
         assert "Game saved" in term.text()
+
+
+@pytest.mark.parametrize("game", ["nix-fur-ungut", "the-game", "michigan", "ochs-esel"])
+def test_the_options_question_shows_the_chosen_games_defaults_and_they_type_back(
+        tmp_path, game):
+    """After "Which game?", the example is that game's own options (not Ochs & Esel's `ox`
+    for every game), in the table's language, and typed back as shown they open it."""
+    first = run_bot(tmp_path / "a.db", [game, "/quit"], "--lang", "de")
+    asked = re.search(r"Optionen \(Standard: ([^)]*)\), Enter behält sie:", first.stdout)
+    assert asked is not None, first.stdout
+    example = asked[1].split()
+    names = {word.split("=")[0] for word in example}
+    assert names and ("ox" in names) == (game == "ochs-esel"), example
+
+    typed = run_bot(tmp_path / "b.db", [game, " ".join(example), "2", "/quit"], "--lang", "de")
+    assert typed.returncode == 0, typed.stderr
+    assert "passen nicht" not in typed.stdout and "eröffnet" in typed.stdout, typed.stdout

@@ -254,7 +254,7 @@ cmd--mentions = Erwähnung, wenn ich dran bin: /mentions on|off
 cmd--help = Wie man mit mir spielt
 console_resume = Dein Spiel { $game } geht weiter.
 console_pick_game = Welches Spiel?
-console_options = Optionen (z. B. rounds=3 ox=ja), Enter für die Standardwerte:
+console_options = Optionen (Standard: { $defaults }), Enter behält sie:
 console_bots = Wie viele Bots als Gegner ({ $low }–{ $high }, Enter für { $default })?
 console_no_button = In der Liste oben gibt es keine Auswahl mit dieser Nummer.
 console_bad_bots = Gib eine Zahl von { $low } bis { $high } ein, oder Enter.

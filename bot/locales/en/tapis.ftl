@@ -255,7 +255,7 @@ cmd--mentions = Mention me when my turn starts: /mentions on|off
 cmd--help = How to play with me
 console_resume = Resuming your game of { $game }.
 console_pick_game = Which game?
-console_options = Options (e.g. rounds=3 ox=yes), Enter for the defaults:
+console_options = Options (the defaults: { $defaults }), Enter to keep them:
 console_bots = How many bot opponents ({ $low }–{ $high }, Enter for { $default })?
 console_no_button = There is no choice with that number in the list above.
 console_bad_bots = Type a number from { $low } to { $high }, or Enter.

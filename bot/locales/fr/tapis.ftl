@@ -254,7 +254,7 @@ cmd--mentions = Me mentionner quand mon tour commence : /mentions on|off
 cmd--help = Comment jouer avec moi
 console_resume = Reprise de votre partie de { $game }.
 console_pick_game = Quel jeu ?
-console_options = Options (par ex. rounds=3 ox=oui), Entrée pour les valeurs par défaut :
+console_options = Options (par défaut : { $defaults }), Entrée pour les garder :
 console_bots = Combien d'adversaires bots ({ $low }–{ $high }, Entrée pour { $default }) ?
 console_no_button = Aucun choix ne porte ce numéro dans la liste ci-dessus.
 console_bad_bots = Tapez un nombre de { $low } à { $high }, ou Entrée.
