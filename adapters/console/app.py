@@ -262,15 +262,16 @@ class Console:
             options = typed or options
         number = read_number(answer, len(ids) + 1)
         game = ids[number - 1] if number is not None and 0 < number <= len(ids) else answer
-        game_id = resolve_game(game)
-        if game_id is None:
+        chosen = resolve_game(game)
+        if chosen is None:
             return game, options  # refused, with the list of games, before any option
         if not options:
-            defaults = present.default_options(games.get(game_id), self.lang)
-            answer = await self.readline(t(self.lang, "console_options", defaults=defaults))
-            if answer is None:
+            defaults = present.default_options(games.get(chosen), self.lang)
+            typed_options = await self.readline(t(self.lang, "console_options",
+                                                  defaults=defaults))
+            if typed_options is None:
                 return None, options
-            options = answer.split()
+            options = typed_options.split()
         return game, options
 
     async def _loop(self) -> None:

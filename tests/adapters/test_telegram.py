@@ -8,6 +8,7 @@ import aiohttp
 import pytest
 
 from db.repository import FINISHED, PLAYING
+from engine import nix_fur_ungut
 from tests.adapters.telegram_rig import (
     FORUM,
     GROUP,
@@ -244,6 +245,7 @@ async def test_a_game_named_in_several_words_opens_that_game(rig, fake, players,
     table_id = await open_table(rig, GROUP, alice, [bob], game=typed)
     live = await rig.tables.live_table(table_id)
     expected = {"The Game first=2": ("the-game", {"first": 2}),
-                "Nix für Ungut": ("nix-fur-ungut", {}),
+                # A Nix table stores its whole board when it opens.
+                "Nix für Ungut": ("nix-fur-ungut", nix_fur_ungut.opened_options({})),
                 "ochs ox rounds=2": ("ochs-esel", {"ox": True, "rounds": 2})}[typed]
     assert (live.row.game, live.row.options) == expected

@@ -82,7 +82,7 @@ def test_a_wrong_answer_while_setting_up_is_asked_again_not_fatal(tmp_path):
     out = result.stdout
     assert "I don't know the game “help”" in out
     assert out.count("Which game?") == 2  # after the unknown game, not after a bad option
-    assert out.count("Options (e.g.") == 1  # not asked for a game that does not exist
+    assert out.count("Options (the defaults:") == 1  # not asked for a game that does not exist
     assert "Options again" in out  # a refused option asks for the options again
     assert "Type a number from 2 to 7, or Enter." in out
     assert "Michigan has started" in out and "Traceback" not in out + result.stderr
