@@ -26,11 +26,11 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
 
+from db.migrate import POSTGRES_MIGRATIONS, Migration, load_migrations
 from db.repository import (
     CANCELLED,
     FINISHED,
@@ -58,13 +58,21 @@ from db.repository import (
     lobby_of,
     settings_without,
 )
-from db.sqlite import Migration, load_migrations
+from db.rows import (
+    DEADLINE_COLUMNS,
+    IS_OPEN,
+    RESULT_COLUMNS,
+    SEAT_COLUMNS,
+    TABLE_COLUMNS,
+    dumps,
+    table_row,
+)
 
 T = TypeVar("T")
 # What the pool lends is a proxy of a connection; `migrate` is also handed a plain one.
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations_pg")
+MIGRATIONS_DIR = POSTGRES_MIGRATIONS
 
 # pg_advisory_xact_lock key for migrations: "tapis" in ASCII. Database-wide, so two
 # deployments in different schemas of one database merely take turns migrating.
@@ -83,16 +91,7 @@ _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.Interna
 # network cut tries again at the next poll rather than hang.
 JOIN_TIMEOUT = 5.0
 
-_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
 _OPEN_INDEX = "tables_one_open_per_channel"
-
-_TABLE_COLUMNS = (
-    "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
-    " created_at, updated_at"
-)
-_SEAT_COLUMNS = "seat, user_id, name, is_bot, afk_strikes, former_user_id"
-_RESULT_COLUMNS = "seat, user_id, name, is_bot, score, rank"
-_DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
 
 # The hot path in one statement. Only a playing table at version seq - 1 takes the move;
 # the move row and the results are inserted from the UPDATE's output, so they exist
@@ -102,12 +101,12 @@ WITH moved AS (
     UPDATE tables SET version = $2, snapshot = $3, status = $4, updated_at = $5
     WHERE id = $1 AND version = $2 - 1 AND status = 'playing'
       AND ($19::double precision IS NULL OR updated_at = $19)
-    RETURNING {_TABLE_COLUMNS}
+    RETURNING {TABLE_COLUMNS}
 ), logged AS (
     INSERT INTO moves (table_id, seq, seat, move, actor, created_at)
     SELECT id, $2, $6, $7, $8, $5 FROM moved
 ), ranked AS (
-    INSERT INTO results (table_id, {_RESULT_COLUMNS})
+    INSERT INTO results (table_id, {RESULT_COLUMNS})
     SELECT moved.id, r.* FROM moved,
         unnest($9::integer[], $10::text[], $11::text[], $12::boolean[], $13::bigint[],
                $14::integer[]) AS r
@@ -121,10 +120,10 @@ WITH moved AS (
 ), untimed AS (
     DELETE FROM deadlines WHERE $18::boolean AND table_id = (SELECT id FROM moved)
 )
-SELECT {_TABLE_COLUMNS} FROM moved
+SELECT {TABLE_COLUMNS} FROM moved
 """
 _INSERT_SEATS = f"""
-INSERT INTO seats (table_id, {_SEAT_COLUMNS})
+INSERT INTO seats (table_id, {SEAT_COLUMNS})
 SELECT $1, s.* FROM unnest($2::integer[], $3::text[], $4::text[], $5::boolean[],
                            $6::integer[], $7::text[]) AS s
 """
@@ -132,22 +131,9 @@ _CREATE_TABLE = f"""
 INSERT INTO tables (platform, channel, game, options, settings, seed, status, host,
                     created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-ON CONFLICT (platform, channel) WHERE {_IS_OPEN} DO NOTHING
-RETURNING {_TABLE_COLUMNS}
+ON CONFLICT (platform, channel) WHERE {IS_OPEN} DO NOTHING
+RETURNING {TABLE_COLUMNS}
 """
-
-
-def _dumps(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _table(row: asyncpg.Record) -> TableRow:
-    return TableRow(
-        id=row["id"], platform=row["platform"], channel=row["channel"], game=row["game"],
-        options=json.loads(row["options"]), settings=json.loads(row["settings"]),
-        seed=row["seed"], status=row["status"], host=row["host"], version=row["version"],
-        snapshot=row["snapshot"], created_at=row["created_at"], updated_at=row["updated_at"],
-    )
 
 
 def _seat_columns(seats: Sequence[SeatRow]) -> list[list[Any]]:
@@ -352,7 +338,7 @@ class PostgresRepository(Repository):
         self, *, platform: str, channel: str, game: str, options: dict[str, Any],
         settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
     ) -> TableRow:
-        params = (platform, channel, game, _dumps(options), _dumps(settings), seed, LOBBY,
+        params = (platform, channel, game, dumps(options), dumps(settings), seed, LOBBY,
                   host, self._clock())
 
         async def body(db: Connection) -> TableRow:
@@ -361,7 +347,7 @@ class PostgresRepository(Repository):
             row = await db.fetchrow(_CREATE_TABLE, *params)
             if row is None:
                 existing = await db.fetchval(
-                    f"SELECT id FROM tables WHERE platform = $1 AND channel = $2 AND {_IS_OPEN}",
+                    f"SELECT id FROM tables WHERE platform = $1 AND channel = $2 AND {IS_OPEN}",
                     platform, channel,
                 )
                 if existing is None:
@@ -371,27 +357,27 @@ class PostgresRepository(Repository):
                 raise TableExists(existing)
             if seats:
                 await db.execute(_INSERT_SEATS, row["id"], *_seat_columns(seats))
-            return _table(row)
+            return table_row(row)
 
         return await self._write(body)
 
     async def get_table(self, table_id: int) -> TableRow | None:
         async def body(db: Connection) -> TableRow | None:
             row = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
             )
-            return None if row is None else _table(row)
+            return None if row is None else table_row(row)
 
         return await self._run(body)
 
     async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
         async def body(db: Connection) -> TableRow | None:
             row = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
-                f" WHERE platform = $1 AND channel = $2 AND {_IS_OPEN}",
+                f"SELECT {TABLE_COLUMNS} FROM tables"
+                f" WHERE platform = $1 AND channel = $2 AND {IS_OPEN}",
                 platform, channel,
             )
-            return None if row is None else _table(row)
+            return None if row is None else table_row(row)
 
         return await self._run(body)
 
@@ -401,18 +387,18 @@ class PostgresRepository(Repository):
 
         async def body(db: Connection) -> list[TableRow]:
             rows = list(await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                f"SELECT {TABLE_COLUMNS} FROM tables"
                 " WHERE platform = $1 AND channel = $2 ORDER BY id DESC LIMIT 1",
                 platform, channel,
             ))
             if with_topics:  # rare (the bot added back): a scan of the platform's rows
                 rows += await db.fetch(
-                    f"SELECT {_TABLE_COLUMNS} FROM tables AS t"
+                    f"SELECT {TABLE_COLUMNS} FROM tables AS t"
                     " WHERE platform = $1 AND substr(channel, 1, $2) = $3 AND id = (SELECT"
                     " max(id) FROM tables WHERE platform = t.platform AND channel = t.channel)",
                     platform, len(prefix), prefix,
                 )
-            return [_table(row) for row in rows]
+            return [table_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -422,7 +408,7 @@ class PostgresRepository(Repository):
 
         async def body(db: Connection) -> list[int]:
             rows = await db.fetch(
-                f"SELECT id, channel FROM tables WHERE platform = $1 AND {_IS_OPEN}"
+                f"SELECT id, channel FROM tables WHERE platform = $1 AND {IS_OPEN}"
                 " AND (channel = $2 OR substr(channel, 1, $3) = $4) FOR UPDATE",
                 platform, old_chat, len(prefix), prefix,
             )
@@ -451,8 +437,8 @@ class PostgresRepository(Repository):
 
         for column, value in (
             ("status", status),
-            ("options", None if options is None else _dumps(options)),
-            ("settings", None if settings is None else _dumps(settings)),
+            ("options", None if options is None else dumps(options)),
+            ("settings", None if settings is None else dumps(settings)),
             ("host", host),
         ):
             if value is not None:
@@ -464,7 +450,7 @@ class PostgresRepository(Repository):
             assign("snapshot", snapshot)
         sql = (
             f"UPDATE tables SET {', '.join(assignments)} WHERE id = $1 AND version = $2"
-            f" RETURNING {_TABLE_COLUMNS}"
+            f" RETURNING {TABLE_COLUMNS}"
         )
 
         async def guarded_update(db: Connection) -> asyncpg.Record | None:
@@ -481,7 +467,7 @@ class PostgresRepository(Repository):
             other = await db.fetchval(
                 "SELECT other.id FROM tables AS other JOIN tables AS this"
                 " ON other.platform = this.platform AND other.channel = this.channel"
-                f" WHERE this.id = $1 AND other.id != this.id AND other.{_IS_OPEN}",
+                f" WHERE this.id = $1 AND other.id != this.id AND other.{IS_OPEN}",
                 table_id,
             )
             if other is None:
@@ -492,14 +478,14 @@ class PostgresRepository(Repository):
             # FOR UPDATE holds the row until the commit: writers of this table (each
             # UPDATEs its row first) wait, and the seats read next are the committed ones.
             stored = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR UPDATE", table_id)
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1 FOR UPDATE", table_id)
             if stored is None:
                 raise TableNotFound(table_id)
-            if expected_row is not None and lobby_of(_table(stored)) != lobby_of(expected_row):
+            if expected_row is not None and lobby_of(table_row(stored)) != lobby_of(expected_row):
                 raise VersionConflict(f"table {table_id} changed since it was read")
             if expected_seats is not None:
                 rows = await db.fetch(
-                    f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
+                    f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
                     table_id)
                 if [SeatRow(*seat) for seat in rows] != expected_seats:
                     raise VersionConflict(
@@ -520,16 +506,16 @@ class PostgresRepository(Repository):
                 await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
                 if seats:
                     await db.execute(_INSERT_SEATS, table_id, *_seat_columns(seats))
-            return _table(row)
+            return table_row(row)
 
         return await self._write(body)
 
     async def unfinished_tables(self) -> list[TableRow]:
         async def body(db: Connection) -> list[TableRow]:
             rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE {IS_OPEN} ORDER BY created_at, id"
             )
-            return [_table(row) for row in rows]
+            return [table_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -543,11 +529,11 @@ class PostgresRepository(Repository):
     async def just_ended_tables(self, window: float) -> list[TableRow]:
         async def body(db: Connection) -> list[TableRow]:
             rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ($1, $2)"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ($1, $2)"
                 " AND updated_at >= (SELECT max(updated_at) FROM tables) - $3 ORDER BY id",
                 FINISHED, CANCELLED, window,
             )
-            return [_table(row) for row in rows]
+            return [table_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -556,7 +542,7 @@ class PostgresRepository(Repository):
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         async def body(db: Connection) -> list[SeatRow]:
             rows = await db.fetch(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
                 table_id,
             )
             return [SeatRow(*row) for row in rows]
@@ -567,8 +553,8 @@ class PostgresRepository(Repository):
         async def body(db: Connection) -> dict[int, list[SeatRow]]:
             seats: dict[int, list[SeatRow]] = {}
             for row in await db.fetch(
-                    f"SELECT s.table_id, {_SEAT_COLUMNS} FROM seats AS s"
-                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{_IS_OPEN}"
+                    f"SELECT s.table_id, {SEAT_COLUMNS} FROM seats AS s"
+                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{IS_OPEN}"
                     " ORDER BY s.table_id, s.seat"):
                 seats.setdefault(row[0], []).append(SeatRow(*row[1:]))
             return seats
@@ -624,7 +610,7 @@ class PostgresRepository(Repository):
                 raise Unstorable(f"{type(error).__name__}: {error}") from error
             if row is None:
                 raise await _refusal(db, table_id, f"move {seq}")
-            return _table(row)
+            return table_row(row)
 
         try:
             return await self._run(body)
@@ -649,14 +635,14 @@ class PostgresRepository(Repository):
         async def body(db: Connection) -> TableRow | None:
             # FOR SHARE waits for the lost session's transaction, if it still runs, to end.
             stored = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR SHARE", table_id)
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1 FOR SHARE", table_id)
             found = await db.fetchval(
                 "SELECT 1 FROM moves WHERE table_id = $1 AND seq = $2 AND seat = $3"
                 " AND move = $4 AND actor = $5 AND created_at = $6",
                 table_id, seq, seat, move, actor, now)
             if stored is None or found is None:
                 return None
-            row = _table(stored)
+            row = table_row(stored)
             return row if row.version == seq else dataclasses.replace(
                 row, version=seq, snapshot=snapshot, status=status, updated_at=now)
 
@@ -683,7 +669,7 @@ class PostgresRepository(Repository):
                     " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, key) DO UPDATE SET"
                     " chat = excluded.chat, message_id = excluded.message_id,"
                     " extra = excluded.extra",
-                    table_id, ref.key, ref.chat, ref.message_id, _dumps(ref.extra),
+                    table_id, ref.key, ref.chat, ref.message_id, dumps(ref.extra),
                 )
             except asyncpg.ForeignKeyViolationError:
                 # The table id is the only foreign key: no such table.
@@ -720,7 +706,7 @@ class PostgresRepository(Repository):
             for deadline in deadlines:
                 try:
                     await db.execute(
-                        f"INSERT INTO deadlines ({_DEADLINE_COLUMNS})"
+                        f"INSERT INTO deadlines ({DEADLINE_COLUMNS})"
                         " VALUES ($1, $2, $3, $4, $5, $6)"
                         " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
                         " version = excluded.version, due_at = excluded.due_at,"
@@ -747,7 +733,7 @@ class PostgresRepository(Repository):
             rows = await db.fetch(
                 "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
                 " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{_IS_OPEN} AND ($1::bigint IS NULL OR d.table_id = $1)"
+                f" WHERE t.{IS_OPEN} AND ($1::bigint IS NULL OR d.table_id = $1)"
                 " ORDER BY d.due_at, d.table_id", table_id
             )
             return [Deadline(*row) for row in rows]
@@ -850,7 +836,7 @@ class PostgresRepository(Repository):
     async def results(self, table_id: int) -> list[ResultRow]:
         async def body(db: Connection) -> list[ResultRow]:
             rows = await db.fetch(
-                f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = $1"
+                f"SELECT {RESULT_COLUMNS} FROM results WHERE table_id = $1"
                 " ORDER BY rank, seat",
                 table_id,
             )
@@ -909,7 +895,7 @@ class PostgresRepository(Repository):
     async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
         async def body(db: Connection) -> list[TableRow]:
             rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS},"
+                f"SELECT {TABLE_COLUMNS},"
                 " EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
                 "         AND (s.user_id = $2 OR s.former_user_id = $2))"
                 " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
@@ -917,7 +903,7 @@ class PostgresRepository(Repository):
                 f" FROM tables AS t WHERE platform = $1 AND id IN ({_PERSON_TABLES})"
                 " ORDER BY id",
                 platform, user_id)
-            found = [(_table(row), row["named"]) for row in rows]
+            found = [(table_row(row), row["named"]) for row in rows]
             # A settings list only says the id is there somewhere: keep exact matches.
             return [table for table, named in found if named or table.host == user_id
                     or settings_without(table.settings, user_id) is not None]
@@ -933,7 +919,7 @@ class PostgresRepository(Repository):
         async def body(db: Connection) -> None:
             # Open tables that name them, read before anything changes: marked as changed.
             named = [row[0] for row in await db.fetch(
-                f"SELECT id FROM tables WHERE platform = $1 AND {_IS_OPEN} AND id IN"
+                f"SELECT id FROM tables WHERE platform = $1 AND {IS_OPEN} AND id IN"
                 f" ({_PERSON_TABLES})", platform, user_id)]
             for table_id, name in names.items():
                 await db.execute(
@@ -965,7 +951,7 @@ class PostgresRepository(Repository):
                 cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",
-                                     _dumps(cleaned), table_id)
+                                     dumps(cleaned), table_id)
             await db.execute(
                 "DELETE FROM messages WHERE key LIKE 'hand:%'"
                 " AND (extra::json ->> 'user') = $1"
@@ -1015,7 +1001,7 @@ _HOMED = """(h.home IS NOT NULL AND EXISTS (SELECT 1 FROM live l WHERE l.platfor
   AND l.shard_count IS NOT NULL AND ((h.home >> 22) % l.shard_count)::int = ANY(l.shard_ids)))"""
 _WITH_HOME = ("tables t LEFT JOIN channel_homes h"
               " ON h.platform = t.platform AND h.channel = t.channel")
-_T_OPEN = f"t.{_IS_OPEN}"
+_T_OPEN = f"t.{IS_OPEN}"
 
 
 def _mine(count: str, ids: str) -> str:
@@ -1101,7 +1087,7 @@ class PostgresCluster(Cluster):
             await link.execute(
                 f"WITH live AS ({_LIVE_WORKERS}) DELETE FROM workers w"
                 " WHERE w.id NOT IN (SELECT id FROM live) AND NOT EXISTS"
-                f" (SELECT 1 FROM tables t WHERE t.driver = w.id AND t.{_IS_OPEN})")
+                f" (SELECT 1 FROM tables t WHERE t.driver = w.id AND t.{IS_OPEN})")
             await link.add_listener(self.channel,
                                     lambda _c, _pid, _channel, payload: on_notice(payload))
         except BaseException as error:

@@ -18,16 +18,15 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from db.migrate import load_migrations, migrate
 from db.repository import (
     CANCELLED,
     FINISHED,
@@ -51,7 +50,19 @@ from db.repository import (
     lobby_of,
     settings_without,
 )
+from db.rows import (
+    DEADLINE_COLUMNS,
+    IS_OPEN,
+    RESULT_COLUMNS,
+    SEAT_COLUMNS,
+    TABLE_COLUMNS,
+    deadline_params,
+    dumps,
+    seat_row,
+    table_row,
+)
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
+from db.transactions import bound, configure, each_in_savepoint, transaction, wiping_transaction
 
 T = TypeVar("T")
 # The most moves a group commit takes: with twice as many jobs in flight
@@ -60,215 +71,41 @@ T = TypeVar("T")
 GROUP_MOST = 8
 Connection = sqlite3.Connection
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-
-# Literals rather than bound parameters: SQLite only uses the partial index
-# `tables_one_open_per_channel` when a query repeats its WHERE term.
-_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
-
-_TABLE_COLUMNS = (
-    "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
-    " created_at, updated_at"
-)
-_SEAT_COLUMNS = "seat, user_id, name, is_bot, afk_strikes, former_user_id"
-_RESULT_COLUMNS = "seat, user_id, name, is_bot, score, rank"
-_DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
-
 # The hot path: one guarded UPDATE that also hands back the row, one INSERT. Only a
 # playing table takes moves, so a move racing a /cancel cannot revive the table.
-_COMMIT_MOVE = (
+COMMIT_MOVE = (
     "UPDATE tables SET version = ?, snapshot = ?, status = ?, updated_at = ?"
     " WHERE id = ? AND version = ? AND status = 'playing' AND (? IS NULL OR updated_at = ?)"
-    f" RETURNING {_TABLE_COLUMNS}"
+    f" RETURNING {TABLE_COLUMNS}"
 )
-_INSERT_MOVE = (
+INSERT_MOVE = (
     "INSERT INTO moves (table_id, seq, seat, move, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)"
 )
 _UPSERT_DEADLINE = (
-    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO deadlines ({DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
     " version = excluded.version, due_at = excluded.due_at,"
     " remind_at = excluded.remind_at, reminded = excluded.reminded"
 )
-_INSERT_SEAT = f"INSERT INTO seats (table_id, {_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_INSERT_RESULT = f"INSERT INTO results (table_id, {_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
-
-
-def _deadline_params(deadline: Deadline) -> tuple[Any, ...]:
-    return (deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
-            deadline.remind_at, deadline.reminded)
-
-
-def _dumps(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-# ---------------------------------------------------------------------------- migrations
-
-
-@dataclass(frozen=True)
-class Migration:
-    number: int
-    name: str
-    sql: str
-
-
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """The `NNNN_name.sql` files of `directory`, numbered 1, 2, 3… without gaps."""
-    found = []
-    for path in directory.glob("*.sql"):
-        match = re.fullmatch(r"(\d+)_(\w+)\.sql", path.name)
-        if match is None:
-            raise ValueError(f"migration file name is not NNNN_name.sql: {path.name}")
-        found.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
-    found.sort(key=lambda migration: migration.number)
-    numbers = [migration.number for migration in found]
-    if numbers != list(range(1, len(found) + 1)):
-        raise ValueError(f"migrations must be numbered 1, 2, 3… without gaps, got {numbers}")
-    return found
-
-
-def split_statements(script: str) -> Iterator[str]:
-    """Cut a migration into statements, so they can share one explicit transaction.
-
-    `executescript` would commit before running, and run each statement on its own.
-    `sqlite3.complete_statement` knows about strings, comments and trigger bodies.
-    """
-    buffer = ""
-    *pieces, last = script.split(";")
-    for piece in pieces:
-        buffer += piece + ";"
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip(" \t\r\n;"):
-                yield buffer
-            buffer = ""
-    buffer += last
-    if buffer.strip():
-        # A last statement without its ";", or a closing comment.
-        if not sqlite3.complete_statement(buffer + "\n;"):
-            raise ValueError(f"unterminated SQL statement: {buffer[:80]!r}")
-        yield buffer + "\n;"
-
-
-def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
-    """Apply the pending migrations, each with its `user_version` bump in one transaction.
-
-    The version is read again under the write lock, so a second process starting at the
-    same moment finds the work done instead of applying it twice.
-    """
-    latest = migrations[-1].number if migrations else 0
-    (current,) = db.execute("PRAGMA user_version").fetchone()
-    if current > latest:
-        raise StorageError(
-            f"database schema version {current} is newer than this code knows ({latest})"
-        )
-    for migration in migrations:
-        if migration.number <= current:
-            continue
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            (current,) = db.execute("PRAGMA user_version").fetchone()
-            if current < migration.number:
-                for statement in split_statements(migration.sql):
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {migration.number:d}")
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.rollback()
-            raise
-        current = migration.number
-
-
-# ------------------------------------------------------------------------------- helpers
-
-
-def _configure(db: Connection) -> None:
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
-    # Deleted and overwritten rows are zeroed rather than left in free space: a name
-    # removed by /forgetme (or a table by retention) must not stay readable in the file.
-    db.execute("PRAGMA secure_delete = ON")
-
-
-def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
-    # IMMEDIATE takes the write lock up front: a deferred transaction that reads first
-    # could not be upgraded later in WAL mode (SQLITE_BUSY_SNAPSHOT, no busy wait).
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        result = body(db, *args)
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.rollback()
-        raise
-    return result
-
-
-def _wiping_transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
-    """`_transaction`, then the WAL copied back into the file and emptied: the pages as
-    they were before live on there until a checkpoint (secure_delete only zeroes the main
-    file's free space). One trip to the connection's thread for both."""
-    result = _transaction(db, body, *args)
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return result
-
-
-def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
-                       ) -> list[T | Exception]:
-    """Run each body in its own savepoint of the current transaction: a body that fails
-    is undone alone, and its error is returned in its place."""
-    outcomes: list[T | Exception] = []
-    for body in bodies:
-        db.execute("SAVEPOINT move")
-        try:
-            outcomes.append(body(db))
-        except sqlite3.Error as error:
-            if not isinstance(error, sqlite3.IntegrityError | sqlite3.DataError):
-                # The database itself failed (read-only, full, I/O, damaged): the whole
-                # batch fails, so that the repository's own recovery sees it.
-                raise
-            db.execute("ROLLBACK TO move")
-            outcomes.append(_move_error(error))
-        except Exception as error:
-            # This move alone is refused (another press won, a constraint, a value the
-            # database cannot hold): it is undone and the other tables' moves go on.
-            db.execute("ROLLBACK TO move")
-            outcomes.append(_move_error(error))
-        db.execute("RELEASE move")
-    return outcomes
-
-
-def _move_error(error: Exception) -> StorageError:
-    if isinstance(error, StorageError):
-        return error
-    if isinstance(error, sqlite3.IntegrityError):
-        if "moves.table_id, moves.seq" in str(error):
-            return VersionConflict(str(error))  # that seq is taken (as on PostgreSQL)
-        # The version guard rules out a race: a row the schema refuses (a rank below 1, a
-        # seat twice in the results) is refused whenever it is tried.
-        return Unstorable(str(error))
-    if isinstance(error, sqlite3.DataError):  # a string or blob too big for SQLite
-        return Unstorable(str(error))
-    return Unstorable(f"{type(error).__name__}: {error}")
+_INSERT_SEAT = f"INSERT INTO seats (table_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_RESULT = f"INSERT INTO results (table_id, {RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
 def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...],
                  result_rows: list[tuple[Any, ...]], deadline_row: tuple[Any, ...] | None,
                  clear_deadline: bool) -> TableRow:
-    rows = db.execute(_COMMIT_MOVE, update).fetchall()
+    rows = db.execute(COMMIT_MOVE, update).fetchall()
     if not rows:
         table_id, seq = insert[0], insert[1]
         raise _refusal(db, table_id, f"move {seq}")
-    db.execute(_INSERT_MOVE, insert)
+    db.execute(INSERT_MOVE, insert)
     if result_rows:
         db.executemany(_INSERT_RESULT, result_rows)
     if deadline_row is not None:
         db.execute(_UPSERT_DEADLINE, deadline_row)
     elif clear_deadline:
         db.execute("DELETE FROM deadlines WHERE table_id = ?", (insert[0],))
-    return _table(rows[0])
+    return table_row(rows[0])
 
 
 def _stored_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...]
@@ -281,11 +118,11 @@ def _stored_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...
     if db.execute("SELECT 1 FROM moves WHERE table_id = ? AND seq = ? AND seat = ?"
                   " AND move = ? AND actor = ? AND created_at = ?", insert).fetchone() is None:
         return None
-    stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
+    stored = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?",
                         (insert[0],)).fetchone()
     if stored is None:
         return None  # deleted since: nobody can be told otherwise
-    row = _table(stored)
+    row = table_row(stored)
     seq, snapshot, status, now = update[:4]
     return row if row.version == seq else replace(
         row, version=seq, snapshot=snapshot, status=status, updated_at=now)
@@ -299,26 +136,6 @@ def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
 def _mark_reminded(db: Connection, table_id: int, version: int) -> None:
     db.execute("UPDATE deadlines SET reminded = 1 WHERE table_id = ? AND version = ?",
                (table_id, version))
-
-
-def _bound(function: Callable[..., T], args: tuple[Any, ...]) -> Callable[[Connection], T]:
-    return lambda db: function(db, *args)
-
-
-def _table(row: Sequence[Any]) -> TableRow:
-    (table_id, platform, channel, game, options, settings, seed, status, host, version,
-     snapshot, created_at, updated_at) = row
-    return TableRow(
-        id=table_id, platform=platform, channel=channel, game=game,
-        options=json.loads(options), settings=json.loads(settings), seed=seed,
-        status=status, host=host, version=version, snapshot=snapshot,
-        created_at=created_at, updated_at=updated_at,
-    )
-
-
-def _seat(row: Sequence[Any]) -> SeatRow:
-    seat, user_id, name, is_bot, afk_strikes, former_user_id = row
-    return SeatRow(seat, user_id, name, bool(is_bot), afk_strikes, former_user_id)
 
 
 def _seat_params(table_id: int, seat: SeatRow) -> tuple[Any, ...]:
@@ -337,17 +154,17 @@ def _table_exists(db: Connection, table_id: int) -> bool:
 def _check_unchanged(db: Connection, table_id: int, row: TableRow | None,
                      seats: list[SeatRow] | None) -> None:
     if row is not None:
-        stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
+        stored = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?",
                             (table_id,)).fetchone()
         if stored is None:
             raise TableNotFound(table_id)
-        if lobby_of(_table(stored)) != lobby_of(row):
+        if lobby_of(table_row(stored)) != lobby_of(row):
             raise VersionConflict(f"table {table_id} changed since it was read")
     if seats is not None:
         stored_seats = db.execute(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,),
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,),
         ).fetchall()
-        if [_seat(seat) for seat in stored_seats] != seats:
+        if [seat_row(seat) for seat in stored_seats] != seats:
             raise VersionConflict(f"the seats of table {table_id} changed since they were read")
 
 
@@ -414,7 +231,7 @@ class SqliteRepository(Repository):
             await asyncio.to_thread(connection._thread.join, 5)
             raise StorageError(f"cannot open {self.path}: {error}") from error
         try:
-            await self._job(db, _configure)
+            await self._job(db, configure)
         except BaseException as error:
             await db.close()
             if isinstance(error, sqlite3.Error):
@@ -434,7 +251,7 @@ class SqliteRepository(Repository):
     async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False,
                           wipe: bool = False) -> T:
         """The body of `_run`, for callers that already hold `self._lock`. A write with
-        `wipe` leaves nothing it removed in the WAL (`_wiping_transaction`)."""
+        `wipe` leaves nothing it removed in the WAL (`wiping_transaction`)."""
         self._check_open()
         try:
             if self._db is None or (write and self._reconnect):
@@ -442,7 +259,7 @@ class SqliteRepository(Repository):
             assert self._db is not None
             if not write:
                 return await self._job(self._db, fn, *args)
-            result = await self._job(self._db, _wiping_transaction if wipe else _transaction,
+            result = await self._job(self._db, wiping_transaction if wipe else transaction,
                                      fn, *args)
             self._reconnect = False
             return result
@@ -510,7 +327,7 @@ class SqliteRepository(Repository):
         settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
     ) -> TableRow:
         now = self._clock()
-        params = (platform, channel, game, _dumps(options), _dumps(settings), seed, LOBBY,
+        params = (platform, channel, game, dumps(options), dumps(settings), seed, LOBBY,
                   host, now, now)
 
         def body(db: Connection) -> TableRow:
@@ -518,39 +335,39 @@ class SqliteRepository(Repository):
                 (row,) = db.execute(
                     "INSERT INTO tables (platform, channel, game, options, settings, seed,"
                     " status, host, created_at, updated_at)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_TABLE_COLUMNS}",
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {TABLE_COLUMNS}",
                     params,
                 ).fetchall()
             except sqlite3.IntegrityError:
                 existing = db.execute(
-                    f"SELECT id FROM tables WHERE platform = ? AND channel = ? AND {_IS_OPEN}",
+                    f"SELECT id FROM tables WHERE platform = ? AND channel = ? AND {IS_OPEN}",
                     (platform, channel),
                 ).fetchone()
                 if existing is None:
                     raise
                 raise TableExists(existing[0]) from None
             _insert_seats(db, row[0], seats)
-            return _table(row)
+            return table_row(row)
 
         return await self._write(body)
 
     async def get_table(self, table_id: int) -> TableRow | None:
         def body(db: Connection) -> TableRow | None:
             row = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
             ).fetchone()
-            return None if row is None else _table(row)
+            return None if row is None else table_row(row)
 
         return await self._run(body)
 
     async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
         def body(db: Connection) -> TableRow | None:
             row = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
-                f" WHERE platform = ? AND channel = ? AND {_IS_OPEN}",
+                f"SELECT {TABLE_COLUMNS} FROM tables"
+                f" WHERE platform = ? AND channel = ? AND {IS_OPEN}",
                 (platform, channel),
             ).fetchone()
-            return None if row is None else _table(row)
+            return None if row is None else table_row(row)
 
         return await self._run(body)
 
@@ -560,18 +377,18 @@ class SqliteRepository(Repository):
 
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                f"SELECT {TABLE_COLUMNS} FROM tables"
                 " WHERE platform = ? AND channel = ? ORDER BY id DESC LIMIT 1",
                 (platform, channel),
             ).fetchall()
             if with_topics:  # rare (the bot added back): a scan of the platform's rows
                 rows += db.execute(
-                    f"SELECT {_TABLE_COLUMNS} FROM tables AS t"
+                    f"SELECT {TABLE_COLUMNS} FROM tables AS t"
                     " WHERE platform = ? AND substr(channel, 1, ?) = ? AND id = (SELECT max(id)"
                     " FROM tables WHERE platform = t.platform AND channel = t.channel)",
                     (platform, len(prefix), prefix),
                 ).fetchall()
-            return [_table(row) for row in rows]
+            return [table_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -581,7 +398,7 @@ class SqliteRepository(Repository):
 
         def body(db: Connection) -> list[int]:
             rows = db.execute(
-                f"SELECT id, channel FROM tables WHERE platform = ? AND {_IS_OPEN}"
+                f"SELECT id, channel FROM tables WHERE platform = ? AND {IS_OPEN}"
                 " AND (channel = ? OR substr(channel, 1, ?) = ?)",
                 (platform, old_chat, len(prefix), prefix),
             ).fetchall()
@@ -605,8 +422,8 @@ class SqliteRepository(Repository):
         params: list[Any] = [self._clock()]
         for column, value in (
             ("status", status),
-            ("options", None if options is None else _dumps(options)),
-            ("settings", None if settings is None else _dumps(settings)),
+            ("options", None if options is None else dumps(options)),
+            ("settings", None if settings is None else dumps(settings)),
             ("host", host),
         ):
             if value is not None:
@@ -620,7 +437,7 @@ class SqliteRepository(Repository):
             params.append(snapshot)
         sql = (
             f"UPDATE tables SET {', '.join(assignments)} WHERE id = ? AND version = ?"
-            f" RETURNING {_TABLE_COLUMNS}"
+            f" RETURNING {TABLE_COLUMNS}"
         )
         params += [table_id, expected_version]
 
@@ -636,7 +453,7 @@ class SqliteRepository(Repository):
                 other = db.execute(
                     "SELECT other.id FROM tables AS other JOIN tables AS this"
                     " ON other.platform = this.platform AND other.channel = this.channel"
-                    f" WHERE this.id = ? AND other.id != this.id AND other.{_IS_OPEN}",
+                    f" WHERE this.id = ? AND other.id != this.id AND other.{IS_OPEN}",
                     (table_id,),
                 ).fetchone()
                 if other is None:
@@ -651,16 +468,16 @@ class SqliteRepository(Repository):
             if seats is not None:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
                 _insert_seats(db, table_id, seats)
-            return _table(rows[0])
+            return table_row(rows[0])
 
         return await self._write(body)
 
     async def unfinished_tables(self) -> list[TableRow]:
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE {IS_OPEN} ORDER BY created_at, id"
             ).fetchall()
-            return [_table(row) for row in rows]
+            return [table_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -674,11 +491,11 @@ class SqliteRepository(Repository):
     async def just_ended_tables(self, window: float) -> list[TableRow]:
         def body(db: Connection) -> list[TableRow]:
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN (?, ?)"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN (?, ?)"
                 " AND updated_at >= (SELECT max(updated_at) FROM tables) - ? ORDER BY id",
                 (FINISHED, CANCELLED, window),
             ).fetchall()
-            return [_table(row) for row in rows]
+            return [table_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -687,10 +504,10 @@ class SqliteRepository(Repository):
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         def body(db: Connection) -> list[SeatRow]:
             rows = db.execute(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
                 (table_id,),
             ).fetchall()
-            return [_seat(row) for row in rows]
+            return [seat_row(row) for row in rows]
 
         return await self._run(body)
 
@@ -698,10 +515,10 @@ class SqliteRepository(Repository):
         def body(db: Connection) -> dict[int, list[SeatRow]]:
             seats: dict[int, list[SeatRow]] = {}
             for table_id, *row in db.execute(
-                    f"SELECT s.table_id, {_SEAT_COLUMNS} FROM seats AS s"
-                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{_IS_OPEN}"
+                    f"SELECT s.table_id, {SEAT_COLUMNS} FROM seats AS s"
+                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{IS_OPEN}"
                     " ORDER BY s.table_id, s.seat"):
-                seats.setdefault(table_id, []).append(_seat(row))
+                seats.setdefault(table_id, []).append(seat_row(row))
             return seats
 
         return await self._run(body)
@@ -744,7 +561,7 @@ class SqliteRepository(Repository):
         insert = (table_id, seq, seat, move, actor, now)
         result_rows = [(table_id, r.seat, r.user_id, r.name, r.is_bot, r.score, r.rank)
                        for r in results or ()]
-        deadline_row = _deadline_params(deadline) if deadline is not None else None
+        deadline_row = deadline_params(deadline) if deadline is not None else None
         return cast(TableRow, await self._grouped(
             _commit_move, update, insert, result_rows, deadline_row, clear_deadline))
 
@@ -779,7 +596,7 @@ class SqliteRepository(Repository):
                         outcomes = await self._run_in_writer(items)
                     else:
                         outcomes = await self._run_locked(
-                            _each_in_savepoint, [_bound(*item) for item in items], write=True)
+                            each_in_savepoint, [bound(*item) for item in items], write=True)
                 except BaseException as error:
                     failure = error if isinstance(error, StorageError) else StorageError(
                         str(error))
@@ -831,7 +648,7 @@ class SqliteRepository(Repository):
     # --------------------------------------------------------- platform messages
 
     async def set_message(self, table_id: int, ref: MessageRef) -> None:
-        params = (table_id, ref.key, ref.chat, ref.message_id, _dumps(ref.extra))
+        params = (table_id, ref.key, ref.chat, ref.message_id, dumps(ref.extra))
 
         def body(db: Connection) -> None:
             try:
@@ -873,7 +690,7 @@ class SqliteRepository(Repository):
         def body(db: Connection) -> None:
             for deadline in deadlines:
                 try:
-                    db.execute(_UPSERT_DEADLINE, _deadline_params(deadline))
+                    db.execute(_UPSERT_DEADLINE, deadline_params(deadline))
                 except sqlite3.IntegrityError as error:
                     raise _missing_table_or(db, deadline.table_id, error) from None
 
@@ -893,7 +710,7 @@ class SqliteRepository(Repository):
             rows = db.execute(
                 "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
                 " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{_IS_OPEN} AND (? IS NULL OR d.table_id = ?)"
+                f" WHERE t.{IS_OPEN} AND (? IS NULL OR d.table_id = ?)"
                 " ORDER BY d.due_at, d.table_id", (table_id, table_id)
             ).fetchall()
             return [Deadline(table_id, seat, version, due_at, remind_at, bool(reminded))
@@ -994,7 +811,7 @@ class SqliteRepository(Repository):
     async def results(self, table_id: int) -> list[ResultRow]:
         def body(db: Connection) -> list[ResultRow]:
             rows = db.execute(
-                f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = ? ORDER BY rank, seat",
+                f"SELECT {RESULT_COLUMNS} FROM results WHERE table_id = ? ORDER BY rank, seat",
                 (table_id,),
             ).fetchall()
             return [ResultRow(seat, user_id, name, bool(is_bot), score, rank)
@@ -1050,11 +867,11 @@ class SqliteRepository(Repository):
         def body(db: Connection) -> list[TableRow]:
             # `+platform`: no index on the platform, or SQLite would read all its tables.
             rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE +platform = ? AND id IN"
+                f"SELECT {TABLE_COLUMNS} FROM tables WHERE +platform = ? AND id IN"
                 f" ({_PERSON_TABLES}) ORDER BY id",
                 (platform, *[user_id] * _PERSON_TABLES.count("?")),
             ).fetchall()
-            found = [_table(row) for row in rows]
+            found = [table_row(row) for row in rows]
             # A settings list only says the id is there somewhere: keep exact matches.
             return [row for row in found if row.host == user_id
                     or settings_without(row.settings, user_id) is not None
@@ -1071,7 +888,7 @@ class SqliteRepository(Repository):
         def body(db: Connection) -> None:
             # Open tables that name them, read before anything changes: marked as changed.
             named = [row[0] for row in db.execute(
-                f"SELECT id FROM tables WHERE +platform = ? AND {_IS_OPEN} AND id IN"
+                f"SELECT id FROM tables WHERE +platform = ? AND {IS_OPEN} AND id IN"
                 f" ({_PERSON_TABLES})",
                 (platform, *[user_id] * _PERSON_TABLES.count("?"))).fetchall()]
             for table_id, name in names.items():
@@ -1098,7 +915,7 @@ class SqliteRepository(Repository):
                 cleaned = settings_without(json.loads(text), user_id)
                 if cleaned is not None:
                     db.execute("UPDATE tables SET settings = ? WHERE id = ?",
-                               (_dumps(cleaned), table_id))
+                               (dumps(cleaned), table_id))
             db.execute(f"DELETE FROM messages WHERE key LIKE 'hand:%'"
                        f" AND json_extract(extra, '$.user') = ? AND {of_platform}",
                        (user_id, platform))

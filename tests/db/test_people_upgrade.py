@@ -6,8 +6,9 @@ import sqlite3
 import asyncpg
 
 from db import postgres
+from db.migrate import load_migrations, migrate
 from db.postgres import migrate as migrate_pg
-from db.sqlite import SqliteRepository, load_migrations, migrate
+from db.sqlite import SqliteRepository
 from tests.db.conftest import POSTGRES_URL, postgres_repository, postgres_schema
 
 KICKED = '{"kicked":["u-zoe"],"takeovers":[["u-dee","Dee"]]}'

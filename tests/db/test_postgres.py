@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from db.migrate import Migration, load_migrations
 from db.postgres import MIGRATION_LOCK, MIGRATIONS_DIR, PostgresRepository, migrate
 from db.repository import (
     CANCELLED,
@@ -19,7 +20,6 @@ from db.repository import (
     TableExists,
     VersionConflict,
 )
-from db.sqlite import Migration, load_migrations
 from tests.db.conftest import POSTGRES_URL, postgres_repository, postgres_schema, started_table
 
 LATEST = load_migrations(MIGRATIONS_DIR)[-1].number

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from db import open_repository
+from db.migrate import Migration, load_migrations, migrate, split_statements
 from db.postgres import PostgresRepository
 from db.repository import StorageError
-from db.sqlite import Migration, SqliteRepository, load_migrations, migrate, split_statements
+from db.sqlite import SqliteRepository
 from tests.db.conftest import started_table
 
 LATEST = load_migrations()[-1].number
