@@ -26,13 +26,12 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import asyncpg
 
 from db.migrate import POSTGRES_MIGRATIONS, Migration, load_migrations
 from db.repository import (
-    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -40,10 +39,7 @@ from db.repository import (
     Census,
     Cluster,
     Deadline,
-    GameStats,
     MessageRef,
-    MoveRow,
-    Repository,
     ResultRow,
     SeatRow,
     Shards,
@@ -53,7 +49,6 @@ from db.repository import (
     TableRow,
     Unreachable,
     Unstorable,
-    UserSettings,
     VersionConflict,
     lobby_of,
     settings_without,
@@ -67,6 +62,8 @@ from db.rows import (
     dumps,
     table_row,
 )
+from db.statements import Body
+from db.store import TRANSACTION, Mode, Store
 
 T = TypeVar("T")
 # What the pool lends is a proxy of a connection; `migrate` is also handed a plain one.
@@ -186,6 +183,27 @@ async def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
     return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
 
 
+async def _drive(db: Connection, body: Callable[..., Body[T]], args: tuple[Any, ...]) -> T:
+    """Run a body (`db.store`) to its end on this connection, awaiting each statement it
+    yields and sending back its answer."""
+    steps = body(*args)
+    answer: Any = None
+    try:
+        while True:
+            op = steps.send(answer)
+            text, values = op.bind("postgres")
+            if op.kind == "all":
+                answer = await db.fetch(text, *values)
+            elif op.kind == "one":
+                answer = await db.fetchrow(text, *values)
+            else:
+                # The command tag ends with the count: "UPDATE 3", "INSERT 0 1".
+                status = await db.execute(text, *values)
+                answer = int(status.rpartition(" ")[2] or 0)
+    except StopIteration as stop:
+        return cast(T, stop.value)
+
+
 # ---------------------------------------------------------------------------- migrations
 
 
@@ -236,7 +254,7 @@ async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
 # ---------------------------------------------------------------------------- repository
 
 
-class PostgresRepository(Repository):
+class PostgresRepository(Store):
     """`dsn` is a postgresql:// or postgres:// URL (asyncpg's syntax, ?sslmode=… included).
 
     `lock_timeout` (seconds) is how long a write waits for another session's row lock
@@ -293,6 +311,10 @@ class PostgresRepository(Repository):
     async def _write(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
         """Several statements that commit together or not at all."""
         return await self._call(fn, transaction=True)
+
+    async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
+        return await self._call(lambda db: _drive(db, body, args),
+                                transaction=mode == TRANSACTION)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -360,47 +382,6 @@ class PostgresRepository(Repository):
             return table_row(row)
 
         return await self._write(body)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        async def body(db: Connection) -> TableRow | None:
-            row = await db.fetchrow(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
-            )
-            return None if row is None else table_row(row)
-
-        return await self._run(body)
-
-    async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
-        async def body(db: Connection) -> TableRow | None:
-            row = await db.fetchrow(
-                f"SELECT {TABLE_COLUMNS} FROM tables"
-                f" WHERE platform = $1 AND channel = $2 AND {IS_OPEN}",
-                platform, channel,
-            )
-            return None if row is None else table_row(row)
-
-        return await self._run(body)
-
-    async def newest_tables_in(self, platform: str, channel: str, *,
-                               with_topics: bool = False) -> list[TableRow]:
-        prefix = f"{channel}:"
-
-        async def body(db: Connection) -> list[TableRow]:
-            rows = list(await db.fetch(
-                f"SELECT {TABLE_COLUMNS} FROM tables"
-                " WHERE platform = $1 AND channel = $2 ORDER BY id DESC LIMIT 1",
-                platform, channel,
-            ))
-            if with_topics:  # rare (the bot added back): a scan of the platform's rows
-                rows += await db.fetch(
-                    f"SELECT {TABLE_COLUMNS} FROM tables AS t"
-                    " WHERE platform = $1 AND substr(channel, 1, $2) = $3 AND id = (SELECT"
-                    " max(id) FROM tables WHERE platform = t.platform AND channel = t.channel)",
-                    platform, len(prefix), prefix,
-                )
-            return [table_row(row) for row in rows]
-
-        return await self._run(body)
 
     async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
         prefix = f"{old_chat}:"
@@ -510,65 +491,7 @@ class PostgresRepository(Repository):
 
         return await self._write(body)
 
-    async def unfinished_tables(self) -> list[TableRow]:
-        async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE {IS_OPEN} ORDER BY created_at, id"
-            )
-            return [table_row(row) for row in rows]
-
-        return await self._run(body)
-
-    async def newest_change(self) -> float | None:
-        async def body(db: Connection) -> float | None:
-            newest = await db.fetchval("SELECT max(updated_at) FROM tables")
-            return None if newest is None else float(newest)
-
-        return await self._run(body)
-
-    async def just_ended_tables(self, window: float) -> list[TableRow]:
-        async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ($1, $2)"
-                " AND updated_at >= (SELECT max(updated_at) FROM tables) - $3 ORDER BY id",
-                FINISHED, CANCELLED, window,
-            )
-            return [table_row(row) for row in rows]
-
-        return await self._run(body)
-
     # -------------------------------------------------------------------- seats
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        async def body(db: Connection) -> list[SeatRow]:
-            rows = await db.fetch(
-                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
-                table_id,
-            )
-            return [SeatRow(*row) for row in rows]
-
-        return await self._run(body)
-
-    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
-        async def body(db: Connection) -> dict[int, list[SeatRow]]:
-            seats: dict[int, list[SeatRow]] = {}
-            for row in await db.fetch(
-                    f"SELECT s.table_id, {SEAT_COLUMNS} FROM seats AS s"
-                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{IS_OPEN}"
-                    " ORDER BY s.table_id, s.seat"):
-                seats.setdefault(row[0], []).append(SeatRow(*row[1:]))
-            return seats
-
-        return await self._run(body)
-
-    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
-        async def body(db: Connection) -> list[int]:
-            return [row[0] for row in await db.fetch(
-                "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
-                " WHERE t.platform = $1 AND t.status = $2 AND s.user_id = $3 ORDER BY t.id",
-                platform, PLAYING, user_id)]
-
-        return await self._run(body)
 
     async def update_seat(self, table_id: int, seat: SeatRow) -> None:
         async def body(db: Connection) -> None:
@@ -648,17 +571,6 @@ class PostgresRepository(Repository):
 
         return await self._write(body)
 
-    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
-        async def body(db: Connection) -> list[MoveRow]:
-            rows = await db.fetch(
-                "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = $1"
-                " AND seq > $2 ORDER BY seq",
-                table_id, after,
-            )
-            return [MoveRow(*row) for row in rows]
-
-        return await self._run(body)
-
     # --------------------------------------------------------- platform messages
 
     async def set_message(self, table_id: int, ref: MessageRef) -> None:
@@ -674,25 +586,6 @@ class PostgresRepository(Repository):
             except asyncpg.ForeignKeyViolationError:
                 # The table id is the only foreign key: no such table.
                 raise TableNotFound(table_id) from None
-
-        await self._run(body)
-
-    async def messages(self, table_id: int) -> dict[str, MessageRef]:
-        async def body(db: Connection) -> dict[str, MessageRef]:
-            rows = await db.fetch(
-                "SELECT key, chat, message_id, extra FROM messages WHERE table_id = $1",
-                table_id,
-            )
-            return {key: MessageRef(key, chat, message_id, json.loads(extra))
-                    for key, chat, message_id, extra in rows}
-
-        return await self._run(body)
-
-    async def delete_message(self, table_id: int, key: str) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "DELETE FROM messages WHERE table_id = $1 AND key = $2", table_id, key
-            )
 
         await self._run(body)
 
@@ -720,26 +613,6 @@ class PostgresRepository(Repository):
         if deadlines:
             await self._write(body)
 
-    async def clear_deadline(self, table_id: int) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute("DELETE FROM deadlines WHERE table_id = $1", table_id)
-
-        await self._run(body)
-
-    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
-        """Soonest first; a finished or cancelled table's leftover deadline is not one."""
-
-        async def body(db: Connection) -> list[Deadline]:
-            rows = await db.fetch(
-                "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
-                " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{IS_OPEN} AND ($1::bigint IS NULL OR d.table_id = $1)"
-                " ORDER BY d.due_at, d.table_id", table_id
-            )
-            return [Deadline(*row) for row in rows]
-
-        return await self._run(body)
-
     async def mark_reminded(self, table_id: int, version: int) -> None:
         """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
 
@@ -751,130 +624,7 @@ class PostgresRepository(Repository):
 
         await self._run(body)
 
-    # ------------------------------------------------------- people and places
-
-    async def user_settings(self, platform: str, user_id: str) -> UserSettings:
-        async def body(db: Connection) -> UserSettings:
-            row = await db.fetchrow(
-                "SELECT lang, mentions, locale FROM user_settings"
-                " WHERE platform = $1 AND user_id = $2",
-                platform, user_id,
-            )
-            return UserSettings() if row is None else UserSettings(row[0], row[1], row[2])
-
-        return await self._run(body)
-
-    async def set_user_settings(
-        self, platform: str, user_id: str, settings: UserSettings
-    ) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO user_settings (platform, user_id, lang, mentions)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (platform, user_id) DO UPDATE SET"
-                " lang = excluded.lang, mentions = excluded.mentions",
-                platform, user_id, settings.lang, bool(settings.mentions),
-            )
-
-        await self._run(body)
-
-    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO user_settings (platform, user_id, locale) VALUES ($1, $2, $3)"
-                " ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale",
-                platform, user_id, locale,
-            )
-
-        await self._run(body)
-
-    async def channel_lang(self, platform: str, channel: str) -> str | None:
-        async def body(db: Connection) -> str | None:
-            return await db.fetchval(
-                "SELECT lang FROM channel_settings WHERE platform = $1 AND channel = $2",
-                platform, channel,
-            )
-
-        return await self._run(body)
-
-    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
-        async def body(db: Connection) -> dict[str, str]:
-            rows = await db.fetch(
-                "SELECT channel, lang FROM channel_settings WHERE platform = $1 AND lang IS NOT"
-                " NULL AND channel = ANY($2::text[])", platform, channels)
-            return {row[0]: row[1] for row in rows}
-
-        return await self._run(body)
-
-    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO channel_settings (platform, channel, lang) VALUES ($1, $2, $3)"
-                " ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang",
-                platform, channel, lang,
-            )
-
-        await self._run(body)
-
-    # ------------------------------------------------------------------ secrets
-
-    async def secret(self, name: str, new_value: str) -> str:
-        async def read(db: Connection) -> str | None:
-            value = await db.fetchval("SELECT value FROM secrets WHERE name = $1", name)
-            return None if value is None else str(value)
-
-        async def store(db: Connection) -> str:
-            await db.execute("INSERT INTO secrets (name, value) VALUES ($1, $2)"
-                             " ON CONFLICT (name) DO NOTHING", name, new_value)
-            return str(await db.fetchval("SELECT value FROM secrets WHERE name = $1", name))
-
-        # Read first: a read-only replica or role still yields the secret it holds.
-        stored = await self._run(read)
-        return stored if stored is not None else await self._run(store)
-
-    # ------------------------------------------------------------------ results
-
-    async def results(self, table_id: int) -> list[ResultRow]:
-        async def body(db: Connection) -> list[ResultRow]:
-            rows = await db.fetch(
-                f"SELECT {RESULT_COLUMNS} FROM results WHERE table_id = $1"
-                " ORDER BY rank, seat",
-                table_id,
-            )
-            return [ResultRow(*row) for row in rows]
-
-        return await self._run(body)
-
-    async def stats(self, platform: str, user_id: str) -> list[GameStats]:
-        """Per game, most played first. A result counts for the user it names."""
-
-        async def body(db: Connection) -> list[GameStats]:
-            rows = await db.fetch(
-                "SELECT t.game, COUNT(*), COUNT(*) FILTER (WHERE r.rank = 1),"
-                " AVG(r.rank)::double precision"
-                " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
-                " WHERE r.user_id = $1 AND t.platform = $2 AND t.status = 'finished'"
-                " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game COLLATE \"C\"",
-                user_id, platform,
-            )
-            return [GameStats(*row) for row in rows]
-
-        return await self._run(body)
-
     # ------------------------------------------------------------------ service
-
-    async def ping(self) -> None:
-        async def body(db: Connection) -> None:
-            await db.fetchval("SELECT 1")
-
-        await self._run(body)
-
-    async def table_counts(self) -> dict[tuple[str, str], int]:
-        async def body(db: Connection) -> dict[tuple[str, str], int]:
-            rows = await db.fetch(
-                "SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
-            return {(game, status): count for game, status, count in rows}
-
-        return await self._run(body)
 
     async def delete_tables_before(self, before: float | None) -> int:
         async def body(db: Connection) -> int:

@@ -38,9 +38,10 @@ def table_row(row: Any) -> TableRow:
     )
 
 
-def seat_row(row: Any) -> SeatRow:
-    """A row that starts with SEAT_COLUMNS (SQLite's booleans are 0 and 1)."""
-    return SeatRow(row[0], row[1], row[2], bool(row[3]), row[4], row[5])
+def seat_row(row: Any, start: int = 0) -> SeatRow:
+    """A row with SEAT_COLUMNS from `start` on (SQLite's booleans are 0 and 1)."""
+    return SeatRow(row[start], row[start + 1], row[start + 2], bool(row[start + 3]),
+                   row[start + 4], row[start + 5])
 
 
 def deadline_params(deadline: Deadline) -> tuple[Any, ...]:

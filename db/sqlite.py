@@ -28,16 +28,12 @@ import aiosqlite
 
 from db.migrate import load_migrations, migrate
 from db.repository import (
-    CANCELLED,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
     PLAYING,
     Deadline,
-    GameStats,
     MessageRef,
-    MoveRow,
-    Repository,
     ResultRow,
     SeatRow,
     StorageError,
@@ -45,7 +41,6 @@ from db.repository import (
     TableNotFound,
     TableRow,
     Unstorable,
-    UserSettings,
     VersionConflict,
     lobby_of,
     settings_without,
@@ -62,7 +57,16 @@ from db.rows import (
     table_row,
 )
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
-from db.transactions import bound, configure, each_in_savepoint, transaction, wiping_transaction
+from db.statements import Body
+from db.store import READ, Mode, Store
+from db.transactions import (
+    bound,
+    configure,
+    drive,
+    each_in_savepoint,
+    transaction,
+    wiping_transaction,
+)
 
 T = TypeVar("T")
 # The most moves a group commit takes: with twice as many jobs in flight
@@ -185,7 +189,7 @@ def _missing_table_or(db: Connection, table_id: int, error: sqlite3.IntegrityErr
 # ---------------------------------------------------------------------------- repository
 
 
-class SqliteRepository(Repository):
+class SqliteRepository(Store):
     """`path` is a file name or ":memory:"; `busy_timeout` (seconds) is how long a write
     waits for another process's lock before it fails with StorageError.
     `writer_process=False` keeps a file's group commits on the connection's thread (they
@@ -290,6 +294,10 @@ class SqliteRepository(Repository):
     async def _write(self, body: Callable[..., T], *args: Any) -> T:
         return await self._run(body, *args, write=True)
 
+    async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
+        # The whole body is one job on the connection's thread: no hop per statement.
+        return await self._run(drive, body, *args, write=mode != READ)
+
     # ---------------------------------------------------------------- lifecycle
 
     async def open(self) -> None:
@@ -350,47 +358,6 @@ class SqliteRepository(Repository):
             return table_row(row)
 
         return await self._write(body)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        def body(db: Connection) -> TableRow | None:
-            row = db.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
-            ).fetchone()
-            return None if row is None else table_row(row)
-
-        return await self._run(body)
-
-    async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
-        def body(db: Connection) -> TableRow | None:
-            row = db.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tables"
-                f" WHERE platform = ? AND channel = ? AND {IS_OPEN}",
-                (platform, channel),
-            ).fetchone()
-            return None if row is None else table_row(row)
-
-        return await self._run(body)
-
-    async def newest_tables_in(self, platform: str, channel: str, *,
-                               with_topics: bool = False) -> list[TableRow]:
-        prefix = f"{channel}:"
-
-        def body(db: Connection) -> list[TableRow]:
-            rows = db.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tables"
-                " WHERE platform = ? AND channel = ? ORDER BY id DESC LIMIT 1",
-                (platform, channel),
-            ).fetchall()
-            if with_topics:  # rare (the bot added back): a scan of the platform's rows
-                rows += db.execute(
-                    f"SELECT {TABLE_COLUMNS} FROM tables AS t"
-                    " WHERE platform = ? AND substr(channel, 1, ?) = ? AND id = (SELECT max(id)"
-                    " FROM tables WHERE platform = t.platform AND channel = t.channel)",
-                    (platform, len(prefix), prefix),
-                ).fetchall()
-            return [table_row(row) for row in rows]
-
-        return await self._run(body)
 
     async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
         prefix = f"{old_chat}:"
@@ -472,65 +439,7 @@ class SqliteRepository(Repository):
 
         return await self._write(body)
 
-    async def unfinished_tables(self) -> list[TableRow]:
-        def body(db: Connection) -> list[TableRow]:
-            rows = db.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE {IS_OPEN} ORDER BY created_at, id"
-            ).fetchall()
-            return [table_row(row) for row in rows]
-
-        return await self._run(body)
-
-    async def newest_change(self) -> float | None:
-        def body(db: Connection) -> float | None:
-            (newest,) = db.execute("SELECT max(updated_at) FROM tables").fetchone()
-            return None if newest is None else float(newest)
-
-        return await self._run(body)
-
-    async def just_ended_tables(self, window: float) -> list[TableRow]:
-        def body(db: Connection) -> list[TableRow]:
-            rows = db.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN (?, ?)"
-                " AND updated_at >= (SELECT max(updated_at) FROM tables) - ? ORDER BY id",
-                (FINISHED, CANCELLED, window),
-            ).fetchall()
-            return [table_row(row) for row in rows]
-
-        return await self._run(body)
-
     # -------------------------------------------------------------------- seats
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        def body(db: Connection) -> list[SeatRow]:
-            rows = db.execute(
-                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            return [seat_row(row) for row in rows]
-
-        return await self._run(body)
-
-    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
-        def body(db: Connection) -> dict[int, list[SeatRow]]:
-            seats: dict[int, list[SeatRow]] = {}
-            for table_id, *row in db.execute(
-                    f"SELECT s.table_id, {SEAT_COLUMNS} FROM seats AS s"
-                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{IS_OPEN}"
-                    " ORDER BY s.table_id, s.seat"):
-                seats.setdefault(table_id, []).append(seat_row(row))
-            return seats
-
-        return await self._run(body)
-
-    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
-        def body(db: Connection) -> list[int]:
-            return [table_id for (table_id,) in db.execute(
-                "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
-                " WHERE t.platform = ? AND t.status = ? AND s.user_id = ? ORDER BY t.id",
-                (platform, PLAYING, user_id))]
-
-        return await self._run(body)
 
     async def update_seat(self, table_id: int, seat: SeatRow) -> None:
         def body(db: Connection) -> None:
@@ -634,17 +543,6 @@ class SqliteRepository(Repository):
             await self._writer.stop()
             raise StorageError(str(error)) from error
 
-    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
-        def body(db: Connection) -> list[MoveRow]:
-            rows = db.execute(
-                "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = ?"
-                " AND seq > ? ORDER BY seq",
-                (table_id, after),
-            ).fetchall()
-            return [MoveRow(*row) for row in rows]
-
-        return await self._run(body)
-
     # --------------------------------------------------------- platform messages
 
     async def set_message(self, table_id: int, ref: MessageRef) -> None:
@@ -664,23 +562,6 @@ class SqliteRepository(Repository):
 
         await self._write(body)
 
-    async def messages(self, table_id: int) -> dict[str, MessageRef]:
-        def body(db: Connection) -> dict[str, MessageRef]:
-            rows = db.execute(
-                "SELECT key, chat, message_id, extra FROM messages WHERE table_id = ?",
-                (table_id,),
-            ).fetchall()
-            return {key: MessageRef(key, chat, message_id, json.loads(extra))
-                    for key, chat, message_id, extra in rows}
-
-        return await self._run(body)
-
-    async def delete_message(self, table_id: int, key: str) -> None:
-        def body(db: Connection) -> None:
-            db.execute("DELETE FROM messages WHERE table_id = ? AND key = ?", (table_id, key))
-
-        await self._write(body)
-
     # ---------------------------------------------------------------- deadlines
 
     async def set_deadline(self, deadline: Deadline) -> None:
@@ -697,155 +578,12 @@ class SqliteRepository(Repository):
         if deadlines:
             await self._write(body)
 
-    async def clear_deadline(self, table_id: int) -> None:
-        def body(db: Connection) -> None:
-            db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-
-        await self._write(body)
-
-    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
-        """Soonest first; a finished or cancelled table's leftover deadline is not one."""
-
-        def body(db: Connection) -> list[Deadline]:
-            rows = db.execute(
-                "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
-                " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{IS_OPEN} AND (? IS NULL OR d.table_id = ?)"
-                " ORDER BY d.due_at, d.table_id", (table_id, table_id)
-            ).fetchall()
-            return [Deadline(table_id, seat, version, due_at, remind_at, bool(reminded))
-                    for table_id, seat, version, due_at, remind_at, reminded in rows]
-
-        return await self._run(body)
-
     async def mark_reminded(self, table_id: int, version: int) -> None:
         """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
         # In the group commit: after a restart hundreds of reminders go out at once.
         await self._grouped(_mark_reminded, table_id, version)
 
-    # ------------------------------------------------------- people and places
-
-    async def user_settings(self, platform: str, user_id: str) -> UserSettings:
-        def body(db: Connection) -> UserSettings:
-            row = db.execute(
-                "SELECT lang, mentions, locale FROM user_settings"
-                " WHERE platform = ? AND user_id = ?",
-                (platform, user_id),
-            ).fetchone()
-            return UserSettings() if row is None else UserSettings(row[0], bool(row[1]), row[2])
-
-        return await self._run(body)
-
-    async def set_user_settings(
-        self, platform: str, user_id: str, settings: UserSettings
-    ) -> None:
-        def body(db: Connection) -> None:
-            db.execute(
-                "INSERT INTO user_settings (platform, user_id, lang, mentions)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET"
-                " lang = excluded.lang, mentions = excluded.mentions",
-                (platform, user_id, settings.lang, settings.mentions),
-            )
-
-        await self._write(body)
-
-    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
-        def body(db: Connection) -> None:
-            db.execute(
-                "INSERT INTO user_settings (platform, user_id, locale) VALUES (?, ?, ?)"
-                " ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale",
-                (platform, user_id, locale),
-            )
-
-        await self._write(body)
-
-    async def channel_lang(self, platform: str, channel: str) -> str | None:
-        def body(db: Connection) -> str | None:
-            row = db.execute(
-                "SELECT lang FROM channel_settings WHERE platform = ? AND channel = ?",
-                (platform, channel),
-            ).fetchone()
-            return None if row is None else row[0]
-
-        return await self._run(body)
-
-    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
-        def body(db: Connection) -> dict[str, str]:
-            return dict(db.execute(
-                "SELECT channel, lang FROM channel_settings WHERE platform = ? AND lang IS NOT"
-                " NULL AND channel IN (SELECT value FROM json_each(?))",
-                (platform, json.dumps(channels))).fetchall())
-
-        return await self._run(body)
-
-    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
-        def body(db: Connection) -> None:
-            db.execute(
-                "INSERT INTO channel_settings (platform, channel, lang) VALUES (?, ?, ?)"
-                " ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang",
-                (platform, channel, lang),
-            )
-
-        await self._write(body)
-
-    # ------------------------------------------------------------------ secrets
-
-    async def secret(self, name: str, new_value: str) -> str:
-        def read(db: Connection) -> str | None:
-            row = db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
-            return None if row is None else str(row[0])
-
-        def store(db: Connection) -> str:
-            db.execute("INSERT INTO secrets (name, value) VALUES (?, ?)"
-                       " ON CONFLICT (name) DO NOTHING", (name, new_value))
-            value = read(db)
-            assert value is not None
-            return value
-
-        # Read first: a database that went read-only still yields the secret it holds.
-        stored = await self._run(read)
-        return stored if stored is not None else await self._write(store)
-
-    # ------------------------------------------------------------------ results
-
-    async def results(self, table_id: int) -> list[ResultRow]:
-        def body(db: Connection) -> list[ResultRow]:
-            rows = db.execute(
-                f"SELECT {RESULT_COLUMNS} FROM results WHERE table_id = ? ORDER BY rank, seat",
-                (table_id,),
-            ).fetchall()
-            return [ResultRow(seat, user_id, name, bool(is_bot), score, rank)
-                    for seat, user_id, name, is_bot, score, rank in rows]
-
-        return await self._run(body)
-
-    async def stats(self, platform: str, user_id: str) -> list[GameStats]:
-        """Per game, most played first. A result counts for the user it names."""
-
-        def body(db: Connection) -> list[GameStats]:
-            rows = db.execute(
-                "SELECT t.game, COUNT(*), SUM(r.rank = 1), AVG(r.rank)"
-                " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
-                " WHERE r.user_id = ? AND t.platform = ? AND t.status = 'finished'"
-                " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game",
-                (user_id, platform),
-            ).fetchall()
-            return [GameStats(game, played, wins, average_rank)
-                    for game, played, wins, average_rank in rows]
-
-        return await self._run(body)
-
     # ------------------------------------------------------------------ service
-
-    async def ping(self) -> None:
-        await self._run(lambda db: db.execute("SELECT 1").fetchone())
-
-    async def table_counts(self) -> dict[tuple[str, str], int]:
-        def body(db: Connection) -> dict[tuple[str, str], int]:
-            rows = db.execute("SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
-            return {(game, status): count for game, status, count in rows}
-
-        return await self._run(body)
 
     async def delete_tables_before(self, before: float | None) -> int:
         def body(db: Connection) -> int:

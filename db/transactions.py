@@ -5,9 +5,10 @@ a group commit's savepoint per write.
 
 import sqlite3
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from db.repository import StorageError, Unstorable, VersionConflict
+from db.statements import Body
 
 T = TypeVar("T")
 Connection = sqlite3.Connection
@@ -89,3 +90,23 @@ def move_error(error: Exception) -> StorageError:
 def bound(function: Callable[..., T], args: tuple[Any, ...]) -> Callable[[Connection], T]:
     """`function(db, *args)` as a body of one argument (a grouped write's item)."""
     return lambda db: function(db, *args)
+
+
+def drive(db: Connection, body: Callable[..., Body[T]], *args: Any) -> T:
+    """Run a body (`db.store`) to its end on this connection, in the calling thread: each
+    statement it yields is run and its answer sent straight back, so the whole body is
+    one job (and, within `transaction`, one transaction)."""
+    steps = body(*args)
+    answer: Any = None
+    try:
+        while True:
+            op = steps.send(answer)
+            text, values = op.bind("sqlite")
+            if op.kind == "all":
+                answer = db.execute(text, values).fetchall()
+            elif op.kind == "one":
+                answer = db.execute(text, values).fetchone()
+            else:
+                answer = db.execute(text, values).rowcount
+    except StopIteration as stop:
+        return cast(T, stop.value)

@@ -1,0 +1,184 @@
+"""Every SQL statement of the repository, written once with named parameters (`:name`)
+and rendered per database: `?` for SQLite, `$1`, `$2`… for PostgreSQL.
+
+A statement the two databases spell differently (`json_each` against `unnest`, a row
+lock SQLite has no words for, a collation) carries its PostgreSQL spelling beside it.
+A body (`db.store`) yields `Op`s and is sent back each one's answer, so the same body
+runs as one synchronous job on SQLite's thread and as awaited calls on asyncpg.
+
+Parameter values are the same for both, with one rule: a list is bound as a PostgreSQL
+array, or as JSON text on SQLite (read there with `json_each`).
+"""
+
+import json
+import re
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from db.rows import IS_OPEN, RESULT_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
+
+T = TypeVar("T")
+Dialect = Literal["sqlite", "postgres"]
+# What a body asks for: all rows, the first row (or None), or a change (rows changed).
+Kind = Literal["all", "one", "run"]
+
+_NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@dataclass(frozen=True)
+class Sql:
+    """One statement; `postgres` only where PostgreSQL spells it differently."""
+
+    text: str
+    postgres: str | None = None
+    # Rendered once per dialect: (text with placeholders, parameter names in order).
+    _rendered: dict[str, tuple[str, tuple[str, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def render(self, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+        rendered = self._rendered.get(dialect)
+        if rendered is None:
+            rendered = self._rendered[dialect] = _render(
+                self.postgres if dialect == "postgres" and self.postgres else self.text,
+                dialect)
+        return rendered
+
+
+def _render(text: str, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+    names: list[str] = []
+    if dialect == "sqlite":
+        def placeholder(match: re.Match[str]) -> str:
+            names.append(match[1])
+            return "?"
+    else:
+        def placeholder(match: re.Match[str]) -> str:
+            if match[1] not in names:
+                names.append(match[1])
+            return f"${names.index(match[1]) + 1}"
+    return _NAME.sub(placeholder, text), tuple(names)
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    kind: Kind
+    sql: Sql
+    params: dict[str, Any]
+
+    def bind(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
+        """The statement's text and its arguments in placeholder order."""
+        text, names = self.sql.render(dialect)
+        params = self.params
+        if dialect == "sqlite":
+            return text, tuple(json.dumps(value) if isinstance(value, list) else value
+                               for value in (params[name] for name in names))
+        return text, tuple(params[name] for name in names)
+
+
+def fetch(sql: Sql, **params: Any) -> Op:
+    """All rows."""
+    return Op("all", sql, params)
+
+
+def fetch_one(sql: Sql, **params: Any) -> Op:
+    """The first row, or None."""
+    return Op("one", sql, params)
+
+
+def execute(sql: Sql, **params: Any) -> Op:
+    """A change: answered with how many rows it changed."""
+    return Op("run", sql, params)
+
+
+# A repository method's body: yields statements, is sent each one's answer, returns T.
+Body = Generator[Op, Any, T]
+
+
+# ------------------------------------------------------------------- tables and seats
+
+GET_TABLE = Sql(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id")
+OPEN_TABLE_IN = Sql(f"SELECT {TABLE_COLUMNS} FROM tables"
+                    f" WHERE platform = :platform AND channel = :channel AND {IS_OPEN}")
+NEWEST_TABLE_IN = Sql(f"SELECT {TABLE_COLUMNS} FROM tables"
+                      " WHERE platform = :platform AND channel = :channel"
+                      " ORDER BY id DESC LIMIT 1")
+NEWEST_TABLES_UNDER = Sql(
+    f"SELECT {TABLE_COLUMNS} FROM tables AS t"
+    " WHERE platform = :platform AND substr(channel, 1, :length) = :prefix AND id = (SELECT"
+    " max(id) FROM tables WHERE platform = t.platform AND channel = t.channel)")
+UNFINISHED_TABLES = Sql(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {IS_OPEN}"
+                        " ORDER BY created_at, id")
+NEWEST_CHANGE = Sql("SELECT max(updated_at) FROM tables")
+JUST_ENDED_TABLES = Sql(
+    f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN (:finished, :cancelled)"
+    " AND updated_at >= (SELECT max(updated_at) FROM tables) - :window ORDER BY id")
+SEATS = Sql(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = :table_id ORDER BY seat")
+OPEN_TABLES_SEATS = Sql(f"SELECT s.table_id, {SEAT_COLUMNS} FROM seats AS s"
+                        f" JOIN tables AS t ON t.id = s.table_id WHERE t.{IS_OPEN}"
+                        " ORDER BY s.table_id, s.seat")
+PLAYING_TABLES_OF = Sql(
+    "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
+    " WHERE t.platform = :platform AND t.status = :status AND s.user_id = :user_id"
+    " ORDER BY t.id")
+TABLE_COUNTS = Sql("SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
+PING = Sql("SELECT 1")
+
+# --------------------------------------------------------------------- moves, messages
+
+MOVES = Sql("SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = :table_id"
+            " AND seq > :after ORDER BY seq")
+MESSAGES = Sql("SELECT key, chat, message_id, extra FROM messages WHERE table_id = :table_id")
+DELETE_MESSAGE = Sql("DELETE FROM messages WHERE table_id = :table_id AND key = :key")
+
+# ---------------------------------------------------------------------------- deadlines
+
+CLEAR_DEADLINE = Sql("DELETE FROM deadlines WHERE table_id = :table_id")
+DEADLINES = Sql(
+    "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
+    " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
+    f" WHERE t.{IS_OPEN} AND (:table_id IS NULL OR d.table_id = :table_id)"
+    " ORDER BY d.due_at, d.table_id",
+    postgres="SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
+    " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
+    f" WHERE t.{IS_OPEN} AND (:table_id::bigint IS NULL OR d.table_id = :table_id)"
+    " ORDER BY d.due_at, d.table_id")
+
+# ------------------------------------------------------------------- people and places
+
+USER_SETTINGS = Sql("SELECT lang, mentions, locale FROM user_settings"
+                    " WHERE platform = :platform AND user_id = :user_id")
+SET_USER_SETTINGS = Sql(
+    "INSERT INTO user_settings (platform, user_id, lang, mentions)"
+    " VALUES (:platform, :user_id, :lang, :mentions) ON CONFLICT (platform, user_id)"
+    " DO UPDATE SET lang = excluded.lang, mentions = excluded.mentions")
+SET_USER_LOCALE = Sql(
+    "INSERT INTO user_settings (platform, user_id, locale) VALUES (:platform, :user_id,"
+    " :locale) ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale")
+CHANNEL_LANG = Sql("SELECT lang FROM channel_settings"
+                   " WHERE platform = :platform AND channel = :channel")
+CHANNEL_LANGS = Sql(
+    "SELECT channel, lang FROM channel_settings WHERE platform = :platform AND lang IS NOT"
+    " NULL AND channel IN (SELECT value FROM json_each(:channels))",
+    postgres="SELECT channel, lang FROM channel_settings WHERE platform = :platform AND lang"
+    " IS NOT NULL AND channel = ANY(:channels::text[])")
+SET_CHANNEL_LANG = Sql(
+    "INSERT INTO channel_settings (platform, channel, lang) VALUES (:platform, :channel,"
+    " :lang) ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang")
+
+# ------------------------------------------------------------------ secrets and results
+
+SECRET = Sql("SELECT value FROM secrets WHERE name = :name")
+ADD_SECRET = Sql("INSERT INTO secrets (name, value) VALUES (:name, :value)"
+                 " ON CONFLICT (name) DO NOTHING")
+RESULTS = Sql(f"SELECT {RESULT_COLUMNS} FROM results WHERE table_id = :table_id"
+              " ORDER BY rank, seat")
+STATS = Sql(
+    "SELECT t.game, COUNT(*), SUM(r.rank = 1), AVG(r.rank)"
+    " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
+    " WHERE r.user_id = :user_id AND t.platform = :platform AND t.status = 'finished'"
+    " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game",
+    postgres="SELECT t.game, COUNT(*), COUNT(*) FILTER (WHERE r.rank = 1),"
+    " AVG(r.rank)::double precision"
+    " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
+    " WHERE r.user_id = :user_id AND t.platform = :platform AND t.status = 'finished'"
+    " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game COLLATE \"C\"")
