@@ -33,13 +33,11 @@ import asyncpg
 from db.migrate import POSTGRES_MIGRATIONS, Migration, load_migrations
 from db.repository import (
     FINISHED,
-    LOBBY,
     OPEN_STATUSES,
     PLAYING,
     Census,
     Cluster,
     Deadline,
-    MessageRef,
     ResultRow,
     SeatRow,
     Shards,
@@ -54,7 +52,6 @@ from db.repository import (
     settings_without,
 )
 from db.rows import (
-    DEADLINE_COLUMNS,
     IS_OPEN,
     RESULT_COLUMNS,
     SEAT_COLUMNS,
@@ -62,7 +59,7 @@ from db.rows import (
     dumps,
     table_row,
 )
-from db.statements import Body
+from db.statements import Body, Clash, Op
 from db.store import TRANSACTION, Mode, Store
 
 T = TypeVar("T")
@@ -187,21 +184,36 @@ async def _drive(db: Connection, body: Callable[..., Body[T]], args: tuple[Any, 
     """Run a body (`db.store`) to its end on this connection, awaiting each statement it
     yields and sending back its answer."""
     steps = body(*args)
-    answer: Any = None
     try:
+        op = next(steps)
         while True:
+            try:
+                answer = await _answer(db, op)
+            except asyncpg.IntegrityConstraintViolationError as error:
+                try:
+                    op = steps.throw(Clash(str(error), foreign_key=isinstance(
+                        error, asyncpg.ForeignKeyViolationError)))
+                except Clash:
+                    raise error from None
+                continue
             op = steps.send(answer)
-            text, values = op.bind("postgres")
-            if op.kind == "all":
-                answer = await db.fetch(text, *values)
-            elif op.kind == "one":
-                answer = await db.fetchrow(text, *values)
-            else:
-                # The command tag ends with the count: "UPDATE 3", "INSERT 0 1".
-                status = await db.execute(text, *values)
-                answer = int(status.rpartition(" ")[2] or 0)
     except StopIteration as stop:
         return cast(T, stop.value)
+
+
+async def _answer(db: Connection, op: Op) -> Any:
+    if op.kind == "many":
+        text, rows = op.bind_many("postgres")
+        await db.executemany(text, rows)
+        return len(rows)
+    text, values = op.bind("postgres")
+    if op.kind == "all":
+        return await db.fetch(text, *values)
+    if op.kind == "one":
+        return await db.fetchrow(text, *values)
+    # The command tag ends with the count: "UPDATE 3", "INSERT 0 1".
+    status = await db.execute(text, *values)
+    return int(status.rpartition(" ")[2] or 0)
 
 
 # ---------------------------------------------------------------------------- migrations
@@ -312,6 +324,9 @@ class PostgresRepository(Store):
         """Several statements that commit together or not at all."""
         return await self._call(fn, transaction=True)
 
+    def _now(self) -> float:
+        return self._clock()
+
     async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
         return await self._call(lambda db: _drive(db, body, args),
                                 transaction=mode == TRANSACTION)
@@ -355,52 +370,6 @@ class PostgresRepository(Store):
                 raise StorageError(f"closing PostgreSQL pool failed: {error}") from error
 
     # ------------------------------------------------------------------- tables
-
-    async def create_table(
-        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
-        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
-    ) -> TableRow:
-        params = (platform, channel, game, dumps(options), dumps(settings), seed, LOBBY,
-                  host, self._clock())
-
-        async def body(db: Connection) -> TableRow:
-            # ON CONFLICT waits for a concurrent /newgame in the channel to commit, then
-            # skips the insert; the SELECT, a new snapshot, sees that table.
-            row = await db.fetchrow(_CREATE_TABLE, *params)
-            if row is None:
-                existing = await db.fetchval(
-                    f"SELECT id FROM tables WHERE platform = $1 AND channel = $2 AND {IS_OPEN}",
-                    platform, channel,
-                )
-                if existing is None:
-                    raise StorageError(
-                        f"channel {channel!r} changed while its table was being created"
-                    )
-                raise TableExists(existing)
-            if seats:
-                await db.execute(_INSERT_SEATS, row["id"], *_seat_columns(seats))
-            return table_row(row)
-
-        return await self._write(body)
-
-    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
-        prefix = f"{old_chat}:"
-        now = self._clock()
-
-        async def body(db: Connection) -> list[int]:
-            rows = await db.fetch(
-                f"SELECT id, channel FROM tables WHERE platform = $1 AND {IS_OPEN}"
-                " AND (channel = $2 OR substr(channel, 1, $3) = $4) FOR UPDATE",
-                platform, old_chat, len(prefix), prefix,
-            )
-            for row in rows:
-                await db.execute("UPDATE tables SET channel = $1, updated_at = $2 WHERE id = $3",
-                                 new_chat + row["channel"][len(old_chat):], now, row["id"])
-                await db.execute("DELETE FROM messages WHERE table_id = $1 AND key = 'table'",
-                                 row["id"])
-            return [row["id"] for row in rows]
-
-        return await self._write(body)
 
     async def update_table(
         self, table_id: int, *, expected_version: int, status: str | None = None,
@@ -491,23 +460,6 @@ class PostgresRepository(Store):
 
         return await self._write(body)
 
-    # -------------------------------------------------------------------- seats
-
-    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
-        async def body(db: Connection) -> None:
-            changed = await db.fetchval(
-                "UPDATE seats SET user_id = $3, name = $4, is_bot = $5, afk_strikes = $6,"
-                " former_user_id = $7 WHERE table_id = $1 AND seat = $2 RETURNING 1",
-                table_id, seat.seat, seat.user_id, seat.name, bool(seat.is_bot),
-                seat.afk_strikes, seat.former_user_id,
-            )
-            if changed is None:
-                if await db.fetchval("SELECT 1 FROM tables WHERE id = $1", table_id) is None:
-                    raise TableNotFound(table_id)
-                raise StorageError(f"table {table_id} has no seat {seat.seat}")
-
-        await self._run(body)
-
     # -------------------------------------------------------------------- moves
 
     async def commit_move(
@@ -570,59 +522,6 @@ class PostgresRepository(Store):
                 row, version=seq, snapshot=snapshot, status=status, updated_at=now)
 
         return await self._write(body)
-
-    # --------------------------------------------------------- platform messages
-
-    async def set_message(self, table_id: int, ref: MessageRef) -> None:
-        async def body(db: Connection) -> None:
-            try:
-                await db.execute(
-                    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
-                    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, key) DO UPDATE SET"
-                    " chat = excluded.chat, message_id = excluded.message_id,"
-                    " extra = excluded.extra",
-                    table_id, ref.key, ref.chat, ref.message_id, dumps(ref.extra),
-                )
-            except asyncpg.ForeignKeyViolationError:
-                # The table id is the only foreign key: no such table.
-                raise TableNotFound(table_id) from None
-
-        await self._run(body)
-
-    # ---------------------------------------------------------------- deadlines
-
-    async def set_deadline(self, deadline: Deadline) -> None:
-        await self.set_deadlines([deadline])
-
-    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
-        async def body(db: Connection) -> None:
-            for deadline in deadlines:
-                try:
-                    await db.execute(
-                        f"INSERT INTO deadlines ({DEADLINE_COLUMNS})"
-                        " VALUES ($1, $2, $3, $4, $5, $6)"
-                        " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
-                        " version = excluded.version, due_at = excluded.due_at,"
-                        " remind_at = excluded.remind_at, reminded = excluded.reminded",
-                        deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
-                        deadline.remind_at, bool(deadline.reminded),
-                    )
-                except asyncpg.ForeignKeyViolationError:
-                    raise TableNotFound(deadline.table_id) from None
-
-        if deadlines:
-            await self._write(body)
-
-    async def mark_reminded(self, table_id: int, version: int) -> None:
-        """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
-
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "UPDATE deadlines SET reminded = TRUE WHERE table_id = $1 AND version = $2",
-                table_id, version,
-            )
-
-        await self._run(body)
 
     # ------------------------------------------------------------------ service
 

@@ -26,14 +26,13 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+from db import statements as S
 from db.migrate import load_migrations, migrate
 from db.repository import (
     FINISHED,
-    LOBBY,
     OPEN_STATUSES,
     PLAYING,
     Deadline,
-    MessageRef,
     ResultRow,
     SeatRow,
     StorageError,
@@ -58,7 +57,7 @@ from db.rows import (
 )
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
 from db.statements import Body
-from db.store import READ, Mode, Store
+from db.store import READ, Mode, Store, change
 from db.transactions import (
     bound,
     configure,
@@ -137,11 +136,6 @@ def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
             for function, args in items]
 
 
-def _mark_reminded(db: Connection, table_id: int, version: int) -> None:
-    db.execute("UPDATE deadlines SET reminded = 1 WHERE table_id = ? AND version = ?",
-               (table_id, version))
-
-
 def _seat_params(table_id: int, seat: SeatRow) -> tuple[Any, ...]:
     return (table_id, seat.seat, seat.user_id, seat.name, seat.is_bot, seat.afk_strikes,
             seat.former_user_id)
@@ -149,10 +143,6 @@ def _seat_params(table_id: int, seat: SeatRow) -> tuple[Any, ...]:
 
 def _insert_seats(db: Connection, table_id: int, seats: Sequence[SeatRow]) -> None:
     db.executemany(_INSERT_SEAT, [_seat_params(table_id, seat) for seat in seats])
-
-
-def _table_exists(db: Connection, table_id: int) -> bool:
-    return db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
 
 
 def _check_unchanged(db: Connection, table_id: int, row: TableRow | None,
@@ -179,11 +169,6 @@ def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
         return TableNotFound(table_id)
     version, status = row
     return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
-
-
-def _missing_table_or(db: Connection, table_id: int, error: sqlite3.IntegrityError) -> Exception:
-    """A foreign key failure on a child row most likely means the table id is wrong."""
-    return error if _table_exists(db, table_id) else TableNotFound(table_id)
 
 
 # ---------------------------------------------------------------------------- repository
@@ -294,6 +279,9 @@ class SqliteRepository(Store):
     async def _write(self, body: Callable[..., T], *args: Any) -> T:
         return await self._run(body, *args, write=True)
 
+    def _now(self) -> float:
+        return self._clock()
+
     async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
         # The whole body is one job on the connection's thread: no hop per statement.
         return await self._run(drive, body, *args, write=mode != READ)
@@ -329,54 +317,6 @@ class SqliteRepository(Store):
                     raise StorageError(f"closing {self.path} failed: {error}") from error
 
     # ------------------------------------------------------------------- tables
-
-    async def create_table(
-        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
-        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
-    ) -> TableRow:
-        now = self._clock()
-        params = (platform, channel, game, dumps(options), dumps(settings), seed, LOBBY,
-                  host, now, now)
-
-        def body(db: Connection) -> TableRow:
-            try:
-                (row,) = db.execute(
-                    "INSERT INTO tables (platform, channel, game, options, settings, seed,"
-                    " status, host, created_at, updated_at)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {TABLE_COLUMNS}",
-                    params,
-                ).fetchall()
-            except sqlite3.IntegrityError:
-                existing = db.execute(
-                    f"SELECT id FROM tables WHERE platform = ? AND channel = ? AND {IS_OPEN}",
-                    (platform, channel),
-                ).fetchone()
-                if existing is None:
-                    raise
-                raise TableExists(existing[0]) from None
-            _insert_seats(db, row[0], seats)
-            return table_row(row)
-
-        return await self._write(body)
-
-    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
-        prefix = f"{old_chat}:"
-        now = self._clock()
-
-        def body(db: Connection) -> list[int]:
-            rows = db.execute(
-                f"SELECT id, channel FROM tables WHERE platform = ? AND {IS_OPEN}"
-                " AND (channel = ? OR substr(channel, 1, ?) = ?)",
-                (platform, old_chat, len(prefix), prefix),
-            ).fetchall()
-            for table_id, channel in rows:
-                db.execute("UPDATE tables SET channel = ?, updated_at = ? WHERE id = ?",
-                           (new_chat + channel[len(old_chat):], now, table_id))
-                db.execute("DELETE FROM messages WHERE table_id = ? AND key = 'table'",
-                           (table_id,))
-            return [table_id for table_id, _ in rows]
-
-        return await self._write(body)
 
     async def update_table(
         self, table_id: int, *, expected_version: int, status: str | None = None,
@@ -438,23 +378,6 @@ class SqliteRepository(Store):
             return table_row(rows[0])
 
         return await self._write(body)
-
-    # -------------------------------------------------------------------- seats
-
-    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
-        def body(db: Connection) -> None:
-            changed = db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, is_bot = ?, afk_strikes = ?,"
-                " former_user_id = ? WHERE table_id = ? AND seat = ?",
-                (seat.user_id, seat.name, seat.is_bot, seat.afk_strikes, seat.former_user_id,
-                 table_id, seat.seat),
-            ).rowcount
-            if changed == 0:
-                if not _table_exists(db, table_id):
-                    raise TableNotFound(table_id)
-                raise StorageError(f"table {table_id} has no seat {seat.seat}")
-
-        await self._write(body)
 
     # -------------------------------------------------------------------- moves
 
@@ -543,45 +466,13 @@ class SqliteRepository(Store):
             await self._writer.stop()
             raise StorageError(str(error)) from error
 
-    # --------------------------------------------------------- platform messages
-
-    async def set_message(self, table_id: int, ref: MessageRef) -> None:
-        params = (table_id, ref.key, ref.chat, ref.message_id, dumps(ref.extra))
-
-        def body(db: Connection) -> None:
-            try:
-                db.execute(
-                    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET"
-                    " chat = excluded.chat, message_id = excluded.message_id,"
-                    " extra = excluded.extra",
-                    params,
-                )
-            except sqlite3.IntegrityError as error:
-                raise _missing_table_or(db, table_id, error) from None
-
-        await self._write(body)
-
     # ---------------------------------------------------------------- deadlines
-
-    async def set_deadline(self, deadline: Deadline) -> None:
-        await self.set_deadlines([deadline])
-
-    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
-        def body(db: Connection) -> None:
-            for deadline in deadlines:
-                try:
-                    db.execute(_UPSERT_DEADLINE, deadline_params(deadline))
-                except sqlite3.IntegrityError as error:
-                    raise _missing_table_or(db, deadline.table_id, error) from None
-
-        if deadlines:
-            await self._write(body)
 
     async def mark_reminded(self, table_id: int, version: int) -> None:
         """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
         # In the group commit: after a restart hundreds of reminders go out at once.
-        await self._grouped(_mark_reminded, table_id, version)
+        await self._grouped(drive, change, S.MARK_REMINDED,
+                            {"table_id": table_id, "version": version})
 
     # ------------------------------------------------------------------ service
 

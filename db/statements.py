@@ -16,12 +16,13 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from db.rows import IS_OPEN, RESULT_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
+from db.rows import DEADLINE_COLUMNS, IS_OPEN, RESULT_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
 
 T = TypeVar("T")
 Dialect = Literal["sqlite", "postgres"]
-# What a body asks for: all rows, the first row (or None), or a change (rows changed).
-Kind = Literal["all", "one", "run"]
+# What a body asks for: all rows, the first row (or None), a change (answered with the
+# rows changed), or the same change for each of a list of parameter sets.
+Kind = Literal["all", "one", "run", "many"]
 
 _NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
@@ -59,20 +60,39 @@ def _render(text: str, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
     return _NAME.sub(placeholder, text), tuple(names)
 
 
+class Clash(Exception):
+    """A statement broke a constraint of the schema; thrown into the body that yielded
+    it, which may answer it. One it lets through leaves as the driver's own error.
+    `foreign_key`: a row it refers to (the table, always) is not there."""
+
+    def __init__(self, message: str, *, foreign_key: bool) -> None:
+        super().__init__(message)
+        self.foreign_key = foreign_key
+
+
 @dataclass(frozen=True, slots=True)
 class Op:
     kind: Kind
     sql: Sql
     params: dict[str, Any]
+    many: tuple[dict[str, Any], ...] = ()
 
     def bind(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
         """The statement's text and its arguments in placeholder order."""
         text, names = self.sql.render(dialect)
-        params = self.params
-        if dialect == "sqlite":
-            return text, tuple(json.dumps(value) if isinstance(value, list) else value
-                               for value in (params[name] for name in names))
-        return text, tuple(params[name] for name in names)
+        return text, _values(self.params, names, dialect)
+
+    def bind_many(self, dialect: Dialect) -> tuple[str, list[tuple[Any, ...]]]:
+        text, names = self.sql.render(dialect)
+        return text, [_values(params, names, dialect) for params in self.many]
+
+
+def _values(params: dict[str, Any], names: tuple[str, ...], dialect: Dialect,
+            ) -> tuple[Any, ...]:
+    if dialect == "sqlite":
+        return tuple(json.dumps(value) if isinstance(value, list) else value
+                     for value in (params[name] for name in names))
+    return tuple(params[name] for name in names)
 
 
 def fetch(sql: Sql, **params: Any) -> Op:
@@ -90,12 +110,35 @@ def execute(sql: Sql, **params: Any) -> Op:
     return Op("run", sql, params)
 
 
+def execute_many(sql: Sql, rows: list[dict[str, Any]]) -> Op:
+    """The same change once for each parameter set in `rows`."""
+    return Op("many", sql, {}, tuple(rows))
+
+
 # A repository method's body: yields statements, is sent each one's answer, returns T.
 Body = Generator[Op, Any, T]
 
 
 # ------------------------------------------------------------------- tables and seats
 
+CREATE_TABLE = Sql(
+    "INSERT INTO tables (platform, channel, game, options, settings, seed, status, host,"
+    " created_at, updated_at) VALUES (:platform, :channel, :game, :options, :settings,"
+    f" :seed, :status, :host, :now, :now) ON CONFLICT (platform, channel) WHERE {IS_OPEN}"
+    f" DO NOTHING RETURNING {TABLE_COLUMNS}")
+OPEN_TABLE_ID = Sql(f"SELECT id FROM tables WHERE platform = :platform AND channel = :channel"
+                    f" AND {IS_OPEN}")
+TABLE_EXISTS = Sql("SELECT 1 FROM tables WHERE id = :table_id")
+INSERT_SEAT = Sql(f"INSERT INTO seats (table_id, {SEAT_COLUMNS}) VALUES (:table_id, :seat,"
+                  " :user_id, :name, :is_bot, :afk_strikes, :former_user_id)")
+UPDATE_SEAT = Sql(
+    "UPDATE seats SET user_id = :user_id, name = :name, is_bot = :is_bot,"
+    " afk_strikes = :afk_strikes, former_user_id = :former_user_id"
+    " WHERE table_id = :table_id AND seat = :seat")
+_CHATS_TABLES = (f"SELECT id, channel FROM tables WHERE platform = :platform AND {IS_OPEN}"
+                 " AND (channel = :old_chat OR substr(channel, 1, :length) = :prefix)")
+CHATS_TABLES = Sql(_CHATS_TABLES, postgres=_CHATS_TABLES + " FOR UPDATE")
+MOVE_TABLE = Sql("UPDATE tables SET channel = :channel, updated_at = :now WHERE id = :table_id")
 GET_TABLE = Sql(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id")
 OPEN_TABLE_IN = Sql(f"SELECT {TABLE_COLUMNS} FROM tables"
                     f" WHERE platform = :platform AND channel = :channel AND {IS_OPEN}")
@@ -128,10 +171,22 @@ PING = Sql("SELECT 1")
 MOVES = Sql("SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = :table_id"
             " AND seq > :after ORDER BY seq")
 MESSAGES = Sql("SELECT key, chat, message_id, extra FROM messages WHERE table_id = :table_id")
+SET_MESSAGE = Sql(
+    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
+    " VALUES (:table_id, :key, :chat, :message_id, :extra) ON CONFLICT (table_id, key)"
+    " DO UPDATE SET chat = excluded.chat, message_id = excluded.message_id,"
+    " extra = excluded.extra")
 DELETE_MESSAGE = Sql("DELETE FROM messages WHERE table_id = :table_id AND key = :key")
 
 # ---------------------------------------------------------------------------- deadlines
 
+SET_DEADLINE = Sql(
+    f"INSERT INTO deadlines ({DEADLINE_COLUMNS}) VALUES (:table_id, :seat, :version, :due_at,"
+    " :remind_at, :reminded) ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
+    " version = excluded.version, due_at = excluded.due_at,"
+    " remind_at = excluded.remind_at, reminded = excluded.reminded")
+MARK_REMINDED = Sql("UPDATE deadlines SET reminded = TRUE WHERE table_id = :table_id"
+                    " AND version = :version")
 CLEAR_DEADLINE = Sql("DELETE FROM deadlines WHERE table_id = :table_id")
 DEADLINES = Sql(
     "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"

@@ -19,6 +19,7 @@ from db import statements as S
 from db.repository import (
     CANCELLED,
     FINISHED,
+    LOBBY,
     PLAYING,
     Deadline,
     GameStats,
@@ -27,11 +28,14 @@ from db.repository import (
     Repository,
     ResultRow,
     SeatRow,
+    StorageError,
+    TableExists,
+    TableNotFound,
     TableRow,
     UserSettings,
 )
-from db.rows import seat_row, table_row
-from db.statements import Body, execute, fetch, fetch_one
+from db.rows import dumps, seat_row, table_row
+from db.statements import Body, Clash, execute, execute_many, fetch, fetch_one
 
 T = TypeVar("T")
 Mode = Literal["read", "write", "transaction"]
@@ -47,7 +51,24 @@ class Store(Repository):
     async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
         raise NotImplementedError
 
+    def _now(self) -> float:
+        """The repository's clock (tests set one)."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------- tables
+
+    async def create_table(
+        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
+        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+    ) -> TableRow:
+        return await self._do(TRANSACTION, create_table, {
+            "platform": platform, "channel": channel, "game": game, "options": dumps(options),
+            "settings": dumps(settings), "seed": seed, "status": LOBBY, "host": host,
+            "now": self._now()}, seats)
+
+    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
+        return await self._do(TRANSACTION, move_chat, platform, old_chat, new_chat,
+                              self._now())
 
     async def get_table(self, table_id: int) -> TableRow | None:
         return await self._do(READ, get_table, table_id)
@@ -77,6 +98,9 @@ class Store(Repository):
     async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
         return await self._do(READ, open_tables_seats)
 
+    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
+        await self._do(WRITE, update_seat, table_id, seat)
+
     async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
         return await self._do(READ, playing_tables_of, platform, user_id)
 
@@ -85,6 +109,10 @@ class Store(Repository):
     async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
         return await self._do(READ, moves, table_id, after)
 
+    async def set_message(self, table_id: int, ref: MessageRef) -> None:
+        await self._do(WRITE, set_message, table_id, ref.key, ref.chat, ref.message_id,
+                       dumps(ref.extra))
+
     async def messages(self, table_id: int) -> dict[str, MessageRef]:
         return await self._do(READ, messages, table_id)
 
@@ -92,6 +120,18 @@ class Store(Repository):
         await self._do(WRITE, change, S.DELETE_MESSAGE, {"table_id": table_id, "key": key})
 
     # ---------------------------------------------------------------- deadlines
+
+    async def set_deadline(self, deadline: Deadline) -> None:
+        await self.set_deadlines([deadline])
+
+    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
+        if deadlines:
+            await self._do(TRANSACTION, set_deadlines, list(deadlines))
+
+    async def mark_reminded(self, table_id: int, version: int) -> None:
+        """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
+        await self._do(WRITE, change, S.MARK_REMINDED,
+                       {"table_id": table_id, "version": version})
 
     async def clear_deadline(self, table_id: int) -> None:
         await self._do(WRITE, change, S.CLEAR_DEADLINE, {"table_id": table_id})
@@ -169,6 +209,78 @@ def fetch_rows(sql: S.Sql, params: dict[str, Any]) -> Body[list[Any]]:
 def tables(sql: S.Sql, params: dict[str, Any]) -> Body[list[TableRow]]:
     rows = yield fetch(sql, **params)
     return [table_row(row) for row in rows]
+
+
+def create_table(params: dict[str, Any], seats: list[SeatRow]) -> Body[TableRow]:
+    # ON CONFLICT waits (PostgreSQL) for a concurrent /newgame in the channel to commit,
+    # then skips the insert; the SELECT sees that table.
+    row = yield fetch_one(S.CREATE_TABLE, **params)
+    if row is None:
+        existing = yield fetch_one(S.OPEN_TABLE_ID, platform=params["platform"],
+                                   channel=params["channel"])
+        if existing is None:
+            raise StorageError(
+                f"channel {params['channel']!r} changed while its table was being created")
+        raise TableExists(existing[0])
+    yield from insert_seats(row[0], seats)
+    return table_row(row)
+
+
+def insert_seats(table_id: int, seats: list[SeatRow]) -> Body[None]:
+    if seats:
+        yield execute_many(S.INSERT_SEAT, [seat_params(table_id, seat) for seat in seats])
+
+
+def seat_params(table_id: int, seat: SeatRow) -> dict[str, Any]:
+    return {"table_id": table_id, "seat": seat.seat, "user_id": seat.user_id,
+            "name": seat.name, "is_bot": bool(seat.is_bot), "afk_strikes": seat.afk_strikes,
+            "former_user_id": seat.former_user_id}
+
+
+def move_chat(platform: str, old_chat: str, new_chat: str, now: float) -> Body[list[int]]:
+    prefix = f"{old_chat}:"
+    rows = yield fetch(S.CHATS_TABLES, platform=platform, old_chat=old_chat,
+                       length=len(prefix), prefix=prefix)
+    for table_id, channel in rows:
+        yield execute(S.MOVE_TABLE, channel=new_chat + channel[len(old_chat):], now=now,
+                      table_id=table_id)
+        yield execute(S.DELETE_MESSAGE, table_id=table_id, key="table")
+    return [row[0] for row in rows]
+
+
+def update_seat(table_id: int, seat: SeatRow) -> Body[None]:
+    changed = yield execute(S.UPDATE_SEAT, **seat_params(table_id, seat))
+    if changed == 0:
+        if (yield fetch_one(S.TABLE_EXISTS, table_id=table_id)) is None:
+            raise TableNotFound(table_id)
+        raise StorageError(f"table {table_id} has no seat {seat.seat}")
+
+
+def set_message(table_id: int, key: str, chat: str, message_id: str, extra: str,
+                ) -> Body[None]:
+    try:
+        yield execute(S.SET_MESSAGE, table_id=table_id, key=key, chat=chat,
+                      message_id=message_id, extra=extra)
+    except Clash as clash:
+        if clash.foreign_key:  # the table id is the only foreign key: no such table
+            raise TableNotFound(table_id) from None
+        raise
+
+
+def set_deadlines(deadlines: list[Deadline]) -> Body[None]:
+    for deadline in deadlines:
+        try:
+            yield execute(S.SET_DEADLINE, **deadline_values(deadline))
+        except Clash as clash:
+            if clash.foreign_key:
+                raise TableNotFound(deadline.table_id) from None
+            raise
+
+
+def deadline_values(deadline: Deadline) -> dict[str, Any]:
+    return {"table_id": deadline.table_id, "seat": deadline.seat,
+            "version": deadline.version, "due_at": deadline.due_at,
+            "remind_at": deadline.remind_at, "reminded": bool(deadline.reminded)}
 
 
 def get_table(table_id: int) -> Body[TableRow | None]:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from db.repository import StorageError, Unstorable, VersionConflict
-from db.statements import Body
+from db.statements import Body, Clash, Op
 
 T = TypeVar("T")
 Connection = sqlite3.Connection
@@ -97,16 +97,34 @@ def drive(db: Connection, body: Callable[..., Body[T]], *args: Any) -> T:
     statement it yields is run and its answer sent straight back, so the whole body is
     one job (and, within `transaction`, one transaction)."""
     steps = body(*args)
-    answer: Any = None
     try:
+        op = next(steps)
         while True:
+            try:
+                answer = _answer(db, op)
+            except sqlite3.IntegrityError as error:
+                code = getattr(error, "sqlite_errorcode", None)
+                try:
+                    op = steps.throw(Clash(str(error), foreign_key=(
+                        code == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY)))
+                except Clash:
+                    raise error from None
+                continue
             op = steps.send(answer)
-            text, values = op.bind("sqlite")
-            if op.kind == "all":
-                answer = db.execute(text, values).fetchall()
-            elif op.kind == "one":
-                answer = db.execute(text, values).fetchone()
-            else:
-                answer = db.execute(text, values).rowcount
     except StopIteration as stop:
         return cast(T, stop.value)
+
+
+def _answer(db: Connection, op: Op) -> Any:
+    if op.kind == "many":
+        text, rows = op.bind_many("sqlite")
+        return db.executemany(text, rows).rowcount
+    text, values = op.bind("sqlite")
+    cursor = db.execute(text, values)
+    if op.kind == "all":
+        return cursor.fetchall()
+    if op.kind == "one":
+        # All of them, so that an INSERT … RETURNING has run to its end.
+        rows = cursor.fetchall()
+        return rows[0] if rows else None
+    return cursor.rowcount
