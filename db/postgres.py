@@ -33,28 +33,23 @@ import asyncpg
 from db.migrate import POSTGRES_MIGRATIONS, Migration, load_migrations
 from db.repository import (
     FINISHED,
-    OPEN_STATUSES,
     PLAYING,
     Census,
     Cluster,
     Deadline,
     ResultRow,
-    SeatRow,
     Shards,
     StorageError,
-    TableExists,
     TableNotFound,
     TableRow,
     Unreachable,
     Unstorable,
     VersionConflict,
-    lobby_of,
     settings_without,
 )
 from db.rows import (
     IS_OPEN,
     RESULT_COLUMNS,
-    SEAT_COLUMNS,
     TABLE_COLUMNS,
     dumps,
     table_row,
@@ -85,8 +80,6 @@ _DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.Interna
 # network cut tries again at the next poll rather than hang.
 JOIN_TIMEOUT = 5.0
 
-_OPEN_INDEX = "tables_one_open_per_channel"
-
 # The hot path in one statement. Only a playing table at version seq - 1 takes the move;
 # the move row and the results are inserted from the UPDATE's output, so they exist
 # exactly when it matched. A duplicate seat in the results fails the whole statement.
@@ -116,26 +109,6 @@ WITH moved AS (
 )
 SELECT {TABLE_COLUMNS} FROM moved
 """
-_INSERT_SEATS = f"""
-INSERT INTO seats (table_id, {SEAT_COLUMNS})
-SELECT $1, s.* FROM unnest($2::integer[], $3::text[], $4::text[], $5::boolean[],
-                           $6::integer[], $7::text[]) AS s
-"""
-_CREATE_TABLE = f"""
-INSERT INTO tables (platform, channel, game, options, settings, seed, status, host,
-                    created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-ON CONFLICT (platform, channel) WHERE {IS_OPEN} DO NOTHING
-RETURNING {TABLE_COLUMNS}
-"""
-
-
-def _seat_columns(seats: Sequence[SeatRow]) -> list[list[Any]]:
-    return [
-        [s.seat for s in seats], [s.user_id for s in seats], [s.name for s in seats],
-        [bool(s.is_bot) for s in seats], [s.afk_strikes for s in seats],
-        [s.former_user_id for s in seats],
-    ]
 
 
 def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
@@ -207,6 +180,9 @@ async def _answer(db: Connection, op: Op) -> Any:
         await db.executemany(text, rows)
         return len(rows)
     text, values = op.bind("postgres")
+    if op.fenced and db.is_in_transaction():
+        async with db.transaction():
+            return await _answer(db, dataclasses.replace(op, fenced=False))
     if op.kind == "all":
         return await db.fetch(text, *values)
     if op.kind == "one":
@@ -368,97 +344,6 @@ class PostgresRepository(Store):
             except _DRIVER_ERRORS as error:
                 pool.terminate()
                 raise StorageError(f"closing PostgreSQL pool failed: {error}") from error
-
-    # ------------------------------------------------------------------- tables
-
-    async def update_table(
-        self, table_id: int, *, expected_version: int, status: str | None = None,
-        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
-        host: str | None = None, seats: list[SeatRow] | None = None,
-        snapshot: str | None = None, reset_moves: bool = False,
-        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
-    ) -> TableRow:
-        params: list[Any] = [table_id, expected_version, self._clock()]
-        assignments: list[str] = ["updated_at = $3"]
-
-        def assign(column: str, value: Any) -> None:
-            params.append(value)
-            assignments.append(f"{column} = ${len(params)}")
-
-        for column, value in (
-            ("status", status),
-            ("options", None if options is None else dumps(options)),
-            ("settings", None if settings is None else dumps(settings)),
-            ("host", host),
-        ):
-            if value is not None:
-                assign(column, value)
-        if reset_moves:
-            assignments.append("version = 0")
-            assign("snapshot", snapshot)
-        elif snapshot is not None:
-            assign("snapshot", snapshot)
-        sql = (
-            f"UPDATE tables SET {', '.join(assignments)} WHERE id = $1 AND version = $2"
-            f" RETURNING {TABLE_COLUMNS}"
-        )
-
-        async def guarded_update(db: Connection) -> asyncpg.Record | None:
-            if status not in OPEN_STATUSES:
-                return await db.fetchrow(sql, *params)
-            # Reopening may clash with the channel's other open table: a savepoint keeps
-            # the transaction usable to name that table.
-            try:
-                async with db.transaction():
-                    return await db.fetchrow(sql, *params)
-            except asyncpg.UniqueViolationError as error:
-                if error.constraint_name != _OPEN_INDEX:
-                    raise
-            other = await db.fetchval(
-                "SELECT other.id FROM tables AS other JOIN tables AS this"
-                " ON other.platform = this.platform AND other.channel = this.channel"
-                f" WHERE this.id = $1 AND other.id != this.id AND other.{IS_OPEN}",
-                table_id,
-            )
-            if other is None:
-                raise StorageError(f"table {table_id} clashed with a table since closed")
-            raise TableExists(other)
-
-        async def check_unchanged(db: Connection) -> None:
-            # FOR UPDATE holds the row until the commit: writers of this table (each
-            # UPDATEs its row first) wait, and the seats read next are the committed ones.
-            stored = await db.fetchrow(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1 FOR UPDATE", table_id)
-            if stored is None:
-                raise TableNotFound(table_id)
-            if expected_row is not None and lobby_of(table_row(stored)) != lobby_of(expected_row):
-                raise VersionConflict(f"table {table_id} changed since it was read")
-            if expected_seats is not None:
-                rows = await db.fetch(
-                    f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
-                    table_id)
-                if [SeatRow(*seat) for seat in rows] != expected_seats:
-                    raise VersionConflict(
-                        f"the seats of table {table_id} changed since they were read")
-
-        async def body(db: Connection) -> TableRow:
-            if expected_row is not None or expected_seats is not None:
-                await check_unchanged(db)
-            row = await guarded_update(db)
-            if row is None:
-                raise await _refusal(db, table_id,
-                                     f"an edit expecting version {expected_version}")
-            if reset_moves:
-                # A new game at this table: the old log and results belong to the old game.
-                await db.execute("DELETE FROM moves WHERE table_id = $1", table_id)
-                await db.execute("DELETE FROM results WHERE table_id = $1", table_id)
-            if seats is not None:
-                await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
-                if seats:
-                    await db.execute(_INSERT_SEATS, table_id, *_seat_columns(seats))
-            return table_row(row)
-
-        return await self._write(body)
 
     # -------------------------------------------------------------------- moves
 

@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
@@ -30,29 +30,23 @@ from db import statements as S
 from db.migrate import load_migrations, migrate
 from db.repository import (
     FINISHED,
-    OPEN_STATUSES,
     PLAYING,
     Deadline,
     ResultRow,
-    SeatRow,
     StorageError,
-    TableExists,
     TableNotFound,
     TableRow,
     Unstorable,
     VersionConflict,
-    lobby_of,
     settings_without,
 )
 from db.rows import (
     DEADLINE_COLUMNS,
     IS_OPEN,
     RESULT_COLUMNS,
-    SEAT_COLUMNS,
     TABLE_COLUMNS,
     deadline_params,
     dumps,
-    seat_row,
     table_row,
 )
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
@@ -90,7 +84,6 @@ _UPSERT_DEADLINE = (
     " version = excluded.version, due_at = excluded.due_at,"
     " remind_at = excluded.remind_at, reminded = excluded.reminded"
 )
-_INSERT_SEAT = f"INSERT INTO seats (table_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_RESULT = f"INSERT INTO results (table_id, {RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
@@ -134,32 +127,6 @@ def _stored_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...
 def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
     return [_stored_move(db, *args[:2]) if function is _commit_move else None
             for function, args in items]
-
-
-def _seat_params(table_id: int, seat: SeatRow) -> tuple[Any, ...]:
-    return (table_id, seat.seat, seat.user_id, seat.name, seat.is_bot, seat.afk_strikes,
-            seat.former_user_id)
-
-
-def _insert_seats(db: Connection, table_id: int, seats: Sequence[SeatRow]) -> None:
-    db.executemany(_INSERT_SEAT, [_seat_params(table_id, seat) for seat in seats])
-
-
-def _check_unchanged(db: Connection, table_id: int, row: TableRow | None,
-                     seats: list[SeatRow] | None) -> None:
-    if row is not None:
-        stored = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?",
-                            (table_id,)).fetchone()
-        if stored is None:
-            raise TableNotFound(table_id)
-        if lobby_of(table_row(stored)) != lobby_of(row):
-            raise VersionConflict(f"table {table_id} changed since it was read")
-    if seats is not None:
-        stored_seats = db.execute(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,),
-        ).fetchall()
-        if [seat_row(seat) for seat in stored_seats] != seats:
-            raise VersionConflict(f"the seats of table {table_id} changed since they were read")
 
 
 def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
@@ -315,69 +282,6 @@ class SqliteRepository(Store):
                     await db.close()
                 except sqlite3.Error as error:
                     raise StorageError(f"closing {self.path} failed: {error}") from error
-
-    # ------------------------------------------------------------------- tables
-
-    async def update_table(
-        self, table_id: int, *, expected_version: int, status: str | None = None,
-        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
-        host: str | None = None, seats: list[SeatRow] | None = None,
-        snapshot: str | None = None, reset_moves: bool = False,
-        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
-    ) -> TableRow:
-        assignments: list[str] = ["updated_at = ?"]
-        params: list[Any] = [self._clock()]
-        for column, value in (
-            ("status", status),
-            ("options", None if options is None else dumps(options)),
-            ("settings", None if settings is None else dumps(settings)),
-            ("host", host),
-        ):
-            if value is not None:
-                assignments.append(f"{column} = ?")
-                params.append(value)
-        if reset_moves:
-            assignments += ["version = 0", "snapshot = ?"]
-            params.append(snapshot)
-        elif snapshot is not None:
-            assignments.append("snapshot = ?")
-            params.append(snapshot)
-        sql = (
-            f"UPDATE tables SET {', '.join(assignments)} WHERE id = ? AND version = ?"
-            f" RETURNING {TABLE_COLUMNS}"
-        )
-        params += [table_id, expected_version]
-
-        def body(db: Connection) -> TableRow:
-            # BEGIN IMMEDIATE holds the write lock: nobody changes the table in between.
-            _check_unchanged(db, table_id, expected_row, expected_seats)
-            try:
-                rows = db.execute(sql, params).fetchall()
-            except sqlite3.IntegrityError:
-                if status not in OPEN_STATUSES:
-                    raise
-                # Reopening a table in a channel that has since got another open one.
-                other = db.execute(
-                    "SELECT other.id FROM tables AS other JOIN tables AS this"
-                    " ON other.platform = this.platform AND other.channel = this.channel"
-                    f" WHERE this.id = ? AND other.id != this.id AND other.{IS_OPEN}",
-                    (table_id,),
-                ).fetchone()
-                if other is None:
-                    raise
-                raise TableExists(other[0]) from None
-            if not rows:
-                raise _refusal(db, table_id, f"an edit expecting version {expected_version}")
-            if reset_moves:
-                # A new game at this table: the old log and results belong to the old game.
-                db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
-                db.execute("DELETE FROM results WHERE table_id = ?", (table_id,))
-            if seats is not None:
-                db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-                _insert_seats(db, table_id, seats)
-            return table_row(rows[0])
-
-        return await self._write(body)
 
     # -------------------------------------------------------------------- moves
 

@@ -10,6 +10,7 @@ Parameter values are the same for both, with one rule: a list is bound as a Post
 array, or as JSON text on SQLite (read there with `json_each`).
 """
 
+import functools
 import json
 import re
 from collections.abc import Generator
@@ -76,6 +77,10 @@ class Op:
     sql: Sql
     params: dict[str, Any]
     many: tuple[dict[str, Any], ...] = ()
+    # A statement whose failure the body answers: on PostgreSQL, where a failed statement
+    # aborts the whole transaction, it runs in a savepoint of its own (SQLite undoes a
+    # failed statement alone anyway).
+    fenced: bool = False
 
     def bind(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
         """The statement's text and its arguments in placeholder order."""
@@ -110,6 +115,11 @@ def execute(sql: Sql, **params: Any) -> Op:
     return Op("run", sql, params)
 
 
+def fetch_one_fenced(sql: Sql, **params: Any) -> Op:
+    """`fetch_one` of a statement whose failure (a Clash) the body answers."""
+    return Op("one", sql, params, fenced=True)
+
+
 def execute_many(sql: Sql, rows: list[dict[str, Any]]) -> Op:
     """The same change once for each parameter set in `rows`."""
     return Op("many", sql, {}, tuple(rows))
@@ -139,6 +149,31 @@ _CHATS_TABLES = (f"SELECT id, channel FROM tables WHERE platform = :platform AND
                  " AND (channel = :old_chat OR substr(channel, 1, :length) = :prefix)")
 CHATS_TABLES = Sql(_CHATS_TABLES, postgres=_CHATS_TABLES + " FOR UPDATE")
 MOVE_TABLE = Sql("UPDATE tables SET channel = :channel, updated_at = :now WHERE id = :table_id")
+_TABLE_TO_CHECK = f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id"
+# FOR UPDATE holds the row until the commit (PostgreSQL): writers of this table (each
+# UPDATEs its row first) wait, and the seats read next are the committed ones. SQLite's
+# transaction holds the write lock from its start.
+TABLE_TO_CHECK = Sql(_TABLE_TO_CHECK, postgres=_TABLE_TO_CHECK + " FOR UPDATE")
+VERSION_STATUS = Sql("SELECT version, status FROM tables WHERE id = :table_id")
+OTHER_OPEN_TABLE = Sql(
+    "SELECT other.id FROM tables AS other JOIN tables AS this"
+    " ON other.platform = this.platform AND other.channel = this.channel"
+    f" WHERE this.id = :table_id AND other.id != this.id AND other.{IS_OPEN}")
+DELETE_MOVES = Sql("DELETE FROM moves WHERE table_id = :table_id")
+DELETE_RESULTS = Sql("DELETE FROM results WHERE table_id = :table_id")
+DELETE_SEATS = Sql("DELETE FROM seats WHERE table_id = :table_id")
+
+
+@functools.cache
+def update_table(columns: tuple[str, ...], reset_moves: bool) -> Sql:
+    """The guarded UPDATE of a table's `columns` (each set from the parameter of its name)."""
+    assignments = ["updated_at = :now", *(f"{column} = :{column}" for column in columns)]
+    if reset_moves:
+        assignments.append("version = 0")
+    return Sql(f"UPDATE tables SET {', '.join(assignments)} WHERE id = :table_id"
+               f" AND version = :expected_version RETURNING {TABLE_COLUMNS}")
+
+
 GET_TABLE = Sql(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id")
 OPEN_TABLE_IN = Sql(f"SELECT {TABLE_COLUMNS} FROM tables"
                     f" WHERE platform = :platform AND channel = :channel AND {IS_OPEN}")

@@ -20,6 +20,7 @@ from db.repository import (
     CANCELLED,
     FINISHED,
     LOBBY,
+    OPEN_STATUSES,
     PLAYING,
     Deadline,
     GameStats,
@@ -33,9 +34,19 @@ from db.repository import (
     TableNotFound,
     TableRow,
     UserSettings,
+    VersionConflict,
+    lobby_of,
 )
 from db.rows import dumps, seat_row, table_row
-from db.statements import Body, Clash, execute, execute_many, fetch, fetch_one
+from db.statements import (
+    Body,
+    Clash,
+    execute,
+    execute_many,
+    fetch,
+    fetch_one,
+    fetch_one_fenced,
+)
 
 T = TypeVar("T")
 Mode = Literal["read", "write", "transaction"]
@@ -65,6 +76,24 @@ class Store(Repository):
             "platform": platform, "channel": channel, "game": game, "options": dumps(options),
             "settings": dumps(settings), "seed": seed, "status": LOBBY, "host": host,
             "now": self._now()}, seats)
+
+    async def update_table(
+        self, table_id: int, *, expected_version: int, status: str | None = None,
+        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
+        host: str | None = None, seats: list[SeatRow] | None = None,
+        snapshot: str | None = None, reset_moves: bool = False,
+        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
+    ) -> TableRow:
+        values = {column: value for column, value in (
+            ("status", status),
+            ("options", None if options is None else dumps(options)),
+            ("settings", None if settings is None else dumps(settings)),
+            ("host", host),
+            ("snapshot", snapshot),
+        ) if value is not None or (column == "snapshot" and reset_moves)}
+        return await self._do(TRANSACTION, update_table, table_id, expected_version,
+                              self._now(), values, reset_moves, seats, expected_row,
+                              expected_seats)
 
     async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
         return await self._do(TRANSACTION, move_chat, platform, old_chat, new_chat,
@@ -235,6 +264,59 @@ def seat_params(table_id: int, seat: SeatRow) -> dict[str, Any]:
     return {"table_id": table_id, "seat": seat.seat, "user_id": seat.user_id,
             "name": seat.name, "is_bot": bool(seat.is_bot), "afk_strikes": seat.afk_strikes,
             "former_user_id": seat.former_user_id}
+
+
+def update_table(table_id: int, expected_version: int, now: float, values: dict[str, Any],
+                 reset_moves: bool, seats: list[SeatRow] | None,
+                 expected_row: TableRow | None, expected_seats: list[SeatRow] | None,
+                 ) -> Body[TableRow]:
+    if expected_row is not None or expected_seats is not None:
+        yield from check_unchanged(table_id, expected_row, expected_seats)
+    sql = S.update_table(tuple(values), reset_moves)
+    params = {**values, "now": now, "table_id": table_id, "expected_version": expected_version}
+    try:
+        row = yield fetch_one_fenced(sql, **params)
+    except Clash as clash:
+        if clash.foreign_key or values.get("status") not in OPEN_STATUSES:
+            raise
+        # Reopening a table in a channel that has since got another open one.
+        other = yield fetch_one(S.OTHER_OPEN_TABLE, table_id=table_id)
+        if other is None:
+            raise
+        raise TableExists(other[0]) from None
+    if row is None:
+        raise (yield from refusal(table_id, f"an edit expecting version {expected_version}"))
+    if reset_moves:
+        # A new game at this table: the old log and results belong to the old game.
+        yield execute(S.DELETE_MOVES, table_id=table_id)
+        yield execute(S.DELETE_RESULTS, table_id=table_id)
+    if seats is not None:
+        yield execute(S.DELETE_SEATS, table_id=table_id)
+        yield from insert_seats(table_id, seats)
+    return table_row(row)
+
+
+def check_unchanged(table_id: int, row: TableRow | None, seats: list[SeatRow] | None,
+                    ) -> Body[None]:
+    """Refuse an edit made from a table (or seats) that another edit changed since."""
+    stored = yield fetch_one(S.TABLE_TO_CHECK, table_id=table_id)
+    if stored is None:
+        raise TableNotFound(table_id)
+    if row is not None and lobby_of(table_row(stored)) != lobby_of(row):
+        raise VersionConflict(f"table {table_id} changed since it was read")
+    if seats is not None:
+        stored_seats = yield fetch(S.SEATS, table_id=table_id)
+        if [seat_row(seat) for seat in stored_seats] != seats:
+            raise VersionConflict(f"the seats of table {table_id} changed since they were read")
+
+
+def refusal(table_id: int, what: str) -> Body[StorageError]:
+    """Why a guarded UPDATE matched no row; only read on that failure path."""
+    row = yield fetch_one(S.VERSION_STATUS, table_id=table_id)
+    if row is None:
+        return TableNotFound(table_id)
+    version, status = row
+    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
 
 
 def move_chat(platform: str, old_chat: str, new_chat: str, now: float) -> Body[list[int]]:
