@@ -21,7 +21,6 @@ transaction rolled back; the pool replaces a broken connection on the next call.
 
 import asyncio
 import dataclasses
-import json
 import logging
 import secrets
 import time
@@ -45,17 +44,15 @@ from db.repository import (
     Unreachable,
     Unstorable,
     VersionConflict,
-    settings_without,
 )
 from db.rows import (
     IS_OPEN,
     RESULT_COLUMNS,
     TABLE_COLUMNS,
-    dumps,
     table_row,
 )
 from db.statements import Body, Clash, Op
-from db.store import TRANSACTION, Mode, Store
+from db.store import TRANSACTION, WIPE, Mode, Store
 
 T = TypeVar("T")
 # What the pool lends is a proxy of a connection; `migrate` is also handed a plain one.
@@ -305,7 +302,7 @@ class PostgresRepository(Store):
 
     async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
         return await self._call(lambda db: _drive(db, body, args),
-                                transaction=mode == TRANSACTION)
+                                transaction=mode in (TRANSACTION, WIPE))
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -407,114 +404,6 @@ class PostgresRepository(Store):
                 row, version=seq, snapshot=snapshot, status=status, updated_at=now)
 
         return await self._write(body)
-
-    # ------------------------------------------------------------------ service
-
-    async def delete_tables_before(self, before: float | None) -> int:
-        async def body(db: Connection) -> int:
-            # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            # Closed tables that can never come back go first, while the newer tables that
-            # rule them out are still there to say so.
-            deleted = len(await db.fetch(_DELETE_SUPERSEDED))
-            if before is not None:
-                deleted += len(await db.fetch(
-                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                    " AND updated_at < $1 RETURNING id", before))
-            return deleted
-
-        return await self._write(body)
-
-    # ------------------------------------------------------------------ privacy
-
-    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
-        async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {TABLE_COLUMNS},"
-                " EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "         AND (s.user_id = $2 OR s.former_user_id = $2))"
-                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
-                "            AND r.user_id = $2) AS named"
-                f" FROM tables AS t WHERE platform = $1 AND id IN ({_PERSON_TABLES})"
-                " ORDER BY id",
-                platform, user_id)
-            found = [(table_row(row), row["named"]) for row in rows]
-            # A settings list only says the id is there somewhere: keep exact matches.
-            return [table for table, named in found if named or table.host == user_id
-                    or settings_without(table.settings, user_id) is not None]
-
-        return await self._run(body)
-
-    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
-                          default_name: str) -> None:
-        # Each statement finds the person's rows through an index, then checks the table's
-        # platform row by row: the cost follows their own tables, not everybody's.
-        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = $3"
-
-        async def body(db: Connection) -> None:
-            # Open tables that name them, read before anything changes: marked as changed.
-            named = [row[0] for row in await db.fetch(
-                f"SELECT id FROM tables WHERE platform = $1 AND {IS_OPEN} AND id IN"
-                f" ({_PERSON_TABLES})", platform, user_id)]
-            for table_id, name in names.items():
-                await db.execute(
-                    "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
-                    " is_bot = TRUE WHERE table_id = $2 AND user_id = $3",
-                    name, table_id, user_id)
-                await db.execute(
-                    "UPDATE results SET name = $1, user_id = NULL"
-                    " WHERE table_id = $2 AND user_id = $3", name, table_id, user_id)
-            # Tables joined since `names` was read, if any.
-            await db.execute(
-                "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
-                f" is_bot = TRUE WHERE user_id = $2 AND {of_platform}",
-                default_name, user_id, platform)
-            await db.execute(
-                f"UPDATE results SET name = $1, user_id = NULL WHERE user_id = $2"
-                f" AND {of_platform}", default_name, user_id, platform)
-            await db.execute(
-                "UPDATE seats SET former_user_id = NULL WHERE former_user_id = $1"
-                " AND (SELECT platform FROM tables AS p WHERE p.id = table_id) = $2",
-                user_id, platform)
-            await db.execute("UPDATE tables SET host = '' WHERE host = $2 AND platform = $1",
-                             platform, user_id)
-            rows = await db.fetch(
-                "SELECT id, settings, status FROM tables WHERE platform = $1 AND id IN"
-                " (SELECT table_id FROM settings_people WHERE user_id = $2)",
-                platform, user_id)
-            for table_id, text, _status in rows:
-                cleaned = settings_without(json.loads(text), user_id)
-                if cleaned is not None:
-                    await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",
-                                     dumps(cleaned), table_id)
-            await db.execute(
-                "DELETE FROM messages WHERE key LIKE 'hand:%'"
-                " AND (extra::json ->> 'user') = $1"
-                " AND (SELECT platform FROM tables AS p WHERE p.id = table_id) = $2",
-                user_id, platform)
-            await db.execute("DELETE FROM user_settings WHERE platform = $1 AND user_id = $2",
-                             platform, user_id)
-            await db.execute("UPDATE tables SET updated_at = GREATEST($1, updated_at + 0.001)"
-                             " WHERE id = ANY($2::bigint[])", self._clock(), named)
-
-        await self._write(body)
-
-
-# The ids of every table naming a person ($2), each part through an index
-# (db/migrations_pg/0007_people.sql): their seats, seats a bot took over from them,
-# results, tables they host, and the user lists of tables' settings.
-_PERSON_TABLES = (
-    "SELECT table_id FROM seats WHERE user_id = $2"
-    " UNION SELECT table_id FROM seats WHERE former_user_id = $2"
-    " UNION SELECT table_id FROM results WHERE user_id = $2"
-    " UNION SELECT id FROM tables WHERE host = $2"
-    " UNION SELECT table_id FROM settings_people WHERE user_id = $2")
-
-# Closed tables (the bot lost their channel) that a newer table of the same channel rules
-# out for good: a channel's closed table comes back only if it is the channel's newest.
-_DELETE_SUPERSEDED = (
-    "DELETE FROM tables AS t WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
-    " WHERE newer.platform = t.platform AND newer.channel = t.channel AND newer.id > t.id)"
-    " RETURNING id")
 
 
 # Workers alive now: their advisory lock is held. pg_locks shows every database's locks.

@@ -16,7 +16,6 @@ power cut, not only a crash of the bot.
 
 import asyncio
 import contextlib
-import json
 import os
 import sqlite3
 import time
@@ -38,20 +37,17 @@ from db.repository import (
     TableRow,
     Unstorable,
     VersionConflict,
-    settings_without,
 )
 from db.rows import (
     DEADLINE_COLUMNS,
-    IS_OPEN,
     RESULT_COLUMNS,
     TABLE_COLUMNS,
     deadline_params,
-    dumps,
     table_row,
 )
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
 from db.statements import Body
-from db.store import READ, Mode, Store, change
+from db.store import READ, WIPE, Mode, Store, change
 from db.transactions import (
     bound,
     configure,
@@ -251,7 +247,7 @@ class SqliteRepository(Store):
 
     async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
         # The whole body is one job on the connection's thread: no hop per statement.
-        return await self._run(drive, body, *args, write=mode != READ)
+        return await self._run(drive, body, *args, write=mode != READ, wipe=mode == WIPE)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -377,111 +373,3 @@ class SqliteRepository(Store):
         # In the group commit: after a restart hundreds of reminders go out at once.
         await self._grouped(drive, change, S.MARK_REMINDED,
                             {"table_id": table_id, "version": version})
-
-    # ------------------------------------------------------------------ service
-
-    async def delete_tables_before(self, before: float | None) -> int:
-        def body(db: Connection) -> int:
-            # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            # Closed tables that can never come back go first, while the newer tables that
-            # rule them out are still there to say so.
-            deleted = db.execute(_DELETE_SUPERSEDED).rowcount
-            if before is not None:
-                deleted += db.execute(
-                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                    " AND updated_at < ?", (before,)).rowcount
-            return deleted
-
-        return await self._run(body, write=True, wipe=True)
-
-    # ------------------------------------------------------------------ privacy
-
-    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
-        def body(db: Connection) -> list[TableRow]:
-            # `+platform`: no index on the platform, or SQLite would read all its tables.
-            rows = db.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE +platform = ? AND id IN"
-                f" ({_PERSON_TABLES}) ORDER BY id",
-                (platform, *[user_id] * _PERSON_TABLES.count("?")),
-            ).fetchall()
-            found = [table_row(row) for row in rows]
-            # A settings list only says the id is there somewhere: keep exact matches.
-            return [row for row in found if row.host == user_id
-                    or settings_without(row.settings, user_id) is not None
-                    or _names_user(db, row.id, user_id)]
-
-        return await self._run(body)
-
-    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
-                          default_name: str) -> None:
-        # Each statement finds the person's rows through an index, then checks the table's
-        # platform row by row: the cost follows their own tables, not everybody's.
-        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = ?"
-
-        def body(db: Connection) -> None:
-            # Open tables that name them, read before anything changes: marked as changed.
-            named = [row[0] for row in db.execute(
-                f"SELECT id FROM tables WHERE +platform = ? AND {IS_OPEN} AND id IN"
-                f" ({_PERSON_TABLES})",
-                (platform, *[user_id] * _PERSON_TABLES.count("?"))).fetchall()]
-            for table_id, name in names.items():
-                db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
-                           " is_bot = 1 WHERE table_id = ? AND user_id = ?",
-                           (name, table_id, user_id))
-                db.execute("UPDATE results SET name = ?, user_id = NULL"
-                           " WHERE table_id = ? AND user_id = ?", (name, table_id, user_id))
-            # Tables joined since `names` was read, if any.
-            db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
-                       f" is_bot = 1 WHERE user_id = ? AND {of_platform}",
-                       (default_name, user_id, platform))
-            db.execute(f"UPDATE results SET name = ?, user_id = NULL WHERE user_id = ?"
-                       f" AND {of_platform}", (default_name, user_id, platform))
-            db.execute(f"UPDATE seats SET former_user_id = NULL WHERE former_user_id = ?"
-                       f" AND {of_platform}", (user_id, platform))
-            db.execute("UPDATE tables SET host = '' WHERE host = ? AND platform = ?",
-                       (user_id, platform))
-            rows = db.execute(
-                "SELECT id, settings, status FROM tables WHERE +platform = ? AND id IN"
-                " (SELECT table_id FROM settings_people WHERE user_id = ?)",
-                (platform, user_id)).fetchall()
-            for table_id, text, _status in rows:
-                cleaned = settings_without(json.loads(text), user_id)
-                if cleaned is not None:
-                    db.execute("UPDATE tables SET settings = ? WHERE id = ?",
-                               (dumps(cleaned), table_id))
-            db.execute(f"DELETE FROM messages WHERE key LIKE 'hand:%'"
-                       f" AND json_extract(extra, '$.user') = ? AND {of_platform}",
-                       (user_id, platform))
-            db.execute("DELETE FROM user_settings WHERE platform = ? AND user_id = ?",
-                       (platform, user_id))
-            now = self._clock()
-            db.executemany("UPDATE tables SET updated_at = max(?, updated_at + 0.001)"
-                           " WHERE id = ?", [(now, table_id) for table_id in named])
-
-        await self._run(body, write=True, wipe=True)
-
-
-# The ids of every table naming a person (each `?` is their id), each part through an index
-# (db/migrations/0005_people.sql): their seats, seats a bot took over from them, results,
-# tables they host, and the user lists of tables' settings.
-_PERSON_TABLES = (
-    "SELECT table_id FROM seats WHERE user_id = ?"
-    " UNION SELECT table_id FROM seats WHERE former_user_id = ?"
-    " UNION SELECT table_id FROM results WHERE user_id = ?"
-    " UNION SELECT id FROM tables WHERE host = ?"
-    " UNION SELECT table_id FROM settings_people WHERE user_id = ?")
-
-# Closed tables (the bot lost their channel) that a newer table of the same channel rules
-# out for good: a channel's closed table comes back only if it is the channel's newest.
-_DELETE_SUPERSEDED = (
-    "DELETE FROM tables WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
-    " WHERE newer.platform = tables.platform AND newer.channel = tables.channel"
-    " AND newer.id > tables.id)")
-
-
-def _names_user(db: Connection, table_id: int, user_id: str) -> bool:
-    seat = db.execute("SELECT 1 FROM seats WHERE table_id = ? AND (user_id = ?"
-                      " OR former_user_id = ?)", (table_id, user_id, user_id)).fetchone()
-    result = db.execute("SELECT 1 FROM results WHERE table_id = ? AND user_id = ?",
-                        (table_id, user_id)).fetchone()
-    return seat is not None or result is not None
