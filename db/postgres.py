@@ -37,7 +37,6 @@ from db.repository import (
     Deadline,
     ResultRow,
     StorageError,
-    TableNotFound,
     TableRow,
     Unstorable,
     VersionConflict,
@@ -48,7 +47,7 @@ from db.rows import (
     table_row,
 )
 from db.statements import Body, Clash, Op
-from db.store import TRANSACTION, WIPE, Mode, Store
+from db.store import TRANSACTION, WIPE, Mode, Store, refusal, stored_move
 
 T = TypeVar("T")
 
@@ -95,15 +94,6 @@ def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
         [bool(r.is_bot) for r in results], [r.score for r in results],
         [r.rank for r in results],
     ]
-
-
-async def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
-    """Why a guarded UPDATE matched no row; only read on that failure path."""
-    row = await db.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
-    if row is None:
-        return TableNotFound(table_id)
-    version, status = row
-    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
 
 
 async def _drive(db: Connection, body: Callable[..., Body[T]], args: tuple[Any, ...]) -> T:
@@ -322,7 +312,7 @@ class PostgresRepository(Store):
                 # below 1, a seat twice in the results) is refused whenever it is tried.
                 raise Unstorable(f"{type(error).__name__}: {error}") from error
             if row is None:
-                raise await _refusal(db, table_id, f"move {seq}")
+                raise await _drive(db, refusal, (table_id, f"move {seq}"))
             return table_row(row)
 
         try:
@@ -341,22 +331,8 @@ class PostgresRepository(Store):
             return stored
 
     async def _stored_move(self, params: tuple[Any, ...]) -> TableRow | None:
-        """What `commit_move` with `params` returned, if it was committed after all: None
-        when that very move is not stored (same seq, seat, notation, actor, timestamp)."""
+        """What `commit_move` with `params` returned, if it was committed after all
+        (`db.store.stored_move`)."""
         table_id, seq, snapshot, status, now, seat, move, actor = params[:8]
-
-        async def body(db: Connection) -> TableRow | None:
-            # FOR SHARE waits for the lost session's transaction, if it still runs, to end.
-            stored = await db.fetchrow(
-                f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = $1 FOR SHARE", table_id)
-            found = await db.fetchval(
-                "SELECT 1 FROM moves WHERE table_id = $1 AND seq = $2 AND seat = $3"
-                " AND move = $4 AND actor = $5 AND created_at = $6",
-                table_id, seq, seat, move, actor, now)
-            if stored is None or found is None:
-                return None
-            row = table_row(stored)
-            return row if row.version == seq else dataclasses.replace(
-                row, version=seq, snapshot=snapshot, status=status, updated_at=now)
-
-        return await self._write(body)
+        return await self._do(TRANSACTION, stored_move, table_id, seq, seat, move, actor, now,
+                              snapshot, status)

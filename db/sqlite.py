@@ -20,7 +20,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 import aiosqlite
@@ -33,21 +32,16 @@ from db.repository import (
     Deadline,
     ResultRow,
     StorageError,
-    TableNotFound,
     TableRow,
     Unstorable,
-    VersionConflict,
 )
 from db.rows import (
-    DEADLINE_COLUMNS,
-    RESULT_COLUMNS,
-    TABLE_COLUMNS,
     deadline_params,
     table_row,
 )
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
 from db.statements import Body
-from db.store import READ, WIPE, Mode, Store, change
+from db.store import READ, WIPE, Mode, Store, change, refusal, stored_move
 from db.transactions import (
     bound,
     configure,
@@ -64,23 +58,24 @@ T = TypeVar("T")
 GROUP_MOST = 8
 Connection = sqlite3.Connection
 
-# The hot path: one guarded UPDATE that also hands back the row, one INSERT. Only a
-# playing table takes moves, so a move racing a /cancel cannot revive the table.
-COMMIT_MOVE = (
-    "UPDATE tables SET version = ?, snapshot = ?, status = ?, updated_at = ?"
-    " WHERE id = ? AND version = ? AND status = 'playing' AND (? IS NULL OR updated_at = ?)"
-    f" RETURNING {TABLE_COLUMNS}"
-)
-INSERT_MOVE = (
-    "INSERT INTO moves (table_id, seq, seat, move, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-)
-_UPSERT_DEADLINE = (
-    f"INSERT INTO deadlines ({DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
-    " version = excluded.version, due_at = excluded.due_at,"
-    " remind_at = excluded.remind_at, reminded = excluded.reminded"
-)
-_INSERT_RESULT = f"INSERT INTO results (table_id, {RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+def _positional(sql: S.Sql, *names: str) -> str:
+    """SQLite's text of `sql`, for the group commit's hot path, which binds tuples: its
+    placeholders must take the values in the order `names`."""
+    text, order = sql.render("sqlite")
+    if order != names:
+        raise AssertionError(f"{order} != {names}")
+    return text
+
+
+# The hot path binds tuples rather than building a statement's values by name.
+COMMIT_MOVE = _positional(S.COMMIT_MOVE, "seq", "snapshot", "status", "now", "table_id",
+                          "previous", "expected_updated_at", "expected_updated_at")
+INSERT_MOVE = _positional(S.INSERT_MOVE, "table_id", "seq", "seat", "move", "actor", "now")
+_INSERT_RESULT = _positional(S.INSERT_RESULT, "table_id", "seat", "user_id", "name",
+                             "is_bot", "score", "rank")
+_SET_DEADLINE = _positional(S.SET_DEADLINE, "table_id", "seat", "version", "due_at",
+                            "remind_at", "reminded")
+_CLEAR_DEADLINE = _positional(S.CLEAR_DEADLINE, "table_id")
 
 
 def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...],
@@ -89,49 +84,28 @@ def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...
     rows = db.execute(COMMIT_MOVE, update).fetchall()
     if not rows:
         table_id, seq = insert[0], insert[1]
-        raise _refusal(db, table_id, f"move {seq}")
+        raise drive(db, refusal, table_id, f"move {seq}")
     db.execute(INSERT_MOVE, insert)
     if result_rows:
         db.executemany(_INSERT_RESULT, result_rows)
     if deadline_row is not None:
-        db.execute(_UPSERT_DEADLINE, deadline_row)
+        db.execute(_SET_DEADLINE, deadline_row)
     elif clear_deadline:
-        db.execute("DELETE FROM deadlines WHERE table_id = ?", (insert[0],))
+        db.execute(_CLEAR_DEADLINE, (insert[0],))
     return table_row(rows[0])
 
 
 def _stored_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...]
                  ) -> TableRow | None:
     """What `_commit_move(db, update, insert, …)` returned, if it was committed after all
-    (its answer lost with the writer): None when that very move is not stored.
-
-    The move row names its commit: same seq, seat, notation, actor and timestamp. A table
-    moved on since (by another process) is given back as that commit left it."""
-    if db.execute("SELECT 1 FROM moves WHERE table_id = ? AND seq = ? AND seat = ?"
-                  " AND move = ? AND actor = ? AND created_at = ?", insert).fetchone() is None:
-        return None
-    stored = db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?",
-                        (insert[0],)).fetchone()
-    if stored is None:
-        return None  # deleted since: nobody can be told otherwise
-    row = table_row(stored)
-    seq, snapshot, status, now = update[:4]
-    return row if row.version == seq else replace(
-        row, version=seq, snapshot=snapshot, status=status, updated_at=now)
+    (`db.store.stored_move`)."""
+    snapshot, status = update[1:3]
+    return drive(db, stored_move, *insert, snapshot, status)
 
 
 def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
     return [_stored_move(db, *args[:2]) if function is _commit_move else None
             for function, args in items]
-
-
-def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
-    """Why a guarded UPDATE matched no row; only read on that failure path."""
-    row = db.execute("SELECT version, status FROM tables WHERE id = ?", (table_id,)).fetchone()
-    if row is None:
-        return TableNotFound(table_id)
-    version, status = row
-    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
 
 
 # ---------------------------------------------------------------------------- repository

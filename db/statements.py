@@ -203,6 +203,23 @@ PING = Sql("SELECT 1")
 
 # --------------------------------------------------------------------- moves, messages
 
+# The hot path (SQLite's; PostgreSQL makes the whole commit one statement of its own, in
+# db/postgres.py): one guarded UPDATE that also hands back the row, one INSERT. Only a
+# playing table takes moves, so a move racing a /cancel cannot revive the table.
+COMMIT_MOVE = Sql(
+    "UPDATE tables SET version = :seq, snapshot = :snapshot, status = :status,"
+    " updated_at = :now WHERE id = :table_id AND version = :previous AND status = 'playing'"
+    " AND (:expected_updated_at IS NULL OR updated_at = :expected_updated_at)"
+    f" RETURNING {TABLE_COLUMNS}")
+INSERT_MOVE = Sql("INSERT INTO moves (table_id, seq, seat, move, actor, created_at)"
+                  " VALUES (:table_id, :seq, :seat, :move, :actor, :now)")
+INSERT_RESULT = Sql(f"INSERT INTO results (table_id, {RESULT_COLUMNS}) VALUES (:table_id,"
+                    " :seat, :user_id, :name, :is_bot, :score, :rank)")
+# FOR SHARE (PostgreSQL) waits for a lost session's transaction, if it still runs, to end.
+_TABLE_TO_SHARE = f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id"
+TABLE_TO_SHARE = Sql(_TABLE_TO_SHARE, postgres=_TABLE_TO_SHARE + " FOR SHARE")
+STORED_MOVE = Sql("SELECT 1 FROM moves WHERE table_id = :table_id AND seq = :seq"
+                  " AND seat = :seat AND move = :move AND actor = :actor AND created_at = :now")
 MOVES = Sql("SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = :table_id"
             " AND seq > :after ORDER BY seq")
 MESSAGES = Sql("SELECT key, chat, message_id, extra FROM messages WHERE table_id = :table_id")

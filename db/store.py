@@ -13,6 +13,7 @@ statements that commit together or not at all).
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 from db import statements as S
@@ -334,6 +335,23 @@ def refusal(table_id: int, what: str) -> Body[StorageError]:
         return TableNotFound(table_id)
     version, status = row
     return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
+
+
+def stored_move(table_id: int, seq: int, seat: int, move: str, actor: str, now: float,
+                snapshot: str, status: str) -> Body[TableRow | None]:
+    """What a commit of this move returned, if it was committed after all (its answer lost
+    with a connection or SQLite's writer): None when that very move is not stored.
+
+    The move row names its commit: same seq, seat, notation, actor and timestamp. A table
+    moved on since (by another process) is given back as that commit left it."""
+    stored = yield fetch_one(S.TABLE_TO_SHARE, table_id=table_id)
+    found = yield fetch_one(S.STORED_MOVE, table_id=table_id, seq=seq, seat=seat, move=move,
+                            actor=actor, now=now)
+    if stored is None or found is None:
+        return None  # not stored, or the table deleted since: nobody can be told otherwise
+    row = table_row(stored)
+    return row if row.version == seq else replace(
+        row, version=seq, snapshot=snapshot, status=status, updated_at=now)
 
 
 def move_chat(platform: str, old_chat: str, new_chat: str, now: float) -> Body[list[int]]:
