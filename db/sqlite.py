@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from db import statements as S
+import db.statements as S
 from db.migrate import load_migrations, migrate
 from db.repository import (
     FINISHED,

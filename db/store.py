@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
-from db import statements as S
+import db.statements as S
 from db.repository import (
     CANCELLED,
     FINISHED,
