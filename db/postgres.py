@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 
 import asyncpg
 
-from db.migrate import POSTGRES_MIGRATIONS, Migration, load_migrations
+from db.migrate import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from db.pg_cluster import DRIVER_LOCK_SPACE as DRIVER_LOCK_SPACE
 from db.pg_cluster import PostgresCluster
 from db.pg_errors import DRIVER_ERRORS, Connection, storage_error
@@ -53,9 +53,6 @@ T = TypeVar("T")
 
 MIGRATIONS_DIR = POSTGRES_MIGRATIONS
 
-# pg_advisory_xact_lock key for migrations: "tapis" in ASCII. Database-wide, so two
-# deployments in different schemas of one database merely take turns migrating.
-MIGRATION_LOCK = 0x7461706973
 
 # The hot path in one statement. Only a playing table at version seq - 1 takes the move;
 # the move row and the results are inserted from the UPDATE's output, so they exist
@@ -133,53 +130,6 @@ async def _answer(db: Connection, op: Op) -> Any:
     # The command tag ends with the count: "UPDATE 3", "INSERT 0 1".
     status = await db.execute(text, *values)
     return int(status.rpartition(" ")[2] or 0)
-
-
-# ---------------------------------------------------------------------------- migrations
-
-
-async def _take_migration_lock(db: Connection) -> None:
-    # The repository's lock_timeout is for moves; a process starting while another one
-    # migrates must wait for it however long that takes, not fail after a few seconds.
-    await db.execute("SET LOCAL lock_timeout = 0")
-    await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-
-
-async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
-    """Apply the pending migrations, each with its schema_migrations row in one transaction.
-
-    Each transaction first takes the advisory lock and reads the applied numbers again,
-    so a second process starting at the same moment waits, then finds the work done.
-    """
-    latest = migrations[-1].number if migrations else 0
-    async with db.transaction():
-        await _take_migration_lock(db)
-        await db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
-        )
-        current = await db.fetchval("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
-    if current > latest:
-        raise StorageError(
-            f"database schema version {current} is newer than this code knows ({latest})"
-        )
-    for migration in migrations:
-        if migration.number <= current:
-            continue
-        async with db.transaction():
-            await _take_migration_lock(db)
-            current = await db.fetchval(
-                "SELECT COALESCE(MAX(number), 0) FROM schema_migrations"
-            )
-            if current < migration.number:
-                # No arguments: the simple query protocol, which runs several statements.
-                await db.execute(migration.sql)
-                await db.execute(
-                    "INSERT INTO schema_migrations (number, name) VALUES ($1, $2)",
-                    migration.number, migration.name,
-                )
-        current = max(current, migration.number)
 
 
 # ---------------------------------------------------------------------------- repository
@@ -266,7 +216,7 @@ class PostgresRepository(Store):
                 raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
             try:
                 async with pool.acquire() as db:
-                    await migrate(db, migrations)
+                    await migrate_postgres(db, migrations)
             except BaseException as error:
                 pool.terminate()
                 if isinstance(error, DRIVER_ERRORS):

@@ -25,7 +25,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 import db.statements as S
-from db.migrate import load_migrations, migrate
+from db.migrate import load_migrations, migrate_sqlite
 from db.repository import (
     FINISHED,
     PLAYING,
@@ -232,7 +232,7 @@ class SqliteRepository(Store):
             migrations = load_migrations()
             db = await self._connect()
             try:
-                await self._job(db, migrate, migrations)
+                await self._job(db, migrate_sqlite, migrations)
             except BaseException as error:
                 await db.close()
                 if isinstance(error, sqlite3.Error):
