@@ -15,7 +15,7 @@ this disk's fsync pace varies several-fold within minutes, which is why (1) alte
    (one a channel a second, 50 a second over all: `DrawingSink`) and answers each request
    in 50 ms like a platform's API, so edits waiting their turn are coalesced;
    announcements), against a
-   raw baseline: the repository's own statements (`_COMMIT_MOVE`, `_INSERT_MOVE`), on the
+   raw baseline: the repository's own statements (`COMMIT_MOVE`, `INSERT_MOVE`), on the
    real schema (the repository's migrations), with the same grouping as the service
    (each slice of the baseline puts as many moves in a transaction, each in its own
    savepoint, as the service's group commits carried in the slice before), snapshots of
@@ -76,7 +76,8 @@ from bot.scheduler import Job
 from bot.settings import Settings
 from bot.tables import Table, Tables
 from db.repository import MessageRef
-from db.sqlite import _COMMIT_MOVE, _INSERT_MOVE, SqliteRepository, _each_in_savepoint
+from db.sqlite import COMMIT_MOVE, INSERT_MOVE, SqliteRepository
+from db.transactions import each_in_savepoint
 from engine import bots, games
 
 # (game, seats, options): every game at a usual table size, long enough that a table is
@@ -347,7 +348,7 @@ class RawBaseline:
                 self.tables[index] = (table_id, version + 1, snapshot)
                 bodies.append(self._body(table_id, version + 1, snapshot))
             self.db.execute("BEGIN IMMEDIATE")
-            _each_in_savepoint(self.db, bodies)
+            each_in_savepoint(self.db, bodies)
             self.db.execute("COMMIT")
             count += group
         return count / (time.perf_counter() - started)
@@ -356,10 +357,10 @@ class RawBaseline:
     def _body(table_id: int, seq: int, snapshot: str) -> Any:
         def body(db: sqlite3.Connection) -> None:
             now = time.time()
-            rows = db.execute(_COMMIT_MOVE, (seq, snapshot, "playing", now, table_id,
+            rows = db.execute(COMMIT_MOVE, (seq, snapshot, "playing", now, table_id,
                                              seq - 1, None, None)).fetchall()
             assert rows, "the baseline's table moved on under it"
-            db.execute(_INSERT_MOVE, (table_id, seq, 0, "play 7H", "bot", now))
+            db.execute(INSERT_MOVE, (table_id, seq, 0, "play 7H", "bot", now))
         return body
 
 

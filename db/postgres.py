@@ -21,78 +21,38 @@ transaction rolled back; the pool replaces a broken connection on the next call.
 
 import asyncio
 import dataclasses
-import json
-import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import asyncpg
 
+from db.migrate import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
+from db.pg_cluster import DRIVER_LOCK_SPACE as DRIVER_LOCK_SPACE
+from db.pg_cluster import PostgresCluster
+from db.pg_errors import DRIVER_ERRORS, Connection, storage_error
 from db.repository import (
-    CANCELLED,
     FINISHED,
-    LOBBY,
-    OPEN_STATUSES,
     PLAYING,
-    Census,
-    Cluster,
     Deadline,
-    GameStats,
-    MessageRef,
-    MoveRow,
-    Repository,
     ResultRow,
-    SeatRow,
-    Shards,
     StorageError,
-    TableExists,
-    TableNotFound,
     TableRow,
-    Unreachable,
     Unstorable,
-    UserSettings,
     VersionConflict,
-    lobby_of,
-    settings_without,
 )
-from db.sqlite import Migration, load_migrations
+from db.rows import (
+    RESULT_COLUMNS,
+    TABLE_COLUMNS,
+    table_row,
+)
+from db.statements import Body, Clash, Op
+from db.store import TRANSACTION, WIPE, Mode, Store, refusal, stored_move
 
 T = TypeVar("T")
-# What the pool lends is a proxy of a connection; `migrate` is also handed a plain one.
-Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations_pg")
+MIGRATIONS_DIR = POSTGRES_MIGRATIONS
 
-# pg_advisory_xact_lock key for migrations: "tapis" in ASCII. Database-wide, so two
-# deployments in different schemas of one database merely take turns migrating.
-MIGRATION_LOCK = 0x7461706973
-# pg_advisory_lock(DRIVER_LOCK_SPACE, lock_key): held by each live worker (see Cluster).
-DRIVER_LOCK_SPACE = 0x74617073  # "taps"
-
-log = logging.getLogger(__name__)
-
-# Everything asyncpg or the network can raise: server errors, client-side errors (bad
-# parameter types, a closed pool or connection, values out of int32/int64 range) and
-# socket failures, TimeoutError included (an OSError since Python 3.11).
-_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-                  OSError)
-# Seconds a worker's own connection may take to be made: a poll that rejoins during a
-# network cut tries again at the next poll rather than hang.
-JOIN_TIMEOUT = 5.0
-
-_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
-_OPEN_INDEX = "tables_one_open_per_channel"
-
-_TABLE_COLUMNS = (
-    "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
-    " created_at, updated_at"
-)
-_SEAT_COLUMNS = "seat, user_id, name, is_bot, afk_strikes, former_user_id"
-_RESULT_COLUMNS = "seat, user_id, name, is_bot, score, rank"
-_DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
 
 # The hot path in one statement. Only a playing table at version seq - 1 takes the move;
 # the move row and the results are inserted from the UPDATE's output, so they exist
@@ -102,12 +62,12 @@ WITH moved AS (
     UPDATE tables SET version = $2, snapshot = $3, status = $4, updated_at = $5
     WHERE id = $1 AND version = $2 - 1 AND status = 'playing'
       AND ($19::double precision IS NULL OR updated_at = $19)
-    RETURNING {_TABLE_COLUMNS}
+    RETURNING {TABLE_COLUMNS}
 ), logged AS (
     INSERT INTO moves (table_id, seq, seat, move, actor, created_at)
     SELECT id, $2, $6, $7, $8, $5 FROM moved
 ), ranked AS (
-    INSERT INTO results (table_id, {_RESULT_COLUMNS})
+    INSERT INTO results (table_id, {RESULT_COLUMNS})
     SELECT moved.id, r.* FROM moved,
         unnest($9::integer[], $10::text[], $11::text[], $12::boolean[], $13::bigint[],
                $14::integer[]) AS r
@@ -121,41 +81,8 @@ WITH moved AS (
 ), untimed AS (
     DELETE FROM deadlines WHERE $18::boolean AND table_id = (SELECT id FROM moved)
 )
-SELECT {_TABLE_COLUMNS} FROM moved
+SELECT {TABLE_COLUMNS} FROM moved
 """
-_INSERT_SEATS = f"""
-INSERT INTO seats (table_id, {_SEAT_COLUMNS})
-SELECT $1, s.* FROM unnest($2::integer[], $3::text[], $4::text[], $5::boolean[],
-                           $6::integer[], $7::text[]) AS s
-"""
-_CREATE_TABLE = f"""
-INSERT INTO tables (platform, channel, game, options, settings, seed, status, host,
-                    created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-ON CONFLICT (platform, channel) WHERE {_IS_OPEN} DO NOTHING
-RETURNING {_TABLE_COLUMNS}
-"""
-
-
-def _dumps(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _table(row: asyncpg.Record) -> TableRow:
-    return TableRow(
-        id=row["id"], platform=row["platform"], channel=row["channel"], game=row["game"],
-        options=json.loads(row["options"]), settings=json.loads(row["settings"]),
-        seed=row["seed"], status=row["status"], host=row["host"], version=row["version"],
-        snapshot=row["snapshot"], created_at=row["created_at"], updated_at=row["updated_at"],
-    )
-
-
-def _seat_columns(seats: Sequence[SeatRow]) -> list[list[Any]]:
-    return [
-        [s.seat for s in seats], [s.user_id for s in seats], [s.name for s in seats],
-        [bool(s.is_bot) for s in seats], [s.afk_strikes for s in seats],
-        [s.former_user_id for s in seats],
-    ]
 
 
 def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
@@ -166,91 +93,49 @@ def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
     ]
 
 
-def _storage_error(error: BaseException) -> StorageError:
-    if isinstance(error, asyncpg.UniqueViolationError) and (
-        error.constraint_name == "moves_pkey"
-    ):
-        # Only reachable if the log and the version disagree; either way that seq is taken.
-        return VersionConflict(f"move already recorded: {error}")
-    name = type(error).__name__
-    if _cut_off(error):
-        return Unreachable(f"{name}: {error}" if str(error) else name)
-    if isinstance(error, asyncpg.DataError):
-        # A value PostgreSQL can never hold (past 64 bits, NUL or unencodable text):
-        # retrying cannot help, unlike a lost connection or a lock timeout.
-        return Unstorable(f"{name}: {error}")
-    return StorageError(f"{name}: {error}" if str(error) else name)
+async def _drive(db: Connection, body: Callable[..., Body[T]], args: tuple[Any, ...]) -> T:
+    """Run a body (`db.store`) to its end on this connection, awaiting each statement it
+    yields and sending back its answer."""
+    steps = body(*args)
+    try:
+        op = next(steps)
+        while True:
+            try:
+                answer = await _answer(db, op)
+            except asyncpg.IntegrityConstraintViolationError as error:
+                try:
+                    op = steps.throw(Clash(str(error), foreign_key=isinstance(
+                        error, asyncpg.ForeignKeyViolationError)))
+                except Clash:
+                    raise error from None
+                continue
+            op = steps.send(answer)
+    except StopIteration as stop:
+        return cast(T, stop.value)
 
 
-def _cut_off(error: BaseException) -> bool:
-    """The connection is gone or none can be made: the server restarts or the network is
-    cut, not a refusal of the statement."""
-    return isinstance(error, OSError | asyncpg.ConnectionDoesNotExistError
-                      | asyncpg.CannotConnectNowError | asyncpg.AdminShutdownError
-                      | asyncpg.CrashShutdownError) or (
-        isinstance(error, asyncpg.InterfaceError) and "connection is closed" in str(error))
-
-
-async def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
-    """Why a guarded UPDATE matched no row; only read on that failure path."""
-    row = await db.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
-    if row is None:
-        return TableNotFound(table_id)
-    version, status = row
-    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
-
-
-# ---------------------------------------------------------------------------- migrations
-
-
-async def _take_migration_lock(db: Connection) -> None:
-    # The repository's lock_timeout is for moves; a process starting while another one
-    # migrates must wait for it however long that takes, not fail after a few seconds.
-    await db.execute("SET LOCAL lock_timeout = 0")
-    await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-
-
-async def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
-    """Apply the pending migrations, each with its schema_migrations row in one transaction.
-
-    Each transaction first takes the advisory lock and reads the applied numbers again,
-    so a second process starting at the same moment waits, then finds the work done.
-    """
-    latest = migrations[-1].number if migrations else 0
-    async with db.transaction():
-        await _take_migration_lock(db)
-        await db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " number INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
-        )
-        current = await db.fetchval("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
-    if current > latest:
-        raise StorageError(
-            f"database schema version {current} is newer than this code knows ({latest})"
-        )
-    for migration in migrations:
-        if migration.number <= current:
-            continue
+async def _answer(db: Connection, op: Op) -> Any:
+    if op.kind == "many":
+        text, rows = op.bind_many("postgres")
+        await db.executemany(text, rows)
+        return len(rows)
+    text, values = op.bind("postgres")
+    if op.fenced and db.is_in_transaction():
         async with db.transaction():
-            await _take_migration_lock(db)
-            current = await db.fetchval(
-                "SELECT COALESCE(MAX(number), 0) FROM schema_migrations"
-            )
-            if current < migration.number:
-                # No arguments: the simple query protocol, which runs several statements.
-                await db.execute(migration.sql)
-                await db.execute(
-                    "INSERT INTO schema_migrations (number, name) VALUES ($1, $2)",
-                    migration.number, migration.name,
-                )
-        current = max(current, migration.number)
+            return await _answer(db, dataclasses.replace(op, fenced=False))
+    if op.kind == "all":
+        return await db.fetch(text, *values)
+    if op.kind == "one":
+        return await db.fetchrow(text, *values)
+    # The command tag ends with the count: "UPDATE 3", "INSERT 0 1".
+    status = await db.execute(text, *values)
+    return int(status.rpartition(" ")[2] or 0)
 
 
 # ---------------------------------------------------------------------------- repository
 
 
-class PostgresRepository(Repository):
+class PostgresRepository(Store):
     """`dsn` is a postgresql:// or postgres:// URL (asyncpg's syntax, ?sslmode=… included).
 
     `lock_timeout` (seconds) is how long a write waits for another session's row lock
@@ -279,8 +164,8 @@ class PostgresRepository(Repository):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<dsn hidden>, max_size={self.max_size})"
 
-    def cluster(self) -> "PostgresCluster":
-        return PostgresCluster(self)
+    def cluster(self) -> PostgresCluster:
+        return PostgresCluster(self._dsn, self.server_settings, self._clock, self._call)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -297,8 +182,8 @@ class PostgresRepository(Repository):
                     return await fn(db)
         except StorageError:
             raise
-        except _DRIVER_ERRORS as error:
-            raise _storage_error(error) from error
+        except DRIVER_ERRORS as error:
+            raise storage_error(error) from error
 
     async def _run(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
         """One statement, or reads: each statement is atomic on its own."""
@@ -307,6 +192,13 @@ class PostgresRepository(Repository):
     async def _write(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
         """Several statements that commit together or not at all."""
         return await self._call(fn, transaction=True)
+
+    def _now(self) -> float:
+        return self._clock()
+
+    async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
+        return await self._call(lambda db: _drive(db, body, args),
+                                transaction=mode in (TRANSACTION, WIPE))
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -320,14 +212,14 @@ class PostgresRepository(Repository):
                     self._dsn, min_size=self.min_size, max_size=self.max_size,
                     server_settings=self.server_settings,
                 )
-            except _DRIVER_ERRORS as error:
+            except DRIVER_ERRORS as error:
                 raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
             try:
                 async with pool.acquire() as db:
-                    await migrate(db, migrations)
+                    await migrate_postgres(db, migrations)
             except BaseException as error:
                 pool.terminate()
-                if isinstance(error, _DRIVER_ERRORS):
+                if isinstance(error, DRIVER_ERRORS):
                     raise StorageError(f"migrating PostgreSQL failed: {error}") from error
                 raise
             self._pool = pool
@@ -342,262 +234,9 @@ class PostgresRepository(Repository):
                 await asyncio.wait_for(pool.close(), self.close_timeout)
             except TimeoutError:
                 pool.terminate()
-            except _DRIVER_ERRORS as error:
+            except DRIVER_ERRORS as error:
                 pool.terminate()
                 raise StorageError(f"closing PostgreSQL pool failed: {error}") from error
-
-    # ------------------------------------------------------------------- tables
-
-    async def create_table(
-        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
-        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
-    ) -> TableRow:
-        params = (platform, channel, game, _dumps(options), _dumps(settings), seed, LOBBY,
-                  host, self._clock())
-
-        async def body(db: Connection) -> TableRow:
-            # ON CONFLICT waits for a concurrent /newgame in the channel to commit, then
-            # skips the insert; the SELECT, a new snapshot, sees that table.
-            row = await db.fetchrow(_CREATE_TABLE, *params)
-            if row is None:
-                existing = await db.fetchval(
-                    f"SELECT id FROM tables WHERE platform = $1 AND channel = $2 AND {_IS_OPEN}",
-                    platform, channel,
-                )
-                if existing is None:
-                    raise StorageError(
-                        f"channel {channel!r} changed while its table was being created"
-                    )
-                raise TableExists(existing)
-            if seats:
-                await db.execute(_INSERT_SEATS, row["id"], *_seat_columns(seats))
-            return _table(row)
-
-        return await self._write(body)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        async def body(db: Connection) -> TableRow | None:
-            row = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id
-            )
-            return None if row is None else _table(row)
-
-        return await self._run(body)
-
-    async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
-        async def body(db: Connection) -> TableRow | None:
-            row = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
-                f" WHERE platform = $1 AND channel = $2 AND {_IS_OPEN}",
-                platform, channel,
-            )
-            return None if row is None else _table(row)
-
-        return await self._run(body)
-
-    async def newest_tables_in(self, platform: str, channel: str, *,
-                               with_topics: bool = False) -> list[TableRow]:
-        prefix = f"{channel}:"
-
-        async def body(db: Connection) -> list[TableRow]:
-            rows = list(await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
-                " WHERE platform = $1 AND channel = $2 ORDER BY id DESC LIMIT 1",
-                platform, channel,
-            ))
-            if with_topics:  # rare (the bot added back): a scan of the platform's rows
-                rows += await db.fetch(
-                    f"SELECT {_TABLE_COLUMNS} FROM tables AS t"
-                    " WHERE platform = $1 AND substr(channel, 1, $2) = $3 AND id = (SELECT"
-                    " max(id) FROM tables WHERE platform = t.platform AND channel = t.channel)",
-                    platform, len(prefix), prefix,
-                )
-            return [_table(row) for row in rows]
-
-        return await self._run(body)
-
-    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
-        prefix = f"{old_chat}:"
-        now = self._clock()
-
-        async def body(db: Connection) -> list[int]:
-            rows = await db.fetch(
-                f"SELECT id, channel FROM tables WHERE platform = $1 AND {_IS_OPEN}"
-                " AND (channel = $2 OR substr(channel, 1, $3) = $4) FOR UPDATE",
-                platform, old_chat, len(prefix), prefix,
-            )
-            for row in rows:
-                await db.execute("UPDATE tables SET channel = $1, updated_at = $2 WHERE id = $3",
-                                 new_chat + row["channel"][len(old_chat):], now, row["id"])
-                await db.execute("DELETE FROM messages WHERE table_id = $1 AND key = 'table'",
-                                 row["id"])
-            return [row["id"] for row in rows]
-
-        return await self._write(body)
-
-    async def update_table(
-        self, table_id: int, *, expected_version: int, status: str | None = None,
-        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
-        host: str | None = None, seats: list[SeatRow] | None = None,
-        snapshot: str | None = None, reset_moves: bool = False,
-        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
-    ) -> TableRow:
-        params: list[Any] = [table_id, expected_version, self._clock()]
-        assignments: list[str] = ["updated_at = $3"]
-
-        def assign(column: str, value: Any) -> None:
-            params.append(value)
-            assignments.append(f"{column} = ${len(params)}")
-
-        for column, value in (
-            ("status", status),
-            ("options", None if options is None else _dumps(options)),
-            ("settings", None if settings is None else _dumps(settings)),
-            ("host", host),
-        ):
-            if value is not None:
-                assign(column, value)
-        if reset_moves:
-            assignments.append("version = 0")
-            assign("snapshot", snapshot)
-        elif snapshot is not None:
-            assign("snapshot", snapshot)
-        sql = (
-            f"UPDATE tables SET {', '.join(assignments)} WHERE id = $1 AND version = $2"
-            f" RETURNING {_TABLE_COLUMNS}"
-        )
-
-        async def guarded_update(db: Connection) -> asyncpg.Record | None:
-            if status not in OPEN_STATUSES:
-                return await db.fetchrow(sql, *params)
-            # Reopening may clash with the channel's other open table: a savepoint keeps
-            # the transaction usable to name that table.
-            try:
-                async with db.transaction():
-                    return await db.fetchrow(sql, *params)
-            except asyncpg.UniqueViolationError as error:
-                if error.constraint_name != _OPEN_INDEX:
-                    raise
-            other = await db.fetchval(
-                "SELECT other.id FROM tables AS other JOIN tables AS this"
-                " ON other.platform = this.platform AND other.channel = this.channel"
-                f" WHERE this.id = $1 AND other.id != this.id AND other.{_IS_OPEN}",
-                table_id,
-            )
-            if other is None:
-                raise StorageError(f"table {table_id} clashed with a table since closed")
-            raise TableExists(other)
-
-        async def check_unchanged(db: Connection) -> None:
-            # FOR UPDATE holds the row until the commit: writers of this table (each
-            # UPDATEs its row first) wait, and the seats read next are the committed ones.
-            stored = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR UPDATE", table_id)
-            if stored is None:
-                raise TableNotFound(table_id)
-            if expected_row is not None and lobby_of(_table(stored)) != lobby_of(expected_row):
-                raise VersionConflict(f"table {table_id} changed since it was read")
-            if expected_seats is not None:
-                rows = await db.fetch(
-                    f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
-                    table_id)
-                if [SeatRow(*seat) for seat in rows] != expected_seats:
-                    raise VersionConflict(
-                        f"the seats of table {table_id} changed since they were read")
-
-        async def body(db: Connection) -> TableRow:
-            if expected_row is not None or expected_seats is not None:
-                await check_unchanged(db)
-            row = await guarded_update(db)
-            if row is None:
-                raise await _refusal(db, table_id,
-                                     f"an edit expecting version {expected_version}")
-            if reset_moves:
-                # A new game at this table: the old log and results belong to the old game.
-                await db.execute("DELETE FROM moves WHERE table_id = $1", table_id)
-                await db.execute("DELETE FROM results WHERE table_id = $1", table_id)
-            if seats is not None:
-                await db.execute("DELETE FROM seats WHERE table_id = $1", table_id)
-                if seats:
-                    await db.execute(_INSERT_SEATS, table_id, *_seat_columns(seats))
-            return _table(row)
-
-        return await self._write(body)
-
-    async def unfinished_tables(self) -> list[TableRow]:
-        async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
-            )
-            return [_table(row) for row in rows]
-
-        return await self._run(body)
-
-    async def newest_change(self) -> float | None:
-        async def body(db: Connection) -> float | None:
-            newest = await db.fetchval("SELECT max(updated_at) FROM tables")
-            return None if newest is None else float(newest)
-
-        return await self._run(body)
-
-    async def just_ended_tables(self, window: float) -> list[TableRow]:
-        async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN ($1, $2)"
-                " AND updated_at >= (SELECT max(updated_at) FROM tables) - $3 ORDER BY id",
-                FINISHED, CANCELLED, window,
-            )
-            return [_table(row) for row in rows]
-
-        return await self._run(body)
-
-    # -------------------------------------------------------------------- seats
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        async def body(db: Connection) -> list[SeatRow]:
-            rows = await db.fetch(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = $1 ORDER BY seat",
-                table_id,
-            )
-            return [SeatRow(*row) for row in rows]
-
-        return await self._run(body)
-
-    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
-        async def body(db: Connection) -> dict[int, list[SeatRow]]:
-            seats: dict[int, list[SeatRow]] = {}
-            for row in await db.fetch(
-                    f"SELECT s.table_id, {_SEAT_COLUMNS} FROM seats AS s"
-                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{_IS_OPEN}"
-                    " ORDER BY s.table_id, s.seat"):
-                seats.setdefault(row[0], []).append(SeatRow(*row[1:]))
-            return seats
-
-        return await self._run(body)
-
-    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
-        async def body(db: Connection) -> list[int]:
-            return [row[0] for row in await db.fetch(
-                "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
-                " WHERE t.platform = $1 AND t.status = $2 AND s.user_id = $3 ORDER BY t.id",
-                platform, PLAYING, user_id)]
-
-        return await self._run(body)
-
-    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
-        async def body(db: Connection) -> None:
-            changed = await db.fetchval(
-                "UPDATE seats SET user_id = $3, name = $4, is_bot = $5, afk_strikes = $6,"
-                " former_user_id = $7 WHERE table_id = $1 AND seat = $2 RETURNING 1",
-                table_id, seat.seat, seat.user_id, seat.name, bool(seat.is_bot),
-                seat.afk_strikes, seat.former_user_id,
-            )
-            if changed is None:
-                if await db.fetchval("SELECT 1 FROM tables WHERE id = $1", table_id) is None:
-                    raise TableNotFound(table_id)
-                raise StorageError(f"table {table_id} has no seat {seat.seat}")
-
-        await self._run(body)
 
     # -------------------------------------------------------------------- moves
 
@@ -623,8 +262,8 @@ class PostgresRepository(Repository):
                 # below 1, a seat twice in the results) is refused whenever it is tried.
                 raise Unstorable(f"{type(error).__name__}: {error}") from error
             if row is None:
-                raise await _refusal(db, table_id, f"move {seq}")
-            return _table(row)
+                raise await _drive(db, refusal, (table_id, f"move {seq}"))
+            return table_row(row)
 
         try:
             return await self._run(body)
@@ -642,605 +281,8 @@ class PostgresRepository(Repository):
             return stored
 
     async def _stored_move(self, params: tuple[Any, ...]) -> TableRow | None:
-        """What `commit_move` with `params` returned, if it was committed after all: None
-        when that very move is not stored (same seq, seat, notation, actor, timestamp)."""
+        """What `commit_move` with `params` returned, if it was committed after all
+        (`db.store.stored_move`)."""
         table_id, seq, snapshot, status, now, seat, move, actor = params[:8]
-
-        async def body(db: Connection) -> TableRow | None:
-            # FOR SHARE waits for the lost session's transaction, if it still runs, to end.
-            stored = await db.fetchrow(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1 FOR SHARE", table_id)
-            found = await db.fetchval(
-                "SELECT 1 FROM moves WHERE table_id = $1 AND seq = $2 AND seat = $3"
-                " AND move = $4 AND actor = $5 AND created_at = $6",
-                table_id, seq, seat, move, actor, now)
-            if stored is None or found is None:
-                return None
-            row = _table(stored)
-            return row if row.version == seq else dataclasses.replace(
-                row, version=seq, snapshot=snapshot, status=status, updated_at=now)
-
-        return await self._write(body)
-
-    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
-        async def body(db: Connection) -> list[MoveRow]:
-            rows = await db.fetch(
-                "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = $1"
-                " AND seq > $2 ORDER BY seq",
-                table_id, after,
-            )
-            return [MoveRow(*row) for row in rows]
-
-        return await self._run(body)
-
-    # --------------------------------------------------------- platform messages
-
-    async def set_message(self, table_id: int, ref: MessageRef) -> None:
-        async def body(db: Connection) -> None:
-            try:
-                await db.execute(
-                    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
-                    " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, key) DO UPDATE SET"
-                    " chat = excluded.chat, message_id = excluded.message_id,"
-                    " extra = excluded.extra",
-                    table_id, ref.key, ref.chat, ref.message_id, _dumps(ref.extra),
-                )
-            except asyncpg.ForeignKeyViolationError:
-                # The table id is the only foreign key: no such table.
-                raise TableNotFound(table_id) from None
-
-        await self._run(body)
-
-    async def messages(self, table_id: int) -> dict[str, MessageRef]:
-        async def body(db: Connection) -> dict[str, MessageRef]:
-            rows = await db.fetch(
-                "SELECT key, chat, message_id, extra FROM messages WHERE table_id = $1",
-                table_id,
-            )
-            return {key: MessageRef(key, chat, message_id, json.loads(extra))
-                    for key, chat, message_id, extra in rows}
-
-        return await self._run(body)
-
-    async def delete_message(self, table_id: int, key: str) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "DELETE FROM messages WHERE table_id = $1 AND key = $2", table_id, key
-            )
-
-        await self._run(body)
-
-    # ---------------------------------------------------------------- deadlines
-
-    async def set_deadline(self, deadline: Deadline) -> None:
-        await self.set_deadlines([deadline])
-
-    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
-        async def body(db: Connection) -> None:
-            for deadline in deadlines:
-                try:
-                    await db.execute(
-                        f"INSERT INTO deadlines ({_DEADLINE_COLUMNS})"
-                        " VALUES ($1, $2, $3, $4, $5, $6)"
-                        " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
-                        " version = excluded.version, due_at = excluded.due_at,"
-                        " remind_at = excluded.remind_at, reminded = excluded.reminded",
-                        deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
-                        deadline.remind_at, bool(deadline.reminded),
-                    )
-                except asyncpg.ForeignKeyViolationError:
-                    raise TableNotFound(deadline.table_id) from None
-
-        if deadlines:
-            await self._write(body)
-
-    async def clear_deadline(self, table_id: int) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute("DELETE FROM deadlines WHERE table_id = $1", table_id)
-
-        await self._run(body)
-
-    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
-        """Soonest first; a finished or cancelled table's leftover deadline is not one."""
-
-        async def body(db: Connection) -> list[Deadline]:
-            rows = await db.fetch(
-                "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
-                " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{_IS_OPEN} AND ($1::bigint IS NULL OR d.table_id = $1)"
-                " ORDER BY d.due_at, d.table_id", table_id
-            )
-            return [Deadline(*row) for row in rows]
-
-        return await self._run(body)
-
-    async def mark_reminded(self, table_id: int, version: int) -> None:
-        """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
-
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "UPDATE deadlines SET reminded = TRUE WHERE table_id = $1 AND version = $2",
-                table_id, version,
-            )
-
-        await self._run(body)
-
-    # ------------------------------------------------------- people and places
-
-    async def user_settings(self, platform: str, user_id: str) -> UserSettings:
-        async def body(db: Connection) -> UserSettings:
-            row = await db.fetchrow(
-                "SELECT lang, mentions, locale FROM user_settings"
-                " WHERE platform = $1 AND user_id = $2",
-                platform, user_id,
-            )
-            return UserSettings() if row is None else UserSettings(row[0], row[1], row[2])
-
-        return await self._run(body)
-
-    async def set_user_settings(
-        self, platform: str, user_id: str, settings: UserSettings
-    ) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO user_settings (platform, user_id, lang, mentions)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (platform, user_id) DO UPDATE SET"
-                " lang = excluded.lang, mentions = excluded.mentions",
-                platform, user_id, settings.lang, bool(settings.mentions),
-            )
-
-        await self._run(body)
-
-    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO user_settings (platform, user_id, locale) VALUES ($1, $2, $3)"
-                " ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale",
-                platform, user_id, locale,
-            )
-
-        await self._run(body)
-
-    async def channel_lang(self, platform: str, channel: str) -> str | None:
-        async def body(db: Connection) -> str | None:
-            return await db.fetchval(
-                "SELECT lang FROM channel_settings WHERE platform = $1 AND channel = $2",
-                platform, channel,
-            )
-
-        return await self._run(body)
-
-    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
-        async def body(db: Connection) -> dict[str, str]:
-            rows = await db.fetch(
-                "SELECT channel, lang FROM channel_settings WHERE platform = $1 AND lang IS NOT"
-                " NULL AND channel = ANY($2::text[])", platform, channels)
-            return {row[0]: row[1] for row in rows}
-
-        return await self._run(body)
-
-    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "INSERT INTO channel_settings (platform, channel, lang) VALUES ($1, $2, $3)"
-                " ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang",
-                platform, channel, lang,
-            )
-
-        await self._run(body)
-
-    # ------------------------------------------------------------------ secrets
-
-    async def secret(self, name: str, new_value: str) -> str:
-        async def read(db: Connection) -> str | None:
-            value = await db.fetchval("SELECT value FROM secrets WHERE name = $1", name)
-            return None if value is None else str(value)
-
-        async def store(db: Connection) -> str:
-            await db.execute("INSERT INTO secrets (name, value) VALUES ($1, $2)"
-                             " ON CONFLICT (name) DO NOTHING", name, new_value)
-            return str(await db.fetchval("SELECT value FROM secrets WHERE name = $1", name))
-
-        # Read first: a read-only replica or role still yields the secret it holds.
-        stored = await self._run(read)
-        return stored if stored is not None else await self._run(store)
-
-    # ------------------------------------------------------------------ results
-
-    async def results(self, table_id: int) -> list[ResultRow]:
-        async def body(db: Connection) -> list[ResultRow]:
-            rows = await db.fetch(
-                f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = $1"
-                " ORDER BY rank, seat",
-                table_id,
-            )
-            return [ResultRow(*row) for row in rows]
-
-        return await self._run(body)
-
-    async def stats(self, platform: str, user_id: str) -> list[GameStats]:
-        """Per game, most played first. A result counts for the user it names."""
-
-        async def body(db: Connection) -> list[GameStats]:
-            rows = await db.fetch(
-                "SELECT t.game, COUNT(*), COUNT(*) FILTER (WHERE r.rank = 1),"
-                " AVG(r.rank)::double precision"
-                " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
-                " WHERE r.user_id = $1 AND t.platform = $2 AND t.status = 'finished'"
-                " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game COLLATE \"C\"",
-                user_id, platform,
-            )
-            return [GameStats(*row) for row in rows]
-
-        return await self._run(body)
-
-    # ------------------------------------------------------------------ service
-
-    async def ping(self) -> None:
-        async def body(db: Connection) -> None:
-            await db.fetchval("SELECT 1")
-
-        await self._run(body)
-
-    async def table_counts(self) -> dict[tuple[str, str], int]:
-        async def body(db: Connection) -> dict[tuple[str, str], int]:
-            rows = await db.fetch(
-                "SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
-            return {(game, status): count for game, status, count in rows}
-
-        return await self._run(body)
-
-    async def delete_tables_before(self, before: float | None) -> int:
-        async def body(db: Connection) -> int:
-            # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            # Closed tables that can never come back go first, while the newer tables that
-            # rule them out are still there to say so.
-            deleted = len(await db.fetch(_DELETE_SUPERSEDED))
-            if before is not None:
-                deleted += len(await db.fetch(
-                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                    " AND updated_at < $1 RETURNING id", before))
-            return deleted
-
-        return await self._write(body)
-
-    # ------------------------------------------------------------------ privacy
-
-    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
-        async def body(db: Connection) -> list[TableRow]:
-            rows = await db.fetch(
-                f"SELECT {_TABLE_COLUMNS},"
-                " EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-                "         AND (s.user_id = $2 OR s.former_user_id = $2))"
-                " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
-                "            AND r.user_id = $2) AS named"
-                f" FROM tables AS t WHERE platform = $1 AND id IN ({_PERSON_TABLES})"
-                " ORDER BY id",
-                platform, user_id)
-            found = [(_table(row), row["named"]) for row in rows]
-            # A settings list only says the id is there somewhere: keep exact matches.
-            return [table for table, named in found if named or table.host == user_id
-                    or settings_without(table.settings, user_id) is not None]
-
-        return await self._run(body)
-
-    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
-                          default_name: str) -> None:
-        # Each statement finds the person's rows through an index, then checks the table's
-        # platform row by row: the cost follows their own tables, not everybody's.
-        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = $3"
-
-        async def body(db: Connection) -> None:
-            # Open tables that name them, read before anything changes: marked as changed.
-            named = [row[0] for row in await db.fetch(
-                f"SELECT id FROM tables WHERE platform = $1 AND {_IS_OPEN} AND id IN"
-                f" ({_PERSON_TABLES})", platform, user_id)]
-            for table_id, name in names.items():
-                await db.execute(
-                    "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
-                    " is_bot = TRUE WHERE table_id = $2 AND user_id = $3",
-                    name, table_id, user_id)
-                await db.execute(
-                    "UPDATE results SET name = $1, user_id = NULL"
-                    " WHERE table_id = $2 AND user_id = $3", name, table_id, user_id)
-            # Tables joined since `names` was read, if any.
-            await db.execute(
-                "UPDATE seats SET name = $1, user_id = NULL, former_user_id = NULL,"
-                f" is_bot = TRUE WHERE user_id = $2 AND {of_platform}",
-                default_name, user_id, platform)
-            await db.execute(
-                f"UPDATE results SET name = $1, user_id = NULL WHERE user_id = $2"
-                f" AND {of_platform}", default_name, user_id, platform)
-            await db.execute(
-                "UPDATE seats SET former_user_id = NULL WHERE former_user_id = $1"
-                " AND (SELECT platform FROM tables AS p WHERE p.id = table_id) = $2",
-                user_id, platform)
-            await db.execute("UPDATE tables SET host = '' WHERE host = $2 AND platform = $1",
-                             platform, user_id)
-            rows = await db.fetch(
-                "SELECT id, settings, status FROM tables WHERE platform = $1 AND id IN"
-                " (SELECT table_id FROM settings_people WHERE user_id = $2)",
-                platform, user_id)
-            for table_id, text, _status in rows:
-                cleaned = settings_without(json.loads(text), user_id)
-                if cleaned is not None:
-                    await db.execute("UPDATE tables SET settings = $1 WHERE id = $2",
-                                     _dumps(cleaned), table_id)
-            await db.execute(
-                "DELETE FROM messages WHERE key LIKE 'hand:%'"
-                " AND (extra::json ->> 'user') = $1"
-                " AND (SELECT platform FROM tables AS p WHERE p.id = table_id) = $2",
-                user_id, platform)
-            await db.execute("DELETE FROM user_settings WHERE platform = $1 AND user_id = $2",
-                             platform, user_id)
-            await db.execute("UPDATE tables SET updated_at = GREATEST($1, updated_at + 0.001)"
-                             " WHERE id = ANY($2::bigint[])", self._clock(), named)
-
-        await self._write(body)
-
-
-# The ids of every table naming a person ($2), each part through an index
-# (db/migrations_pg/0007_people.sql): their seats, seats a bot took over from them,
-# results, tables they host, and the user lists of tables' settings.
-_PERSON_TABLES = (
-    "SELECT table_id FROM seats WHERE user_id = $2"
-    " UNION SELECT table_id FROM seats WHERE former_user_id = $2"
-    " UNION SELECT table_id FROM results WHERE user_id = $2"
-    " UNION SELECT id FROM tables WHERE host = $2"
-    " UNION SELECT table_id FROM settings_people WHERE user_id = $2")
-
-# Closed tables (the bot lost their channel) that a newer table of the same channel rules
-# out for good: a channel's closed table comes back only if it is the channel's newest.
-_DELETE_SUPERSEDED = (
-    "DELETE FROM tables AS t WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
-    " WHERE newer.platform = t.platform AND newer.channel = t.channel AND newer.id > t.id)"
-    " RETURNING id")
-
-
-# Workers alive now: their advisory lock is held. pg_locks shows every database's locks.
-_LIVE_WORKERS = f"""
-SELECT w.id FROM workers w JOIN pg_locks l
-  ON l.locktype = 'advisory' AND l.classid = {DRIVER_LOCK_SPACE} AND l.objsubid = 2
- AND l.objid = w.lock_key::oid AND l.granted
- AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-"""
-_LIVE_HOMES = f"""
-SELECT w.id, w.platform, w.shard_count, w.shard_ids FROM workers w JOIN pg_locks l
-  ON l.locktype = 'advisory' AND l.classid = {DRIVER_LOCK_SPACE} AND l.objsubid = 2
- AND l.objid = w.lock_key::oid AND l.granted
- AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-"""
-# A table `t` (joined to its channel's home `h`) has a live worker home for it.
-_HOMED = """(h.home IS NOT NULL AND EXISTS (SELECT 1 FROM live l WHERE l.platform = t.platform
-  AND l.shard_count IS NOT NULL AND ((h.home >> 22) % l.shard_count)::int = ANY(l.shard_ids)))"""
-_WITH_HOME = ("tables t LEFT JOIN channel_homes h"
-              " ON h.platform = t.platform AND h.channel = t.channel")
-_T_OPEN = f"t.{_IS_OPEN}"
-
-
-def _mine(count: str, ids: str) -> str:
-    """The table's home is on this worker's shards (given as query parameters)."""
-    return (f"(h.home IS NOT NULL AND {count}::int IS NOT NULL"
-            f" AND ((h.home >> 22) % {count}::int)::int = ANY({ids}::int[]))")
-
-
-_CLAIM = f"""
-WITH live AS ({_LIVE_HOMES}), free AS (
-    SELECT t.id, t.driver FROM {_WITH_HOME}
-    WHERE t.platform = $2 AND {_T_OPEN}
-      AND (t.driver IS NULL OR t.driver NOT IN (SELECT id FROM live))
-      AND CASE WHEN $4 THEN {_mine("$5", "$6")} ELSE NOT {_HOMED} END
-    ORDER BY t.id LIMIT $3 FOR UPDATE OF t SKIP LOCKED
-)
-UPDATE tables t SET driver = $1 FROM free WHERE t.id = free.id
-RETURNING t.id, free.driver IS NOT NULL
-"""
-_CENSUS = f"""
-WITH live AS ({_LIVE_HOMES})
-SELECT (SELECT COUNT(*) FROM {_WITH_HOME} WHERE t.platform = $1 AND {_T_OPEN}
-        AND NOT {_HOMED}),
-       (SELECT COUNT(*) FROM live WHERE platform = $1),
-       ARRAY(SELECT t.id FROM {_WITH_HOME} WHERE t.platform = $1 AND t.driver = $2
-             AND {_T_OPEN} ORDER BY t.id),
-       ARRAY(SELECT CASE WHEN {_mine("$3", "$4")} THEN 'home' WHEN {_HOMED} THEN 'astray'
-                         ELSE 'shared' END
-             FROM {_WITH_HOME} WHERE t.platform = $1 AND t.driver = $2 AND {_T_OPEN}
-             ORDER BY t.id)
-"""
-
-
-class PostgresCluster(Cluster):
-    """Workers are rows of `workers`; one is alive while its own connection (not a pooled
-    one) holds its advisory lock, and listens there for what other workers tell it."""
-
-    def __init__(self, repo: PostgresRepository) -> None:
-        self._repo = repo
-        self.worker: int | None = None
-        self._lock_key = 0
-        self._link: asyncpg.Connection | None = None
-        self._link_busy = asyncio.Lock()  # one statement at a time on a connection
-        self._on_lost: Callable[[], None] = lambda: None
-        self._shards: Shards | None = None
-        self._cut = False  # its link was lost and it has not joined again
-
-    @property
-    def channel(self) -> str:
-        return f"tapis_{self._lock_key}"
-
-    async def join(self, name: str, on_notice: Callable[[str], None],
-                   on_lost: Callable[[], None], *, platform: str | None = None,
-                   shards: Shards | None = None) -> int:
-        self._on_lost = on_lost
-        self._shards = shards
-        try:
-            link = await asyncpg.connect(self._repo._dsn, timeout=JOIN_TIMEOUT,
-                                         server_settings=self._repo.server_settings)
-        except _DRIVER_ERRORS as error:
-            raise Unreachable(f"cannot connect to PostgreSQL: {error}") from error
-        try:
-            # The lock before the row: a row whose lock is not held is a dead worker's, and
-            # another process joining at the same moment would delete it as such.
-            for _ in range(5):
-                key = secrets.randbelow(2**31 - 2) + 1
-                if not await link.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                           DRIVER_LOCK_SPACE, key):
-                    continue
-                worker = await link.fetchval(
-                    "INSERT INTO workers (lock_key, name, started_at, platform, shard_count,"
-                    " shard_ids) VALUES ($1, $2, $3, $4, $5, $6)"
-                    " ON CONFLICT (lock_key) DO NOTHING RETURNING id",
-                    key, name, self._repo._clock(), platform,
-                    shards.count if shards else None, list(shards.ids) if shards else None)
-                if worker is not None:
-                    break
-                await link.execute("SELECT pg_advisory_unlock($1, $2)", DRIVER_LOCK_SPACE, key)
-            else:
-                raise StorageError("no free worker lock key")
-            self._lock_key = key
-            # Workers that died and drive nothing any more: every restart adds a row.
-            await link.execute(
-                f"WITH live AS ({_LIVE_WORKERS}) DELETE FROM workers w"
-                " WHERE w.id NOT IN (SELECT id FROM live) AND NOT EXISTS"
-                f" (SELECT 1 FROM tables t WHERE t.driver = w.id AND t.{_IS_OPEN})")
-            await link.add_listener(self.channel,
-                                    lambda _c, _pid, _channel, payload: on_notice(payload))
-        except BaseException as error:
-            link.terminate()
-            if isinstance(error, _DRIVER_ERRORS):
-                raise _storage_error(error) from error
-            raise
-        link.add_termination_listener(self._lost)
-        self._link, self.worker = link, int(worker)
-        if self._cut:
-            self._cut = False
-            log.warning("worker %s joined again after its database connection was lost",
-                        self.worker)
-        return self.worker
-
-    def _lost(self, link: "asyncpg.Connection | asyncpg.pool.PoolConnectionProxy[Any]"
-              ) -> None:
-        # Only the current link: one that ended before a rejoin says nothing of the new one.
-        if link is self._link:
-            self._link = None
-            self._cut = True
-            log.error("worker %s lost its database connection: it stops driving until it"
-                      " joins again", self.worker)
-            self._on_lost()
-
-    def _joined(self) -> None:
-        """Shares and claims are made under a live worker only: with its connection gone,
-        its lock is free and its id is a dead worker's, whose tables others take over."""
-        if self._cut:
-            raise Unreachable(f"worker {self.worker} lost its database connection: not"
-                              " joined again yet")
-
-    async def leave(self) -> None:
-        link, self._link = self._link, None
-        if link is None:
-            return
-        async with self._link_busy:  # a census or claim still under way ends first
-            await self._leave(link)
-
-    async def _leave(self, link: asyncpg.Connection) -> None:
-        try:
-            await link.execute("UPDATE tables SET driver = NULL WHERE driver = $1", self.worker)
-            await link.execute("DELETE FROM workers WHERE id = $1", self.worker)
-            await asyncio.wait_for(link.close(), 5)
-        except (*_DRIVER_ERRORS, TimeoutError):
-            link.terminate()
-
-    async def census(self, platform: str) -> Census:
-        self._joined()
-        count, ids = self._shard_params()
-
-        async def body(db: Connection) -> Census:
-            row = await db.fetchrow(_CENSUS, platform, self.worker, count, ids)
-            assert row is not None  # a SELECT without FROM has its one row
-            return Census(int(row[0]), int(row[1]), dict(zip(row[2], row[3], strict=True)))
-
-        return await self._on_link(body)
-
-    async def _on_link(self, fn: Callable[[Connection], Awaitable[T]]) -> T:
-        """One statement on the worker's own connection (the pool's while it has none).
-
-        Shares and claims are how a dead process's tables get a new driver within
-        seconds: they must not queue for the pool behind every player's request, which is
-        exactly when they are needed (a process died, its players' commands come here)."""
-        link = self._link
-        if link is None:
-            return await self._repo._run(fn)
-        async with self._link_busy:
-            try:
-                return await fn(link)
-            except _DRIVER_ERRORS as error:
-                raise _storage_error(error) from error
-
-    def _shard_params(self) -> tuple[int | None, list[int]]:
-        shards = self._shards
-        return (shards.count, list(shards.ids)) if shards is not None else (None, [])
-
-    async def claim(self, platform: str, limit: int, *, home: bool = False
-                    ) -> list[tuple[int, bool]]:
-        self._joined()
-        count, ids = self._shard_params()
-        if limit <= 0 or (home and count is None):
-            return []
-
-        async def body(db: Connection) -> list[tuple[int, bool]]:
-            rows = await db.fetch(_CLAIM, self.worker, platform, limit, home, count, ids)
-            return [(int(r[0]), bool(r[1])) for r in rows]
-
-        return await self._on_link(body)  # one statement: atomic on its own
-
-    async def adopt(self, table_id: int) -> bool:
-        self._joined()
-
-        async def body(db: Connection) -> bool:
-            return bool(await db.fetchval(
-                f"WITH live AS ({_LIVE_WORKERS}) UPDATE tables SET driver = $1 WHERE id = $2"
-                " AND (driver IS NULL OR driver = $1 OR driver NOT IN (SELECT id FROM live))"
-                " RETURNING true", self.worker, table_id))
-
-        return await self._repo._write(body)
-
-    async def release(self, table_ids: list[int]) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute("UPDATE tables SET driver = NULL WHERE driver = $1"
-                             " AND id = ANY($2::bigint[])", self.worker, table_ids)
-
-        await self._repo._write(body)
-
-    async def tell_driver(self, table_id: int, notice: str) -> bool:
-        async def body(db: Connection) -> bool:
-            return bool(await db.fetchval(
-                "SELECT pg_notify('tapis_' || w.lock_key, $2) IS NOT NULL"
-                " FROM tables t JOIN workers w ON w.id = t.driver WHERE t.id = $1",
-                table_id, notice))
-
-        return await self._repo._run(body)
-
-    async def tell_workers(self, platform: str, notice: str) -> int:
-        async def body(db: Connection) -> int:
-            told = await db.fetch(
-                f"WITH live AS ({_LIVE_WORKERS}) SELECT pg_notify('tapis_' || w.lock_key, $3)"
-                "::text FROM workers w WHERE w.id IN (SELECT id FROM live)"
-                " AND w.platform = $1 AND w.id <> $2", platform, self.worker, notice)
-            return len(told)
-
-        return await self._repo._run(body)
-
-    async def tell_worker(self, worker: int, notice: str) -> bool:
-        async def body(db: Connection) -> bool:
-            return bool(await db.fetchval(
-                "SELECT pg_notify('tapis_' || lock_key, $2) IS NOT NULL FROM workers"
-                " WHERE id = $1", worker, notice))
-
-        return await self._repo._run(body)
-
-    async def note_home(self, platform: str, channel: str, home: int) -> None:
-        async def body(db: Connection) -> None:
-            await db.execute("INSERT INTO channel_homes (platform, channel, home)"
-                             " VALUES ($1, $2, $3) ON CONFLICT (platform, channel)"
-                             " DO UPDATE SET home = EXCLUDED.home", platform, channel, home)
-
-        await self._repo._write(body)
+        return await self._do(TRANSACTION, stored_move, table_id, seq, seat, move, actor, now,
+                              snapshot, status)

@@ -16,42 +16,40 @@ power cut, not only a crash of the bot.
 
 import asyncio
 import contextlib
-import json
 import os
-import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import aiosqlite
 
+import db.statements as S
+from db.migrate import load_migrations, migrate_sqlite
 from db.repository import (
-    CANCELLED,
     FINISHED,
-    LOBBY,
-    OPEN_STATUSES,
     PLAYING,
     Deadline,
-    GameStats,
-    MessageRef,
-    MoveRow,
-    Repository,
     ResultRow,
-    SeatRow,
     StorageError,
-    TableExists,
-    TableNotFound,
     TableRow,
     Unstorable,
-    UserSettings,
-    VersionConflict,
-    lobby_of,
-    settings_without,
+)
+from db.rows import (
+    deadline_params,
+    table_row,
 )
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
+from db.statements import Body
+from db.store import READ, WIPE, Mode, Store, change, refusal, stored_move
+from db.transactions import (
+    bound,
+    configure,
+    drive,
+    each_in_savepoint,
+    transaction,
+    wiping_transaction,
+)
 
 T = TypeVar("T")
 # The most moves a group commit takes: with twice as many jobs in flight
@@ -60,235 +58,49 @@ T = TypeVar("T")
 GROUP_MOST = 8
 Connection = sqlite3.Connection
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-
-# Literals rather than bound parameters: SQLite only uses the partial index
-# `tables_one_open_per_channel` when a query repeats its WHERE term.
-_IS_OPEN = f"status IN ({', '.join(map(repr, OPEN_STATUSES))})"
-
-_TABLE_COLUMNS = (
-    "id, platform, channel, game, options, settings, seed, status, host, version, snapshot,"
-    " created_at, updated_at"
-)
-_SEAT_COLUMNS = "seat, user_id, name, is_bot, afk_strikes, former_user_id"
-_RESULT_COLUMNS = "seat, user_id, name, is_bot, score, rank"
-_DEADLINE_COLUMNS = "table_id, seat, version, due_at, remind_at, reminded"
-
-# The hot path: one guarded UPDATE that also hands back the row, one INSERT. Only a
-# playing table takes moves, so a move racing a /cancel cannot revive the table.
-_COMMIT_MOVE = (
-    "UPDATE tables SET version = ?, snapshot = ?, status = ?, updated_at = ?"
-    " WHERE id = ? AND version = ? AND status = 'playing' AND (? IS NULL OR updated_at = ?)"
-    f" RETURNING {_TABLE_COLUMNS}"
-)
-_INSERT_MOVE = (
-    "INSERT INTO moves (table_id, seq, seat, move, actor, created_at) VALUES (?, ?, ?, ?, ?, ?)"
-)
-_UPSERT_DEADLINE = (
-    f"INSERT INTO deadlines ({_DEADLINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
-    " version = excluded.version, due_at = excluded.due_at,"
-    " remind_at = excluded.remind_at, reminded = excluded.reminded"
-)
-_INSERT_SEAT = f"INSERT INTO seats (table_id, {_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
-_INSERT_RESULT = f"INSERT INTO results (table_id, {_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+def _positional(sql: S.Sql, *names: str) -> str:
+    """SQLite's text of `sql`, for the group commit's hot path, which binds tuples: its
+    placeholders must take the values in the order `names`."""
+    text, order = sql.render("sqlite")
+    if order != names:
+        raise AssertionError(f"{order} != {names}")
+    return text
 
 
-def _deadline_params(deadline: Deadline) -> tuple[Any, ...]:
-    return (deadline.table_id, deadline.seat, deadline.version, deadline.due_at,
-            deadline.remind_at, deadline.reminded)
-
-
-def _dumps(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-# ---------------------------------------------------------------------------- migrations
-
-
-@dataclass(frozen=True)
-class Migration:
-    number: int
-    name: str
-    sql: str
-
-
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    """The `NNNN_name.sql` files of `directory`, numbered 1, 2, 3… without gaps."""
-    found = []
-    for path in directory.glob("*.sql"):
-        match = re.fullmatch(r"(\d+)_(\w+)\.sql", path.name)
-        if match is None:
-            raise ValueError(f"migration file name is not NNNN_name.sql: {path.name}")
-        found.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
-    found.sort(key=lambda migration: migration.number)
-    numbers = [migration.number for migration in found]
-    if numbers != list(range(1, len(found) + 1)):
-        raise ValueError(f"migrations must be numbered 1, 2, 3… without gaps, got {numbers}")
-    return found
-
-
-def split_statements(script: str) -> Iterator[str]:
-    """Cut a migration into statements, so they can share one explicit transaction.
-
-    `executescript` would commit before running, and run each statement on its own.
-    `sqlite3.complete_statement` knows about strings, comments and trigger bodies.
-    """
-    buffer = ""
-    *pieces, last = script.split(";")
-    for piece in pieces:
-        buffer += piece + ";"
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip(" \t\r\n;"):
-                yield buffer
-            buffer = ""
-    buffer += last
-    if buffer.strip():
-        # A last statement without its ";", or a closing comment.
-        if not sqlite3.complete_statement(buffer + "\n;"):
-            raise ValueError(f"unterminated SQL statement: {buffer[:80]!r}")
-        yield buffer + "\n;"
-
-
-def migrate(db: Connection, migrations: Sequence[Migration]) -> None:
-    """Apply the pending migrations, each with its `user_version` bump in one transaction.
-
-    The version is read again under the write lock, so a second process starting at the
-    same moment finds the work done instead of applying it twice.
-    """
-    latest = migrations[-1].number if migrations else 0
-    (current,) = db.execute("PRAGMA user_version").fetchone()
-    if current > latest:
-        raise StorageError(
-            f"database schema version {current} is newer than this code knows ({latest})"
-        )
-    for migration in migrations:
-        if migration.number <= current:
-            continue
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            (current,) = db.execute("PRAGMA user_version").fetchone()
-            if current < migration.number:
-                for statement in split_statements(migration.sql):
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {migration.number:d}")
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.rollback()
-            raise
-        current = migration.number
-
-
-# ------------------------------------------------------------------------------- helpers
-
-
-def _configure(db: Connection) -> None:
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = FULL")
-    db.execute("PRAGMA foreign_keys = ON")
-    # Deleted and overwritten rows are zeroed rather than left in free space: a name
-    # removed by /forgetme (or a table by retention) must not stay readable in the file.
-    db.execute("PRAGMA secure_delete = ON")
-
-
-def _transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
-    # IMMEDIATE takes the write lock up front: a deferred transaction that reads first
-    # could not be upgraded later in WAL mode (SQLITE_BUSY_SNAPSHOT, no busy wait).
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        result = body(db, *args)
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            db.rollback()
-        raise
-    return result
-
-
-def _wiping_transaction(db: Connection, body: Callable[..., T], *args: Any) -> T:
-    """`_transaction`, then the WAL copied back into the file and emptied: the pages as
-    they were before live on there until a checkpoint (secure_delete only zeroes the main
-    file's free space). One trip to the connection's thread for both."""
-    result = _transaction(db, body, *args)
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return result
-
-
-def _each_in_savepoint(db: Connection, bodies: list[Callable[[Connection], T]],
-                       ) -> list[T | Exception]:
-    """Run each body in its own savepoint of the current transaction: a body that fails
-    is undone alone, and its error is returned in its place."""
-    outcomes: list[T | Exception] = []
-    for body in bodies:
-        db.execute("SAVEPOINT move")
-        try:
-            outcomes.append(body(db))
-        except sqlite3.Error as error:
-            if not isinstance(error, sqlite3.IntegrityError | sqlite3.DataError):
-                # The database itself failed (read-only, full, I/O, damaged): the whole
-                # batch fails, so that the repository's own recovery sees it.
-                raise
-            db.execute("ROLLBACK TO move")
-            outcomes.append(_move_error(error))
-        except Exception as error:
-            # This move alone is refused (another press won, a constraint, a value the
-            # database cannot hold): it is undone and the other tables' moves go on.
-            db.execute("ROLLBACK TO move")
-            outcomes.append(_move_error(error))
-        db.execute("RELEASE move")
-    return outcomes
-
-
-def _move_error(error: Exception) -> StorageError:
-    if isinstance(error, StorageError):
-        return error
-    if isinstance(error, sqlite3.IntegrityError):
-        if "moves.table_id, moves.seq" in str(error):
-            return VersionConflict(str(error))  # that seq is taken (as on PostgreSQL)
-        # The version guard rules out a race: a row the schema refuses (a rank below 1, a
-        # seat twice in the results) is refused whenever it is tried.
-        return Unstorable(str(error))
-    if isinstance(error, sqlite3.DataError):  # a string or blob too big for SQLite
-        return Unstorable(str(error))
-    return Unstorable(f"{type(error).__name__}: {error}")
+# The hot path binds tuples rather than building a statement's values by name.
+COMMIT_MOVE = _positional(S.COMMIT_MOVE, "seq", "snapshot", "status", "now", "table_id",
+                          "previous", "expected_updated_at", "expected_updated_at")
+INSERT_MOVE = _positional(S.INSERT_MOVE, "table_id", "seq", "seat", "move", "actor", "now")
+_INSERT_RESULT = _positional(S.INSERT_RESULT, "table_id", "seat", "user_id", "name",
+                             "is_bot", "score", "rank")
+_SET_DEADLINE = _positional(S.SET_DEADLINE, "table_id", "seat", "version", "due_at",
+                            "remind_at", "reminded")
+_CLEAR_DEADLINE = _positional(S.CLEAR_DEADLINE, "table_id")
 
 
 def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...],
                  result_rows: list[tuple[Any, ...]], deadline_row: tuple[Any, ...] | None,
                  clear_deadline: bool) -> TableRow:
-    rows = db.execute(_COMMIT_MOVE, update).fetchall()
+    rows = db.execute(COMMIT_MOVE, update).fetchall()
     if not rows:
         table_id, seq = insert[0], insert[1]
-        raise _refusal(db, table_id, f"move {seq}")
-    db.execute(_INSERT_MOVE, insert)
+        raise drive(db, refusal, table_id, f"move {seq}")
+    db.execute(INSERT_MOVE, insert)
     if result_rows:
         db.executemany(_INSERT_RESULT, result_rows)
     if deadline_row is not None:
-        db.execute(_UPSERT_DEADLINE, deadline_row)
+        db.execute(_SET_DEADLINE, deadline_row)
     elif clear_deadline:
-        db.execute("DELETE FROM deadlines WHERE table_id = ?", (insert[0],))
-    return _table(rows[0])
+        db.execute(_CLEAR_DEADLINE, (insert[0],))
+    return table_row(rows[0])
 
 
 def _stored_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...]
                  ) -> TableRow | None:
     """What `_commit_move(db, update, insert, …)` returned, if it was committed after all
-    (its answer lost with the writer): None when that very move is not stored.
-
-    The move row names its commit: same seq, seat, notation, actor and timestamp. A table
-    moved on since (by another process) is given back as that commit left it."""
-    if db.execute("SELECT 1 FROM moves WHERE table_id = ? AND seq = ? AND seat = ?"
-                  " AND move = ? AND actor = ? AND created_at = ?", insert).fetchone() is None:
-        return None
-    stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
-                        (insert[0],)).fetchone()
-    if stored is None:
-        return None  # deleted since: nobody can be told otherwise
-    row = _table(stored)
-    seq, snapshot, status, now = update[:4]
-    return row if row.version == seq else replace(
-        row, version=seq, snapshot=snapshot, status=status, updated_at=now)
+    (`db.store.stored_move`)."""
+    snapshot, status = update[1:3]
+    return drive(db, stored_move, *insert, snapshot, status)
 
 
 def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
@@ -296,79 +108,10 @@ def _stored_moves(db: Connection, items: list[Item]) -> list[TableRow | None]:
             for function, args in items]
 
 
-def _mark_reminded(db: Connection, table_id: int, version: int) -> None:
-    db.execute("UPDATE deadlines SET reminded = 1 WHERE table_id = ? AND version = ?",
-               (table_id, version))
-
-
-def _bound(function: Callable[..., T], args: tuple[Any, ...]) -> Callable[[Connection], T]:
-    return lambda db: function(db, *args)
-
-
-def _table(row: Sequence[Any]) -> TableRow:
-    (table_id, platform, channel, game, options, settings, seed, status, host, version,
-     snapshot, created_at, updated_at) = row
-    return TableRow(
-        id=table_id, platform=platform, channel=channel, game=game,
-        options=json.loads(options), settings=json.loads(settings), seed=seed,
-        status=status, host=host, version=version, snapshot=snapshot,
-        created_at=created_at, updated_at=updated_at,
-    )
-
-
-def _seat(row: Sequence[Any]) -> SeatRow:
-    seat, user_id, name, is_bot, afk_strikes, former_user_id = row
-    return SeatRow(seat, user_id, name, bool(is_bot), afk_strikes, former_user_id)
-
-
-def _seat_params(table_id: int, seat: SeatRow) -> tuple[Any, ...]:
-    return (table_id, seat.seat, seat.user_id, seat.name, seat.is_bot, seat.afk_strikes,
-            seat.former_user_id)
-
-
-def _insert_seats(db: Connection, table_id: int, seats: Sequence[SeatRow]) -> None:
-    db.executemany(_INSERT_SEAT, [_seat_params(table_id, seat) for seat in seats])
-
-
-def _table_exists(db: Connection, table_id: int) -> bool:
-    return db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
-
-
-def _check_unchanged(db: Connection, table_id: int, row: TableRow | None,
-                     seats: list[SeatRow] | None) -> None:
-    if row is not None:
-        stored = db.execute(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?",
-                            (table_id,)).fetchone()
-        if stored is None:
-            raise TableNotFound(table_id)
-        if lobby_of(_table(stored)) != lobby_of(row):
-            raise VersionConflict(f"table {table_id} changed since it was read")
-    if seats is not None:
-        stored_seats = db.execute(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,),
-        ).fetchall()
-        if [_seat(seat) for seat in stored_seats] != seats:
-            raise VersionConflict(f"the seats of table {table_id} changed since they were read")
-
-
-def _refusal(db: Connection, table_id: int, what: str) -> StorageError:
-    """Why a guarded UPDATE matched no row; only read on that failure path."""
-    row = db.execute("SELECT version, status FROM tables WHERE id = ?", (table_id,)).fetchone()
-    if row is None:
-        return TableNotFound(table_id)
-    version, status = row
-    return VersionConflict(f"table {table_id} is at version {version} ({status}); {what} refused")
-
-
-def _missing_table_or(db: Connection, table_id: int, error: sqlite3.IntegrityError) -> Exception:
-    """A foreign key failure on a child row most likely means the table id is wrong."""
-    return error if _table_exists(db, table_id) else TableNotFound(table_id)
-
-
 # ---------------------------------------------------------------------------- repository
 
 
-class SqliteRepository(Repository):
+class SqliteRepository(Store):
     """`path` is a file name or ":memory:"; `busy_timeout` (seconds) is how long a write
     waits for another process's lock before it fails with StorageError.
     `writer_process=False` keeps a file's group commits on the connection's thread (they
@@ -414,7 +157,7 @@ class SqliteRepository(Repository):
             await asyncio.to_thread(connection._thread.join, 5)
             raise StorageError(f"cannot open {self.path}: {error}") from error
         try:
-            await self._job(db, _configure)
+            await self._job(db, configure)
         except BaseException as error:
             await db.close()
             if isinstance(error, sqlite3.Error):
@@ -434,7 +177,7 @@ class SqliteRepository(Repository):
     async def _run_locked(self, fn: Callable[..., T], *args: Any, write: bool = False,
                           wipe: bool = False) -> T:
         """The body of `_run`, for callers that already hold `self._lock`. A write with
-        `wipe` leaves nothing it removed in the WAL (`_wiping_transaction`)."""
+        `wipe` leaves nothing it removed in the WAL (`wiping_transaction`)."""
         self._check_open()
         try:
             if self._db is None or (write and self._reconnect):
@@ -442,7 +185,7 @@ class SqliteRepository(Repository):
             assert self._db is not None
             if not write:
                 return await self._job(self._db, fn, *args)
-            result = await self._job(self._db, _wiping_transaction if wipe else _transaction,
+            result = await self._job(self._db, wiping_transaction if wipe else transaction,
                                      fn, *args)
             self._reconnect = False
             return result
@@ -473,6 +216,13 @@ class SqliteRepository(Repository):
     async def _write(self, body: Callable[..., T], *args: Any) -> T:
         return await self._run(body, *args, write=True)
 
+    def _now(self) -> float:
+        return self._clock()
+
+    async def _do(self, mode: Mode, body: Callable[..., Body[T]], *args: Any) -> T:
+        # The whole body is one job on the connection's thread: no hop per statement.
+        return await self._run(drive, body, *args, write=mode != READ, wipe=mode == WIPE)
+
     # ---------------------------------------------------------------- lifecycle
 
     async def open(self) -> None:
@@ -482,7 +232,7 @@ class SqliteRepository(Repository):
             migrations = load_migrations()
             db = await self._connect()
             try:
-                await self._job(db, migrate, migrations)
+                await self._job(db, migrate_sqlite, migrations)
             except BaseException as error:
                 await db.close()
                 if isinstance(error, sqlite3.Error):
@@ -503,233 +253,6 @@ class SqliteRepository(Repository):
                 except sqlite3.Error as error:
                     raise StorageError(f"closing {self.path} failed: {error}") from error
 
-    # ------------------------------------------------------------------- tables
-
-    async def create_table(
-        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
-        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
-    ) -> TableRow:
-        now = self._clock()
-        params = (platform, channel, game, _dumps(options), _dumps(settings), seed, LOBBY,
-                  host, now, now)
-
-        def body(db: Connection) -> TableRow:
-            try:
-                (row,) = db.execute(
-                    "INSERT INTO tables (platform, channel, game, options, settings, seed,"
-                    " status, host, created_at, updated_at)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_TABLE_COLUMNS}",
-                    params,
-                ).fetchall()
-            except sqlite3.IntegrityError:
-                existing = db.execute(
-                    f"SELECT id FROM tables WHERE platform = ? AND channel = ? AND {_IS_OPEN}",
-                    (platform, channel),
-                ).fetchone()
-                if existing is None:
-                    raise
-                raise TableExists(existing[0]) from None
-            _insert_seats(db, row[0], seats)
-            return _table(row)
-
-        return await self._write(body)
-
-    async def get_table(self, table_id: int) -> TableRow | None:
-        def body(db: Connection) -> TableRow | None:
-            row = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
-            ).fetchone()
-            return None if row is None else _table(row)
-
-        return await self._run(body)
-
-    async def open_table_in(self, platform: str, channel: str) -> TableRow | None:
-        def body(db: Connection) -> TableRow | None:
-            row = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
-                f" WHERE platform = ? AND channel = ? AND {_IS_OPEN}",
-                (platform, channel),
-            ).fetchone()
-            return None if row is None else _table(row)
-
-        return await self._run(body)
-
-    async def newest_tables_in(self, platform: str, channel: str, *,
-                               with_topics: bool = False) -> list[TableRow]:
-        prefix = f"{channel}:"
-
-        def body(db: Connection) -> list[TableRow]:
-            rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables"
-                " WHERE platform = ? AND channel = ? ORDER BY id DESC LIMIT 1",
-                (platform, channel),
-            ).fetchall()
-            if with_topics:  # rare (the bot added back): a scan of the platform's rows
-                rows += db.execute(
-                    f"SELECT {_TABLE_COLUMNS} FROM tables AS t"
-                    " WHERE platform = ? AND substr(channel, 1, ?) = ? AND id = (SELECT max(id)"
-                    " FROM tables WHERE platform = t.platform AND channel = t.channel)",
-                    (platform, len(prefix), prefix),
-                ).fetchall()
-            return [_table(row) for row in rows]
-
-        return await self._run(body)
-
-    async def move_chat(self, platform: str, old_chat: str, new_chat: str) -> list[int]:
-        prefix = f"{old_chat}:"
-        now = self._clock()
-
-        def body(db: Connection) -> list[int]:
-            rows = db.execute(
-                f"SELECT id, channel FROM tables WHERE platform = ? AND {_IS_OPEN}"
-                " AND (channel = ? OR substr(channel, 1, ?) = ?)",
-                (platform, old_chat, len(prefix), prefix),
-            ).fetchall()
-            for table_id, channel in rows:
-                db.execute("UPDATE tables SET channel = ?, updated_at = ? WHERE id = ?",
-                           (new_chat + channel[len(old_chat):], now, table_id))
-                db.execute("DELETE FROM messages WHERE table_id = ? AND key = 'table'",
-                           (table_id,))
-            return [table_id for table_id, _ in rows]
-
-        return await self._write(body)
-
-    async def update_table(
-        self, table_id: int, *, expected_version: int, status: str | None = None,
-        options: dict[str, Any] | None = None, settings: dict[str, Any] | None = None,
-        host: str | None = None, seats: list[SeatRow] | None = None,
-        snapshot: str | None = None, reset_moves: bool = False,
-        expected_row: TableRow | None = None, expected_seats: list[SeatRow] | None = None,
-    ) -> TableRow:
-        assignments: list[str] = ["updated_at = ?"]
-        params: list[Any] = [self._clock()]
-        for column, value in (
-            ("status", status),
-            ("options", None if options is None else _dumps(options)),
-            ("settings", None if settings is None else _dumps(settings)),
-            ("host", host),
-        ):
-            if value is not None:
-                assignments.append(f"{column} = ?")
-                params.append(value)
-        if reset_moves:
-            assignments += ["version = 0", "snapshot = ?"]
-            params.append(snapshot)
-        elif snapshot is not None:
-            assignments.append("snapshot = ?")
-            params.append(snapshot)
-        sql = (
-            f"UPDATE tables SET {', '.join(assignments)} WHERE id = ? AND version = ?"
-            f" RETURNING {_TABLE_COLUMNS}"
-        )
-        params += [table_id, expected_version]
-
-        def body(db: Connection) -> TableRow:
-            # BEGIN IMMEDIATE holds the write lock: nobody changes the table in between.
-            _check_unchanged(db, table_id, expected_row, expected_seats)
-            try:
-                rows = db.execute(sql, params).fetchall()
-            except sqlite3.IntegrityError:
-                if status not in OPEN_STATUSES:
-                    raise
-                # Reopening a table in a channel that has since got another open one.
-                other = db.execute(
-                    "SELECT other.id FROM tables AS other JOIN tables AS this"
-                    " ON other.platform = this.platform AND other.channel = this.channel"
-                    f" WHERE this.id = ? AND other.id != this.id AND other.{_IS_OPEN}",
-                    (table_id,),
-                ).fetchone()
-                if other is None:
-                    raise
-                raise TableExists(other[0]) from None
-            if not rows:
-                raise _refusal(db, table_id, f"an edit expecting version {expected_version}")
-            if reset_moves:
-                # A new game at this table: the old log and results belong to the old game.
-                db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
-                db.execute("DELETE FROM results WHERE table_id = ?", (table_id,))
-            if seats is not None:
-                db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-                _insert_seats(db, table_id, seats)
-            return _table(rows[0])
-
-        return await self._write(body)
-
-    async def unfinished_tables(self) -> list[TableRow]:
-        def body(db: Connection) -> list[TableRow]:
-            rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE {_IS_OPEN} ORDER BY created_at, id"
-            ).fetchall()
-            return [_table(row) for row in rows]
-
-        return await self._run(body)
-
-    async def newest_change(self) -> float | None:
-        def body(db: Connection) -> float | None:
-            (newest,) = db.execute("SELECT max(updated_at) FROM tables").fetchone()
-            return None if newest is None else float(newest)
-
-        return await self._run(body)
-
-    async def just_ended_tables(self, window: float) -> list[TableRow]:
-        def body(db: Connection) -> list[TableRow]:
-            rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE status IN (?, ?)"
-                " AND updated_at >= (SELECT max(updated_at) FROM tables) - ? ORDER BY id",
-                (FINISHED, CANCELLED, window),
-            ).fetchall()
-            return [_table(row) for row in rows]
-
-        return await self._run(body)
-
-    # -------------------------------------------------------------------- seats
-
-    async def get_seats(self, table_id: int) -> list[SeatRow]:
-        def body(db: Connection) -> list[SeatRow]:
-            rows = db.execute(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            return [_seat(row) for row in rows]
-
-        return await self._run(body)
-
-    async def open_tables_seats(self) -> dict[int, list[SeatRow]]:
-        def body(db: Connection) -> dict[int, list[SeatRow]]:
-            seats: dict[int, list[SeatRow]] = {}
-            for table_id, *row in db.execute(
-                    f"SELECT s.table_id, {_SEAT_COLUMNS} FROM seats AS s"
-                    f" JOIN tables AS t ON t.id = s.table_id WHERE t.{_IS_OPEN}"
-                    " ORDER BY s.table_id, s.seat"):
-                seats.setdefault(table_id, []).append(_seat(row))
-            return seats
-
-        return await self._run(body)
-
-    async def playing_tables_of(self, platform: str, user_id: str) -> list[int]:
-        def body(db: Connection) -> list[int]:
-            return [table_id for (table_id,) in db.execute(
-                "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
-                " WHERE t.platform = ? AND t.status = ? AND s.user_id = ? ORDER BY t.id",
-                (platform, PLAYING, user_id))]
-
-        return await self._run(body)
-
-    async def update_seat(self, table_id: int, seat: SeatRow) -> None:
-        def body(db: Connection) -> None:
-            changed = db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, is_bot = ?, afk_strikes = ?,"
-                " former_user_id = ? WHERE table_id = ? AND seat = ?",
-                (seat.user_id, seat.name, seat.is_bot, seat.afk_strikes, seat.former_user_id,
-                 table_id, seat.seat),
-            ).rowcount
-            if changed == 0:
-                if not _table_exists(db, table_id):
-                    raise TableNotFound(table_id)
-                raise StorageError(f"table {table_id} has no seat {seat.seat}")
-
-        await self._write(body)
-
     # -------------------------------------------------------------------- moves
 
     async def commit_move(
@@ -744,7 +267,7 @@ class SqliteRepository(Repository):
         insert = (table_id, seq, seat, move, actor, now)
         result_rows = [(table_id, r.seat, r.user_id, r.name, r.is_bot, r.score, r.rank)
                        for r in results or ()]
-        deadline_row = _deadline_params(deadline) if deadline is not None else None
+        deadline_row = deadline_params(deadline) if deadline is not None else None
         return cast(TableRow, await self._grouped(
             _commit_move, update, insert, result_rows, deadline_row, clear_deadline))
 
@@ -779,7 +302,7 @@ class SqliteRepository(Repository):
                         outcomes = await self._run_in_writer(items)
                     else:
                         outcomes = await self._run_locked(
-                            _each_in_savepoint, [_bound(*item) for item in items], write=True)
+                            each_in_savepoint, [bound(*item) for item in items], write=True)
                 except BaseException as error:
                     failure = error if isinstance(error, StorageError) else StorageError(
                         str(error))
@@ -817,321 +340,10 @@ class SqliteRepository(Repository):
             await self._writer.stop()
             raise StorageError(str(error)) from error
 
-    async def moves(self, table_id: int, *, after: int = 0) -> list[MoveRow]:
-        def body(db: Connection) -> list[MoveRow]:
-            rows = db.execute(
-                "SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = ?"
-                " AND seq > ? ORDER BY seq",
-                (table_id, after),
-            ).fetchall()
-            return [MoveRow(*row) for row in rows]
-
-        return await self._run(body)
-
-    # --------------------------------------------------------- platform messages
-
-    async def set_message(self, table_id: int, ref: MessageRef) -> None:
-        params = (table_id, ref.key, ref.chat, ref.message_id, _dumps(ref.extra))
-
-        def body(db: Connection) -> None:
-            try:
-                db.execute(
-                    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, key) DO UPDATE SET"
-                    " chat = excluded.chat, message_id = excluded.message_id,"
-                    " extra = excluded.extra",
-                    params,
-                )
-            except sqlite3.IntegrityError as error:
-                raise _missing_table_or(db, table_id, error) from None
-
-        await self._write(body)
-
-    async def messages(self, table_id: int) -> dict[str, MessageRef]:
-        def body(db: Connection) -> dict[str, MessageRef]:
-            rows = db.execute(
-                "SELECT key, chat, message_id, extra FROM messages WHERE table_id = ?",
-                (table_id,),
-            ).fetchall()
-            return {key: MessageRef(key, chat, message_id, json.loads(extra))
-                    for key, chat, message_id, extra in rows}
-
-        return await self._run(body)
-
-    async def delete_message(self, table_id: int, key: str) -> None:
-        def body(db: Connection) -> None:
-            db.execute("DELETE FROM messages WHERE table_id = ? AND key = ?", (table_id, key))
-
-        await self._write(body)
-
     # ---------------------------------------------------------------- deadlines
-
-    async def set_deadline(self, deadline: Deadline) -> None:
-        await self.set_deadlines([deadline])
-
-    async def set_deadlines(self, deadlines: list[Deadline]) -> None:
-        def body(db: Connection) -> None:
-            for deadline in deadlines:
-                try:
-                    db.execute(_UPSERT_DEADLINE, _deadline_params(deadline))
-                except sqlite3.IntegrityError as error:
-                    raise _missing_table_or(db, deadline.table_id, error) from None
-
-        if deadlines:
-            await self._write(body)
-
-    async def clear_deadline(self, table_id: int) -> None:
-        def body(db: Connection) -> None:
-            db.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
-
-        await self._write(body)
-
-    async def deadlines(self, table_id: int | None = None) -> list[Deadline]:
-        """Soonest first; a finished or cancelled table's leftover deadline is not one."""
-
-        def body(db: Connection) -> list[Deadline]:
-            rows = db.execute(
-                "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
-                " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
-                f" WHERE t.{_IS_OPEN} AND (? IS NULL OR d.table_id = ?)"
-                " ORDER BY d.due_at, d.table_id", (table_id, table_id)
-            ).fetchall()
-            return [Deadline(table_id, seat, version, due_at, remind_at, bool(reminded))
-                    for table_id, seat, version, due_at, remind_at, reminded in rows]
-
-        return await self._run(body)
 
     async def mark_reminded(self, table_id: int, version: int) -> None:
         """Only the deadline set for `version`: a reminder for a stale turn changes nothing."""
         # In the group commit: after a restart hundreds of reminders go out at once.
-        await self._grouped(_mark_reminded, table_id, version)
-
-    # ------------------------------------------------------- people and places
-
-    async def user_settings(self, platform: str, user_id: str) -> UserSettings:
-        def body(db: Connection) -> UserSettings:
-            row = db.execute(
-                "SELECT lang, mentions, locale FROM user_settings"
-                " WHERE platform = ? AND user_id = ?",
-                (platform, user_id),
-            ).fetchone()
-            return UserSettings() if row is None else UserSettings(row[0], bool(row[1]), row[2])
-
-        return await self._run(body)
-
-    async def set_user_settings(
-        self, platform: str, user_id: str, settings: UserSettings
-    ) -> None:
-        def body(db: Connection) -> None:
-            db.execute(
-                "INSERT INTO user_settings (platform, user_id, lang, mentions)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET"
-                " lang = excluded.lang, mentions = excluded.mentions",
-                (platform, user_id, settings.lang, settings.mentions),
-            )
-
-        await self._write(body)
-
-    async def set_user_locale(self, platform: str, user_id: str, locale: str | None) -> None:
-        def body(db: Connection) -> None:
-            db.execute(
-                "INSERT INTO user_settings (platform, user_id, locale) VALUES (?, ?, ?)"
-                " ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale",
-                (platform, user_id, locale),
-            )
-
-        await self._write(body)
-
-    async def channel_lang(self, platform: str, channel: str) -> str | None:
-        def body(db: Connection) -> str | None:
-            row = db.execute(
-                "SELECT lang FROM channel_settings WHERE platform = ? AND channel = ?",
-                (platform, channel),
-            ).fetchone()
-            return None if row is None else row[0]
-
-        return await self._run(body)
-
-    async def channel_langs(self, platform: str, channels: list[str]) -> dict[str, str]:
-        def body(db: Connection) -> dict[str, str]:
-            return dict(db.execute(
-                "SELECT channel, lang FROM channel_settings WHERE platform = ? AND lang IS NOT"
-                " NULL AND channel IN (SELECT value FROM json_each(?))",
-                (platform, json.dumps(channels))).fetchall())
-
-        return await self._run(body)
-
-    async def set_channel_lang(self, platform: str, channel: str, lang: str) -> None:
-        def body(db: Connection) -> None:
-            db.execute(
-                "INSERT INTO channel_settings (platform, channel, lang) VALUES (?, ?, ?)"
-                " ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang",
-                (platform, channel, lang),
-            )
-
-        await self._write(body)
-
-    # ------------------------------------------------------------------ secrets
-
-    async def secret(self, name: str, new_value: str) -> str:
-        def read(db: Connection) -> str | None:
-            row = db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
-            return None if row is None else str(row[0])
-
-        def store(db: Connection) -> str:
-            db.execute("INSERT INTO secrets (name, value) VALUES (?, ?)"
-                       " ON CONFLICT (name) DO NOTHING", (name, new_value))
-            value = read(db)
-            assert value is not None
-            return value
-
-        # Read first: a database that went read-only still yields the secret it holds.
-        stored = await self._run(read)
-        return stored if stored is not None else await self._write(store)
-
-    # ------------------------------------------------------------------ results
-
-    async def results(self, table_id: int) -> list[ResultRow]:
-        def body(db: Connection) -> list[ResultRow]:
-            rows = db.execute(
-                f"SELECT {_RESULT_COLUMNS} FROM results WHERE table_id = ? ORDER BY rank, seat",
-                (table_id,),
-            ).fetchall()
-            return [ResultRow(seat, user_id, name, bool(is_bot), score, rank)
-                    for seat, user_id, name, is_bot, score, rank in rows]
-
-        return await self._run(body)
-
-    async def stats(self, platform: str, user_id: str) -> list[GameStats]:
-        """Per game, most played first. A result counts for the user it names."""
-
-        def body(db: Connection) -> list[GameStats]:
-            rows = db.execute(
-                "SELECT t.game, COUNT(*), SUM(r.rank = 1), AVG(r.rank)"
-                " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
-                " WHERE r.user_id = ? AND t.platform = ? AND t.status = 'finished'"
-                " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game",
-                (user_id, platform),
-            ).fetchall()
-            return [GameStats(game, played, wins, average_rank)
-                    for game, played, wins, average_rank in rows]
-
-        return await self._run(body)
-
-    # ------------------------------------------------------------------ service
-
-    async def ping(self) -> None:
-        await self._run(lambda db: db.execute("SELECT 1").fetchone())
-
-    async def table_counts(self) -> dict[tuple[str, str], int]:
-        def body(db: Connection) -> dict[tuple[str, str], int]:
-            rows = db.execute("SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
-            return {(game, status): count for game, status, count in rows}
-
-        return await self._run(body)
-
-    async def delete_tables_before(self, before: float | None) -> int:
-        def body(db: Connection) -> int:
-            # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along.
-            # Closed tables that can never come back go first, while the newer tables that
-            # rule them out are still there to say so.
-            deleted = db.execute(_DELETE_SUPERSEDED).rowcount
-            if before is not None:
-                deleted += db.execute(
-                    "DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                    " AND updated_at < ?", (before,)).rowcount
-            return deleted
-
-        return await self._run(body, write=True, wipe=True)
-
-    # ------------------------------------------------------------------ privacy
-
-    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
-        def body(db: Connection) -> list[TableRow]:
-            # `+platform`: no index on the platform, or SQLite would read all its tables.
-            rows = db.execute(
-                f"SELECT {_TABLE_COLUMNS} FROM tables WHERE +platform = ? AND id IN"
-                f" ({_PERSON_TABLES}) ORDER BY id",
-                (platform, *[user_id] * _PERSON_TABLES.count("?")),
-            ).fetchall()
-            found = [_table(row) for row in rows]
-            # A settings list only says the id is there somewhere: keep exact matches.
-            return [row for row in found if row.host == user_id
-                    or settings_without(row.settings, user_id) is not None
-                    or _names_user(db, row.id, user_id)]
-
-        return await self._run(body)
-
-    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
-                          default_name: str) -> None:
-        # Each statement finds the person's rows through an index, then checks the table's
-        # platform row by row: the cost follows their own tables, not everybody's.
-        of_platform = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = ?"
-
-        def body(db: Connection) -> None:
-            # Open tables that name them, read before anything changes: marked as changed.
-            named = [row[0] for row in db.execute(
-                f"SELECT id FROM tables WHERE +platform = ? AND {_IS_OPEN} AND id IN"
-                f" ({_PERSON_TABLES})",
-                (platform, *[user_id] * _PERSON_TABLES.count("?"))).fetchall()]
-            for table_id, name in names.items():
-                db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
-                           " is_bot = 1 WHERE table_id = ? AND user_id = ?",
-                           (name, table_id, user_id))
-                db.execute("UPDATE results SET name = ?, user_id = NULL"
-                           " WHERE table_id = ? AND user_id = ?", (name, table_id, user_id))
-            # Tables joined since `names` was read, if any.
-            db.execute("UPDATE seats SET name = ?, user_id = NULL, former_user_id = NULL,"
-                       f" is_bot = 1 WHERE user_id = ? AND {of_platform}",
-                       (default_name, user_id, platform))
-            db.execute(f"UPDATE results SET name = ?, user_id = NULL WHERE user_id = ?"
-                       f" AND {of_platform}", (default_name, user_id, platform))
-            db.execute(f"UPDATE seats SET former_user_id = NULL WHERE former_user_id = ?"
-                       f" AND {of_platform}", (user_id, platform))
-            db.execute("UPDATE tables SET host = '' WHERE host = ? AND platform = ?",
-                       (user_id, platform))
-            rows = db.execute(
-                "SELECT id, settings, status FROM tables WHERE +platform = ? AND id IN"
-                " (SELECT table_id FROM settings_people WHERE user_id = ?)",
-                (platform, user_id)).fetchall()
-            for table_id, text, _status in rows:
-                cleaned = settings_without(json.loads(text), user_id)
-                if cleaned is not None:
-                    db.execute("UPDATE tables SET settings = ? WHERE id = ?",
-                               (_dumps(cleaned), table_id))
-            db.execute(f"DELETE FROM messages WHERE key LIKE 'hand:%'"
-                       f" AND json_extract(extra, '$.user') = ? AND {of_platform}",
-                       (user_id, platform))
-            db.execute("DELETE FROM user_settings WHERE platform = ? AND user_id = ?",
-                       (platform, user_id))
-            now = self._clock()
-            db.executemany("UPDATE tables SET updated_at = max(?, updated_at + 0.001)"
-                           " WHERE id = ?", [(now, table_id) for table_id in named])
-
-        await self._run(body, write=True, wipe=True)
-
-
-# The ids of every table naming a person (each `?` is their id), each part through an index
-# (db/migrations/0005_people.sql): their seats, seats a bot took over from them, results,
-# tables they host, and the user lists of tables' settings.
-_PERSON_TABLES = (
-    "SELECT table_id FROM seats WHERE user_id = ?"
-    " UNION SELECT table_id FROM seats WHERE former_user_id = ?"
-    " UNION SELECT table_id FROM results WHERE user_id = ?"
-    " UNION SELECT id FROM tables WHERE host = ?"
-    " UNION SELECT table_id FROM settings_people WHERE user_id = ?")
-
-# Closed tables (the bot lost their channel) that a newer table of the same channel rules
-# out for good: a channel's closed table comes back only if it is the channel's newest.
-_DELETE_SUPERSEDED = (
-    "DELETE FROM tables WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
-    " WHERE newer.platform = tables.platform AND newer.channel = tables.channel"
-    " AND newer.id > tables.id)")
-
-
-def _names_user(db: Connection, table_id: int, user_id: str) -> bool:
-    seat = db.execute("SELECT 1 FROM seats WHERE table_id = ? AND (user_id = ?"
-                      " OR former_user_id = ?)", (table_id, user_id, user_id)).fetchone()
-    result = db.execute("SELECT 1 FROM results WHERE table_id = ? AND user_id = ?",
-                        (table_id, user_id)).fetchone()
-    return seat is not None or result is not None
+        await self._grouped(drive, change, S.MARK_REMINDED,
+                            {"table_id": table_id, "version": version})

@@ -10,7 +10,7 @@ core beside the play, and the loop pays only for pickling the batch and reading 
 
 The protocol is the child's stdin and stdout: a request is a 4-byte big-endian length and a
 pickled list of `(function, args)` items, each run as `function(db, *args)` in its own
-savepoint of one transaction (`db.sqlite._each_in_savepoint`); the answer is framed the same
+savepoint of one transaction (`db.transactions.each_in_savepoint`); the answer is framed the same
 way, `("ok", outcomes)` with a result or a refusal per item, or `("failed", message)` when
 the whole transaction failed. One request is in flight at a time. The child ends when its
 stdin closes, so it never outlives the bot, and not by SIGINT or SIGTERM, which it
@@ -34,6 +34,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from db.transactions import bound, configure, each_in_savepoint, transaction
 
 _LENGTH = struct.Struct(">I")
 
@@ -143,23 +145,20 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
 
 def serve(path: str, busy_timeout: float, requests: BinaryIO, answers: BinaryIO) -> None:
     """The child's loop: one connection, one transaction per request, until stdin ends."""
-    # Imported here: the parent imports this module from `db.sqlite`.
-    from db.sqlite import _bound, _configure, _each_in_savepoint, _transaction
-
     dies_after_commit = os.environ.get("TAPIS_TEST_WRITER_DIES_AFTER_COMMIT")
     db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None,
                          check_same_thread=False)
     try:
-        _configure(db)
+        configure(db)
         while (header := _read_exactly(requests, _LENGTH.size)) is not None:
             (length,) = _LENGTH.unpack(header)
             body = _read_exactly(requests, length)
             if body is None:
                 break
             items: list[Item] = pickle.loads(body)
-            bodies = [_bound(function, args) for function, args in items]
+            bodies = [bound(function, args) for function, args in items]
             try:
-                answer: tuple[Any, ...] = ("ok", _transaction(db, _each_in_savepoint, bodies))
+                answer: tuple[Any, ...] = ("ok", transaction(db, each_in_savepoint, bodies))
             except sqlite3.Error as error:
                 answer = ("failed", str(error))
             except Exception as error:  # reported to the parent, not lost

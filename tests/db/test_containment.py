@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from db.repository import FINISHED, PLAYING, ResultRow, StorageError, Unstorable
-from db.sqlite import SqliteRepository, _each_in_savepoint
+from db.sqlite import SqliteRepository
+from db.transactions import each_in_savepoint
 from tests.db.conftest import started_table
 
 
@@ -78,7 +79,7 @@ class RecordingBatches(SqliteRepository):
         self.batches: list[int] = []
 
     async def _run_locked(self, fn: Callable[..., Any], *args: Any, **how: Any) -> Any:
-        if fn is _each_in_savepoint:
+        if fn is each_in_savepoint:
             self.batches.append(len(args[0]))
         return await super()._run_locked(fn, *args, **how)
 

@@ -6,8 +6,8 @@ import sqlite3
 import asyncpg
 
 from db import postgres
-from db.postgres import migrate as migrate_pg
-from db.sqlite import SqliteRepository, load_migrations, migrate
+from db.migrate import load_migrations, migrate_postgres, migrate_sqlite
+from db.sqlite import SqliteRepository
 from tests.db.conftest import POSTGRES_URL, postgres_repository, postgres_schema
 
 KICKED = '{"kicked":["u-zoe"],"takeovers":[["u-dee","Dee"]]}'
@@ -19,7 +19,7 @@ INSERT = ("INSERT INTO tables (platform, channel, game, options, settings, seed,
 async def test_sqlite_tables_stored_before_the_index_are_found_after_it(tmp_path):
     path = tmp_path / "old.db"
     raw = sqlite3.connect(path, isolation_level=None)
-    migrate(raw, load_migrations()[:4])  # the schema before 0005_people
+    migrate_sqlite(raw, load_migrations()[:4])  # the schema before 0005_people
     raw.execute(INSERT.replace("SETTINGS", "?"), (KICKED,))
     raw.close()
 
@@ -33,7 +33,7 @@ async def test_postgres_tables_stored_before_the_index_are_found_after_it():
     async with postgres_schema() as schema:
         raw = await asyncpg.connect(POSTGRES_URL, server_settings={"search_path": schema})
         try:
-            await migrate_pg(raw, load_migrations(postgres.MIGRATIONS_DIR)[:6])
+            await migrate_postgres(raw, load_migrations(postgres.MIGRATIONS_DIR)[:6])
             await raw.execute(INSERT.replace("SETTINGS", "$1"), KICKED)
         finally:
             await raw.close()

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from db.postgres import MIGRATION_LOCK, MIGRATIONS_DIR, PostgresRepository, migrate
+from db.migrate import MIGRATION_LOCK, Migration, load_migrations, migrate_postgres
+from db.postgres import MIGRATIONS_DIR, PostgresRepository
 from db.repository import (
     CANCELLED,
     LOBBY,
@@ -19,7 +20,6 @@ from db.repository import (
     TableExists,
     VersionConflict,
 )
-from db.sqlite import Migration, load_migrations
 from tests.db.conftest import POSTGRES_URL, postgres_repository, postgres_schema, started_table
 
 LATEST = load_migrations(MIGRATIONS_DIR)[-1].number
@@ -95,13 +95,13 @@ async def test_a_failing_migration_is_rolled_back_alone(raw):
     bad = Migration(2, "bad", "CREATE TABLE half (x INTEGER); INSERT INTO missing VALUES (1);")
 
     with pytest.raises(asyncpg.UndefinedTableError, match="missing"):
-        await migrate(raw, [good, bad])
+        await migrate_postgres(raw, [good, bad])
     assert await applied(raw) == [1]
     assert await raw.fetchval("SELECT to_regclass('half')") is None
 
     fixed = Migration(2, "fixed", "CREATE TABLE whole (x INTEGER);")
-    await migrate(raw, [good, fixed])
-    await migrate(raw, [good, fixed])
+    await migrate_postgres(raw, [good, fixed])
+    await migrate_postgres(raw, [good, fixed])
     assert await applied(raw) == [1, 2]
 
 

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from db import open_repository
+from db.migrate import Migration, load_migrations, migrate_sqlite, split_statements
 from db.postgres import PostgresRepository
 from db.repository import StorageError
-from db.sqlite import Migration, SqliteRepository, load_migrations, migrate, split_statements
+from db.sqlite import SqliteRepository
 from tests.db.conftest import started_table
 
 LATEST = load_migrations()[-1].number
@@ -53,13 +54,13 @@ def test_a_failing_migration_is_rolled_back_alone(db_path):
     raw = sqlite3.connect(db_path, isolation_level=None)
 
     with pytest.raises(sqlite3.OperationalError, match="missing"):
-        migrate(raw, [good, bad])
+        migrate_sqlite(raw, [good, bad])
     assert raw.execute("PRAGMA user_version").fetchone() == (1,)
     assert [n for (n,) in raw.execute("SELECT name FROM sqlite_master")] == ["kept"]
 
     fixed = Migration(2, "fixed", "CREATE TABLE whole (x INTEGER);")
-    migrate(raw, [good, fixed])
-    migrate(raw, [good, fixed])
+    migrate_sqlite(raw, [good, fixed])
+    migrate_sqlite(raw, [good, fixed])
     assert raw.execute("PRAGMA user_version").fetchone() == (2,)
     raw.close()
 

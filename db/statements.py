@@ -1,0 +1,361 @@
+"""Every SQL statement of the repository, written once with named parameters (`:name`)
+and rendered per database: `?` for SQLite, `$1`, `$2`… for PostgreSQL.
+
+A statement the two databases spell differently (`json_each` against `unnest`, a row
+lock SQLite has no words for, a collation) carries its PostgreSQL spelling beside it.
+A body (`db.store`) yields `Op`s and is sent back each one's answer, so the same body
+runs as one synchronous job on SQLite's thread and as awaited calls on asyncpg.
+
+Parameter values are the same for both, with one rule: a list is bound as a PostgreSQL
+array, or as JSON text on SQLite (read there with `json_each`).
+"""
+
+import functools
+import json
+import re
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from db.rows import DEADLINE_COLUMNS, IS_OPEN, RESULT_COLUMNS, SEAT_COLUMNS, TABLE_COLUMNS
+
+T = TypeVar("T")
+Dialect = Literal["sqlite", "postgres"]
+# What a body asks for: all rows, the first row (or None), a change (answered with the
+# rows changed), or the same change for each of a list of parameter sets.
+Kind = Literal["all", "one", "run", "many"]
+
+_NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@dataclass(frozen=True)
+class Sql:
+    """One statement; `postgres` only where PostgreSQL spells it differently."""
+
+    text: str
+    postgres: str | None = None
+    # Rendered once per dialect: (text with placeholders, parameter names in order).
+    _rendered: dict[str, tuple[str, tuple[str, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def render(self, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+        rendered = self._rendered.get(dialect)
+        if rendered is None:
+            rendered = self._rendered[dialect] = _render(
+                self.postgres if dialect == "postgres" and self.postgres else self.text,
+                dialect)
+        return rendered
+
+
+def _render(text: str, dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+    names: list[str] = []
+    if dialect == "sqlite":
+        def placeholder(match: re.Match[str]) -> str:
+            names.append(match[1])
+            return "?"
+    else:
+        def placeholder(match: re.Match[str]) -> str:
+            if match[1] not in names:
+                names.append(match[1])
+            return f"${names.index(match[1]) + 1}"
+    return _NAME.sub(placeholder, text), tuple(names)
+
+
+class Clash(Exception):
+    """A statement broke a constraint of the schema; thrown into the body that yielded
+    it, which may answer it. One it lets through leaves as the driver's own error.
+    `foreign_key`: a row it refers to (the table, always) is not there."""
+
+    def __init__(self, message: str, *, foreign_key: bool) -> None:
+        super().__init__(message)
+        self.foreign_key = foreign_key
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    kind: Kind
+    sql: Sql
+    params: dict[str, Any]
+    many: tuple[dict[str, Any], ...] = ()
+    # A statement whose failure the body answers: on PostgreSQL, where a failed statement
+    # aborts the whole transaction, it runs in a savepoint of its own (SQLite undoes a
+    # failed statement alone anyway).
+    fenced: bool = False
+
+    def bind(self, dialect: Dialect) -> tuple[str, tuple[Any, ...]]:
+        """The statement's text and its arguments in placeholder order."""
+        text, names = self.sql.render(dialect)
+        return text, _values(self.params, names, dialect)
+
+    def bind_many(self, dialect: Dialect) -> tuple[str, list[tuple[Any, ...]]]:
+        text, names = self.sql.render(dialect)
+        return text, [_values(params, names, dialect) for params in self.many]
+
+
+def _values(params: dict[str, Any], names: tuple[str, ...], dialect: Dialect,
+            ) -> tuple[Any, ...]:
+    if dialect == "sqlite":
+        return tuple(json.dumps(value) if isinstance(value, list) else value
+                     for value in (params[name] for name in names))
+    return tuple(params[name] for name in names)
+
+
+def fetch(sql: Sql, **params: Any) -> Op:
+    """All rows."""
+    return Op("all", sql, params)
+
+
+def fetch_one(sql: Sql, **params: Any) -> Op:
+    """The first row, or None."""
+    return Op("one", sql, params)
+
+
+def execute(sql: Sql, **params: Any) -> Op:
+    """A change: answered with how many rows it changed."""
+    return Op("run", sql, params)
+
+
+def fetch_one_fenced(sql: Sql, **params: Any) -> Op:
+    """`fetch_one` of a statement whose failure (a Clash) the body answers."""
+    return Op("one", sql, params, fenced=True)
+
+
+def execute_many(sql: Sql, rows: list[dict[str, Any]]) -> Op:
+    """The same change once for each parameter set in `rows`."""
+    return Op("many", sql, {}, tuple(rows))
+
+
+# A repository method's body: yields statements, is sent each one's answer, returns T.
+Body = Generator[Op, Any, T]
+
+
+# ------------------------------------------------------------------- tables and seats
+
+CREATE_TABLE = Sql(
+    "INSERT INTO tables (platform, channel, game, options, settings, seed, status, host,"
+    " created_at, updated_at) VALUES (:platform, :channel, :game, :options, :settings,"
+    f" :seed, :status, :host, :now, :now) ON CONFLICT (platform, channel) WHERE {IS_OPEN}"
+    f" DO NOTHING RETURNING {TABLE_COLUMNS}")
+OPEN_TABLE_ID = Sql(f"SELECT id FROM tables WHERE platform = :platform AND channel = :channel"
+                    f" AND {IS_OPEN}")
+TABLE_EXISTS = Sql("SELECT 1 FROM tables WHERE id = :table_id")
+INSERT_SEAT = Sql(f"INSERT INTO seats (table_id, {SEAT_COLUMNS}) VALUES (:table_id, :seat,"
+                  " :user_id, :name, :is_bot, :afk_strikes, :former_user_id)")
+UPDATE_SEAT = Sql(
+    "UPDATE seats SET user_id = :user_id, name = :name, is_bot = :is_bot,"
+    " afk_strikes = :afk_strikes, former_user_id = :former_user_id"
+    " WHERE table_id = :table_id AND seat = :seat")
+_CHATS_TABLES = (f"SELECT id, channel FROM tables WHERE platform = :platform AND {IS_OPEN}"
+                 " AND (channel = :old_chat OR substr(channel, 1, :length) = :prefix)")
+CHATS_TABLES = Sql(_CHATS_TABLES, postgres=_CHATS_TABLES + " FOR UPDATE")
+MOVE_TABLE = Sql("UPDATE tables SET channel = :channel, updated_at = :now WHERE id = :table_id")
+_TABLE_TO_CHECK = f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id"
+# FOR UPDATE holds the row until the commit (PostgreSQL): writers of this table (each
+# UPDATEs its row first) wait, and the seats read next are the committed ones. SQLite's
+# transaction holds the write lock from its start.
+TABLE_TO_CHECK = Sql(_TABLE_TO_CHECK, postgres=_TABLE_TO_CHECK + " FOR UPDATE")
+VERSION_STATUS = Sql("SELECT version, status FROM tables WHERE id = :table_id")
+OTHER_OPEN_TABLE = Sql(
+    "SELECT other.id FROM tables AS other JOIN tables AS this"
+    " ON other.platform = this.platform AND other.channel = this.channel"
+    f" WHERE this.id = :table_id AND other.id != this.id AND other.{IS_OPEN}")
+DELETE_MOVES = Sql("DELETE FROM moves WHERE table_id = :table_id")
+DELETE_RESULTS = Sql("DELETE FROM results WHERE table_id = :table_id")
+DELETE_SEATS = Sql("DELETE FROM seats WHERE table_id = :table_id")
+
+
+@functools.cache
+def update_table(columns: tuple[str, ...], reset_moves: bool) -> Sql:
+    """The guarded UPDATE of a table's `columns` (each set from the parameter of its name)."""
+    assignments = ["updated_at = :now", *(f"{column} = :{column}" for column in columns)]
+    if reset_moves:
+        assignments.append("version = 0")
+    return Sql(f"UPDATE tables SET {', '.join(assignments)} WHERE id = :table_id"
+               f" AND version = :expected_version RETURNING {TABLE_COLUMNS}")
+
+
+GET_TABLE = Sql(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id")
+OPEN_TABLE_IN = Sql(f"SELECT {TABLE_COLUMNS} FROM tables"
+                    f" WHERE platform = :platform AND channel = :channel AND {IS_OPEN}")
+NEWEST_TABLE_IN = Sql(f"SELECT {TABLE_COLUMNS} FROM tables"
+                      " WHERE platform = :platform AND channel = :channel"
+                      " ORDER BY id DESC LIMIT 1")
+NEWEST_TABLES_UNDER = Sql(
+    f"SELECT {TABLE_COLUMNS} FROM tables AS t"
+    " WHERE platform = :platform AND substr(channel, 1, :length) = :prefix AND id = (SELECT"
+    " max(id) FROM tables WHERE platform = t.platform AND channel = t.channel)")
+UNFINISHED_TABLES = Sql(f"SELECT {TABLE_COLUMNS} FROM tables WHERE {IS_OPEN}"
+                        " ORDER BY created_at, id")
+NEWEST_CHANGE = Sql("SELECT max(updated_at) FROM tables")
+JUST_ENDED_TABLES = Sql(
+    f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN (:finished, :cancelled)"
+    " AND updated_at >= (SELECT max(updated_at) FROM tables) - :window ORDER BY id")
+SEATS = Sql(f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = :table_id ORDER BY seat")
+OPEN_TABLES_SEATS = Sql(f"SELECT s.table_id, {SEAT_COLUMNS} FROM seats AS s"
+                        f" JOIN tables AS t ON t.id = s.table_id WHERE t.{IS_OPEN}"
+                        " ORDER BY s.table_id, s.seat")
+PLAYING_TABLES_OF = Sql(
+    "SELECT DISTINCT t.id FROM tables AS t JOIN seats AS s ON s.table_id = t.id"
+    " WHERE t.platform = :platform AND t.status = :status AND s.user_id = :user_id"
+    " ORDER BY t.id")
+TABLE_COUNTS = Sql("SELECT game, status, COUNT(*) FROM tables GROUP BY game, status")
+PING = Sql("SELECT 1")
+
+# --------------------------------------------------------------------- moves, messages
+
+# The hot path (SQLite's; PostgreSQL makes the whole commit one statement of its own, in
+# db/postgres.py): one guarded UPDATE that also hands back the row, one INSERT. Only a
+# playing table takes moves, so a move racing a /cancel cannot revive the table.
+COMMIT_MOVE = Sql(
+    "UPDATE tables SET version = :seq, snapshot = :snapshot, status = :status,"
+    " updated_at = :now WHERE id = :table_id AND version = :previous AND status = 'playing'"
+    " AND (:expected_updated_at IS NULL OR updated_at = :expected_updated_at)"
+    f" RETURNING {TABLE_COLUMNS}")
+INSERT_MOVE = Sql("INSERT INTO moves (table_id, seq, seat, move, actor, created_at)"
+                  " VALUES (:table_id, :seq, :seat, :move, :actor, :now)")
+INSERT_RESULT = Sql(f"INSERT INTO results (table_id, {RESULT_COLUMNS}) VALUES (:table_id,"
+                    " :seat, :user_id, :name, :is_bot, :score, :rank)")
+# FOR SHARE (PostgreSQL) waits for a lost session's transaction, if it still runs, to end.
+_TABLE_TO_SHARE = f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = :table_id"
+TABLE_TO_SHARE = Sql(_TABLE_TO_SHARE, postgres=_TABLE_TO_SHARE + " FOR SHARE")
+STORED_MOVE = Sql("SELECT 1 FROM moves WHERE table_id = :table_id AND seq = :seq"
+                  " AND seat = :seat AND move = :move AND actor = :actor AND created_at = :now")
+MOVES = Sql("SELECT seq, seat, move, actor, created_at FROM moves WHERE table_id = :table_id"
+            " AND seq > :after ORDER BY seq")
+MESSAGES = Sql("SELECT key, chat, message_id, extra FROM messages WHERE table_id = :table_id")
+SET_MESSAGE = Sql(
+    "INSERT INTO messages (table_id, key, chat, message_id, extra)"
+    " VALUES (:table_id, :key, :chat, :message_id, :extra) ON CONFLICT (table_id, key)"
+    " DO UPDATE SET chat = excluded.chat, message_id = excluded.message_id,"
+    " extra = excluded.extra")
+DELETE_MESSAGE = Sql("DELETE FROM messages WHERE table_id = :table_id AND key = :key")
+
+# ---------------------------------------------------------------------------- deadlines
+
+SET_DEADLINE = Sql(
+    f"INSERT INTO deadlines ({DEADLINE_COLUMNS}) VALUES (:table_id, :seat, :version, :due_at,"
+    " :remind_at, :reminded) ON CONFLICT (table_id) DO UPDATE SET seat = excluded.seat,"
+    " version = excluded.version, due_at = excluded.due_at,"
+    " remind_at = excluded.remind_at, reminded = excluded.reminded")
+MARK_REMINDED = Sql("UPDATE deadlines SET reminded = TRUE WHERE table_id = :table_id"
+                    " AND version = :version")
+CLEAR_DEADLINE = Sql("DELETE FROM deadlines WHERE table_id = :table_id")
+DEADLINES = Sql(
+    "SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
+    " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
+    f" WHERE t.{IS_OPEN} AND (:table_id IS NULL OR d.table_id = :table_id)"
+    " ORDER BY d.due_at, d.table_id",
+    postgres="SELECT d.table_id, d.seat, d.version, d.due_at, d.remind_at, d.reminded"
+    " FROM deadlines AS d JOIN tables AS t ON t.id = d.table_id"
+    f" WHERE t.{IS_OPEN} AND (:table_id::bigint IS NULL OR d.table_id = :table_id)"
+    " ORDER BY d.due_at, d.table_id")
+
+# ------------------------------------------------------------------- people and places
+
+USER_SETTINGS = Sql("SELECT lang, mentions, locale FROM user_settings"
+                    " WHERE platform = :platform AND user_id = :user_id")
+SET_USER_SETTINGS = Sql(
+    "INSERT INTO user_settings (platform, user_id, lang, mentions)"
+    " VALUES (:platform, :user_id, :lang, :mentions) ON CONFLICT (platform, user_id)"
+    " DO UPDATE SET lang = excluded.lang, mentions = excluded.mentions")
+SET_USER_LOCALE = Sql(
+    "INSERT INTO user_settings (platform, user_id, locale) VALUES (:platform, :user_id,"
+    " :locale) ON CONFLICT (platform, user_id) DO UPDATE SET locale = excluded.locale")
+CHANNEL_LANG = Sql("SELECT lang FROM channel_settings"
+                   " WHERE platform = :platform AND channel = :channel")
+CHANNEL_LANGS = Sql(
+    "SELECT channel, lang FROM channel_settings WHERE platform = :platform AND lang IS NOT"
+    " NULL AND channel IN (SELECT value FROM json_each(:channels))",
+    postgres="SELECT channel, lang FROM channel_settings WHERE platform = :platform AND lang"
+    " IS NOT NULL AND channel = ANY(:channels::text[])")
+SET_CHANNEL_LANG = Sql(
+    "INSERT INTO channel_settings (platform, channel, lang) VALUES (:platform, :channel,"
+    " :lang) ON CONFLICT (platform, channel) DO UPDATE SET lang = excluded.lang")
+
+# ------------------------------------------------------------------ secrets and results
+
+SECRET = Sql("SELECT value FROM secrets WHERE name = :name")
+ADD_SECRET = Sql("INSERT INTO secrets (name, value) VALUES (:name, :value)"
+                 " ON CONFLICT (name) DO NOTHING")
+RESULTS = Sql(f"SELECT {RESULT_COLUMNS} FROM results WHERE table_id = :table_id"
+              " ORDER BY rank, seat")
+STATS = Sql(
+    "SELECT t.game, COUNT(*), SUM(r.rank = 1), AVG(r.rank)"
+    " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
+    " WHERE r.user_id = :user_id AND t.platform = :platform AND t.status = 'finished'"
+    " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game",
+    postgres="SELECT t.game, COUNT(*), COUNT(*) FILTER (WHERE r.rank = 1),"
+    " AVG(r.rank)::double precision"
+    " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
+    " WHERE r.user_id = :user_id AND t.platform = :platform AND t.status = 'finished'"
+    " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game COLLATE \"C\"")
+
+# ------------------------------------------------------------------ retention, privacy
+
+# Closed tables (the bot lost their channel) that a newer table of the same channel rules
+# out for good: a channel's closed table comes back only if it is the channel's newest.
+DELETE_SUPERSEDED = Sql(
+    "DELETE FROM tables WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
+    " WHERE newer.platform = tables.platform AND newer.channel = tables.channel"
+    " AND newer.id > tables.id)")
+DELETE_ENDED_BEFORE = Sql("DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
+                          " AND updated_at < :before")
+
+# The ids of every table naming a person, each part through an index (the migrations'
+# `people`): their seats, seats a bot took over from them, results, tables they host, and
+# the user lists of tables' settings.
+_PERSON_TABLES = (
+    "SELECT table_id FROM seats WHERE user_id = :user_id"
+    " UNION SELECT table_id FROM seats WHERE former_user_id = :user_id"
+    " UNION SELECT table_id FROM results WHERE user_id = :user_id"
+    " UNION SELECT id FROM tables WHERE host = :user_id"
+    " UNION SELECT table_id FROM settings_people WHERE user_id = :user_id")
+
+
+def _platform_is(text: str) -> Sql:
+    """`text` with its `{platform}` term spelled per database: SQLite's `+platform` keeps
+    it off an index on the platform, or SQLite would read all the platform's tables."""
+    return Sql(text.format(platform="+platform"), postgres=text.format(platform="platform"))
+
+
+USER_TABLES = _platform_is(
+    f"SELECT {TABLE_COLUMNS},"
+    " EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
+    " AND (s.user_id = :user_id OR s.former_user_id = :user_id))"
+    " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
+    " AND r.user_id = :user_id) AS named"
+    " FROM tables AS t WHERE {platform} = :platform AND id IN (" + _PERSON_TABLES
+    + ") ORDER BY id")
+OPEN_TABLES_NAMING = _platform_is(
+    "SELECT id FROM tables WHERE {platform} = :platform AND " + IS_OPEN
+    + " AND id IN (" + _PERSON_TABLES + ")")
+# Each statement finds the person's rows through an index, then checks the table's
+# platform row by row: the cost follows their own tables, not everybody's.
+_OF_PLATFORM = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = :platform"
+FORGET_SEAT = Sql("UPDATE seats SET name = :name, user_id = NULL, former_user_id = NULL,"
+                  " is_bot = TRUE WHERE table_id = :table_id AND user_id = :user_id")
+FORGET_RESULT = Sql("UPDATE results SET name = :name, user_id = NULL"
+                    " WHERE table_id = :table_id AND user_id = :user_id")
+FORGET_SEATS = Sql("UPDATE seats SET name = :name, user_id = NULL, former_user_id = NULL,"
+                   f" is_bot = TRUE WHERE user_id = :user_id AND {_OF_PLATFORM}")
+FORGET_RESULTS = Sql("UPDATE results SET name = :name, user_id = NULL"
+                     f" WHERE user_id = :user_id AND {_OF_PLATFORM}")
+FORGET_FORMER_SEATS = Sql("UPDATE seats SET former_user_id = NULL"
+                          f" WHERE former_user_id = :user_id AND {_OF_PLATFORM}")
+FORGET_HOST = Sql("UPDATE tables SET host = '' WHERE host = :user_id AND platform = :platform")
+SETTINGS_NAMING = _platform_is(
+    "SELECT id, settings FROM tables WHERE {platform} = :platform AND id IN"
+    " (SELECT table_id FROM settings_people WHERE user_id = :user_id)")
+SET_SETTINGS = Sql("UPDATE tables SET settings = :settings WHERE id = :table_id")
+FORGET_HANDS = Sql(
+    "DELETE FROM messages WHERE key LIKE 'hand:%'"
+    f" AND json_extract(extra, '$.user') = :user_id AND {_OF_PLATFORM}",
+    postgres="DELETE FROM messages WHERE key LIKE 'hand:%'"
+    f" AND (extra::json ->> 'user') = :user_id AND {_OF_PLATFORM}")
+FORGET_USER_SETTINGS = Sql("DELETE FROM user_settings WHERE platform = :platform"
+                           " AND user_id = :user_id")
+MARK_CHANGED = Sql(
+    "UPDATE tables SET updated_at = max(:now, updated_at + 0.001)"
+    " WHERE id IN (SELECT value FROM json_each(:table_ids))",
+    postgres="UPDATE tables SET updated_at = GREATEST(:now, updated_at + 0.001)"
+    " WHERE id = ANY(:table_ids::bigint[])")
