@@ -36,7 +36,7 @@ from adapters.discord.sink import (
     plain,
     view_of,
 )
-from bot import changes, logs, present
+from bot import changes, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
@@ -703,23 +703,8 @@ def _add_commands(app: TapisDiscord) -> None:
     async def play_suggestions(interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
         # Suggestions only: whatever is sent, `tables.play` judges it.
-        row = await tables.table_for_channel(channel_of(interaction))
-        if row is None or row.status != PLAYING:
-            return []
-        live = await tables.live_table(row.id)
-        seat = live.seat_of(str(interaction.user.id)) if live else None
-        if live is None or seat is None or live.state is None:
-            return []
-        if seat.seat not in live.game.to_act(live.state):
-            return []
-        wanted = current.strip().lower()
-        found: list[str] = []
-        for move in live.game.legal_moves(live.state, seat.seat):
-            text = str(move)
-            if wanted in text.lower() and text not in found and len(text) <= 100:
-                found.append(text)
-                if len(found) == 25:
-                    break
+        found = await queries.move_texts(tables, str(interaction.user.id),
+                                        channel_of(interaction), current)
         return [app_commands.Choice(name=text, value=text) for text in found]
 
     @tree.command(name="pass", description="Pass your turn")
