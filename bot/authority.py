@@ -10,7 +10,10 @@ that hand belongs to.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from bot.privacy import decode_privacy
+from bot.render import Payload, decode_payload
 
 # Lobby buttons that change the table for everyone: the host's, or an admin's.
 MANAGING = frozenset({"start", "addbot", "removebot"})
@@ -53,6 +56,20 @@ class Press:
     message_id: str | None = None
     is_admin: Check = _nobody
     is_member: MemberCheck | None = None
+    # The payload read once, when the press is made: what a table's button says (None
+    # for anything we could not have drawn), or what the /forgetme question's says.
+    button: Payload | None = field(init=False, default=None, compare=False)
+    privacy: tuple[int, str] | None = field(init=False, default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "button", decode_payload(self.payload))
+        if isinstance(self.payload, str):
+            object.__setattr__(self, "privacy", decode_privacy(self.payload))
+
+    @property
+    def action(self) -> str:
+        """What the button asks for, "" for a payload we could not have drawn."""
+        return self.button.action if self.button is not None else ""
 
 
 def is_move(action: str) -> bool:

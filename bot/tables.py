@@ -39,8 +39,8 @@ from bot.driving import Driving
 from bot.i18n import LANGS, t
 from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox, Sink
-from bot.privacy import Privacy, decode_privacy
-from bot.render import TAG_LENGTH, Payload, decode_payload, decode_ref, encode_ref
+from bot.privacy import Privacy
+from bot.render import TAG_LENGTH, Payload, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table, stamp
@@ -822,9 +822,8 @@ class Tables:
         Who may do what comes from the platform's facts in `press`, never from the
         payload nor from `actor.is_admin`: see `bot.authority`.
         """
-        privacy = decode_privacy(press.payload)
-        if privacy is not None:  # the /forgetme question: it acts for whoever pressed
-            return await self.privacy.privacy_press(actor, *privacy)
+        if press.privacy is not None:  # the /forgetme question: it acts for whoever pressed
+            return await self.privacy.privacy_press(actor, *press.privacy)
         found = await self._pressed(actor, press)
         if isinstance(found, Reply):
             return found
@@ -875,7 +874,7 @@ class Tables:
         return found if isinstance(found, Reply) else (found[0].live, found[1])
 
     async def _pressed(self, actor: Actor, press: Press) -> tuple[Table, Payload] | Reply:
-        decoded = decode_payload(press.payload)
+        decoded = press.button
         try:
             genuine = decoded is not None and await self._genuine(decoded.table_id, decoded.tag)
         except StorageError:  # the key could not be read

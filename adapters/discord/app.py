@@ -41,8 +41,8 @@ from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
-from bot.privacy import PRIVACY_REF, decode_privacy
-from bot.render import decode_payload, encode_payload
+from bot.privacy import PRIVACY_REF
+from bot.render import encode_payload
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import PLAYING, MessageRef, Repository, StorageError
@@ -395,9 +395,8 @@ class TapisDiscord(discord.Client):
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         press = press_of(interaction, payload)
-        decoded = decode_payload(payload)
-        action = decoded.action if decoded else ""
-        if decode_privacy(payload) is not None:
+        action, decoded = press.action, press.button
+        if press.privacy is not None:
             await self._privacy_press(interaction, actor, press)
         elif action == "hand":
             await self.show_hand(interaction, actor, press)
@@ -505,7 +504,7 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            decoded = decode_payload(press.payload)
+            decoded = press.button
             rendering = None
             # Another process drives the table (bot/driving.py): it alone edits the hand,
             # so the hand's edits never come from two processes in turn.

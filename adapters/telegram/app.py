@@ -54,8 +54,7 @@ from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
-from bot.privacy import PRIVACY_REF, decode_privacy
-from bot.render import decode_payload
+from bot.privacy import PRIVACY_REF
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import Repository, StorageError
@@ -685,8 +684,7 @@ class TelegramBot:
             await query.answer(t(await self.tables.lang_of(actor.user_id), "out_of_date"),
                                show_alert=True)
             return
-        decoded = decode_payload(press.payload)
-        action = decoded.action if decoded else ""
+        action = press.action
         if action == "join" and not await self._can_reach(user.id):
             found = await self.tables.pressed(actor, press)
             if isinstance(found, Reply):
@@ -696,7 +694,7 @@ class TelegramBot:
             await query.answer(t(await self.tables.lang_of(actor.user_id),
                                  "needs_private_chat_short"), url=link)
             return
-        if decode_privacy(press.payload) is not None:
+        if press.privacy is not None:
             await self._privacy_press(query, actor, press)
             return
         reply = await self.tables.press(actor, press)
