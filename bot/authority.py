@@ -56,6 +56,9 @@ class Press:
     message_id: str | None = None
     is_admin: Check = _nobody
     is_member: MemberCheck | None = None
+    # Whether the bot may write to the presser privately, where a join needs it (their
+    # hand must reach them) and the platform can tell; None where it never asks.
+    can_reach: Check | None = None
     # The payload read once, when the press is made: what a table's button says (None
     # for anything we could not have drawn), or what the /forgetme question's says.
     button: Payload | None = field(init=False, default=None, compare=False)

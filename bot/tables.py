@@ -830,6 +830,10 @@ class Tables:
         table, payload = found
         live = table.live
         action, channel = payload.action, live.row.channel
+        if action == "join" and press.can_reach is not None and not await press.can_reach():
+            # Seated only once their hand can reach them: they are asked to open it first.
+            return Reply(t(await self.lang_of(actor.user_id), "needs_private_chat_short"),
+                         open_private=live.ref)
         logs.bind(platform=self.platform, table_id=live.id, channel=channel)
         actor = Actor(actor.user_id, actor.name)
         # Only a lobby's answer depends on the presser's rights (a running game refuses
@@ -916,16 +920,6 @@ class Tables:
         if table is None or table.live.row.status != PLAYING:
             return await self.refuse(actor, channel, "no_game")
         return await table.hand_for(actor)
-
-    async def hand_rendering(self, actor: Actor, channel: str) -> Any:
-        """The hand as a rendering, for adapters that show it in place (ephemeral fallback)."""
-        table = await self._in_channel(channel)
-        if table is None or table.live.state is None:
-            return None
-        seat = table.live.seat_of(actor.user_id)
-        if seat is None:
-            return None
-        return present.hand(table.live, seat.seat, await self.lang_of(actor.user_id, channel))
 
     async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Any:
         live = await self._load(table_id)

@@ -685,19 +685,14 @@ class TelegramBot:
                                show_alert=True)
             return
         action = press.action
-        if action == "join" and not await self._can_reach(user.id):
-            found = await self.tables.pressed(actor, press)
-            if isinstance(found, Reply):
-                await query.answer(clip(found.text, MAX_ANSWER), show_alert=True)
-                return
-            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{found[0].ref}")
-            await query.answer(t(await self.tables.lang_of(actor.user_id),
-                                 "needs_private_chat_short"), url=link)
-            return
         if press.privacy is not None:
             await self._privacy_press(query, actor, press)
             return
         reply = await self.tables.press(actor, press)
+        if reply.open_private is not None:
+            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{reply.open_private}")
+            await query.answer(reply.text, url=link)
+            return
         if not reply.ok:
             await query.answer(clip(reply.text, MAX_ANSWER), show_alert=True)
             return
@@ -747,7 +742,10 @@ class TelegramBot:
         async def is_admin() -> bool:
             return await self._is_admin(chat.id, user_id)
 
-        return Press(data, place.key, str(message_id), is_admin, self._is_member)
+        async def can_reach() -> bool:
+            return await self._can_reach(user_id)
+
+        return Press(data, place.key, str(message_id), is_admin, self._is_member, can_reach)
 
     # --- platform events ------------------------------------------------------------------
 
