@@ -36,7 +36,7 @@ from adapters.discord.sink import (
     plain,
     view_of,
 )
-from bot import changes, logs, present, queries
+from bot import changes, events, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
@@ -234,16 +234,16 @@ class TapisDiscord(discord.Client):
         await super().close()
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.tables.channel_closed(str(channel.id))
+        await events.happened(self.tables, events.ChannelLost(str(channel.id)))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.tables.channel_closed(str(payload.thread_id))
+        await events.happened(self.tables, events.ChannelLost(str(payload.thread_id)))
 
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
                                       after: discord.abc.GuildChannel) -> None:
         """Rights given back in a channel: a table closed for losing it carries on."""
         if after.permissions_for(after.guild.me).send_messages:
-            await self.tables.channel_back(str(after.id))
+            await events.happened(self.tables, events.ChannelBack(str(after.id)))
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot added back to a server: the tables it lost there carry on."""
@@ -251,7 +251,7 @@ class TapisDiscord(discord.Client):
                                                                 *guild.threads]
         for channel in channels:
             if channel.permissions_for(guild.me).send_messages:  # else it would close again
-                await self.tables.channel_back(str(channel.id))
+                await events.happened(self.tables, events.ChannelBack(str(channel.id)))
 
     # --- answering ------------------------------------------------------------------------
 

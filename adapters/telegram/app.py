@@ -49,7 +49,7 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_tex
 from adapters.telegram.limits import ChatPacer
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
-from bot import changes, logs, present
+from bot import changes, events, logs, present
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
@@ -755,12 +755,14 @@ class TelegramBot:
             return
         member = changed.new_chat_member
         if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-            await self.tables.chat_closed(str(changed.chat.id))
+            await events.happened(self.tables,
+                                  events.ChannelLost(str(changed.chat.id), whole_chat=True))
         elif member.status != ChatMemberStatus.RESTRICTED or (
                 getattr(member, "is_member", False)
                 and getattr(member, "can_send_messages", False)):
             # Added back, or given rights: tables closed for losing the chat carry on.
-            await self.tables.channel_back(str(changed.chat.id), with_topics=True)
+            await events.happened(self.tables,
+                                  events.ChannelBack(str(changed.chat.id), with_topics=True))
 
     async def _topic_closed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Remembered so that no table is opened in it (its table, if any, pauses on its
@@ -775,7 +777,7 @@ class TelegramBot:
         message = update.effective_message
         if message is not None:
             self._closed_topics.discard(place_of(message).key)
-            await self.tables.channel_back(place_of(message).key)
+            await events.happened(self.tables, events.ChannelBack(place_of(message).key))
 
     async def _migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group became a supergroup (made public, topics on): its tables follow it."""
@@ -783,9 +785,11 @@ class TelegramBot:
         if message is None:
             return
         if message.migrate_to_chat_id:
-            await self.tables.chat_moved(str(message.chat.id), str(message.migrate_to_chat_id))
+            await events.happened(self.tables, events.ChatMoved(
+                str(message.chat.id), str(message.migrate_to_chat_id)))
         elif message.migrate_from_chat_id:
-            await self.tables.chat_moved(str(message.migrate_from_chat_id), str(message.chat.id))
+            await events.happened(self.tables, events.ChatMoved(
+                str(message.migrate_from_chat_id), str(message.chat.id)))
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""

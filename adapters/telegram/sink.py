@@ -17,7 +17,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from adapters.telegram.format import Place, announcement_html, keyboard, rendering_html
 from adapters.telegram.limits import ChatPacer
-from bot import queries
+from bot import events, queries
 from bot.deliveries import (
     Announcement,
     ChannelGone,
@@ -148,7 +148,8 @@ class TelegramSink:
             new = Place(int(error.new_chat_id), place.thread_id)
             log.info("chat %s migrated to %s", place.chat_id, new.chat_id)
             if self.tables is not None:
-                await self.tables.chat_moved(str(place.chat_id), str(new.chat_id))
+                await events.happened(self.tables,
+                                      events.ChatMoved(str(place.chat_id), str(new.chat_id)))
             if edit:
                 raise MessageGone(str(error)) from error
             return await self._guard(new, user, call)
