@@ -75,6 +75,19 @@ class Press:
         return self.button.action if self.button is not None else ""
 
 
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """The table a press may act on, as an adapter that answers the press in place (a hand
+    shown where it was asked for) needs it: the press is checked (see `Tables.pressed`),
+    the adapter reads no table. `seat`: the presser's while the game is played, else None.
+    """
+
+    table_id: int
+    ref: str
+    channel: str
+    seat: int | None
+
+
 def is_move(action: str) -> bool:
     return action.startswith(MOVE_PREFIX)
 
@@ -88,5 +101,5 @@ def private_action(action: str) -> bool:
     return is_move(action) or is_signal(action) or action in HAND_ACTIONS
 
 
-__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "RightsUnknown", "is_move",
+__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "Pressed", "RightsUnknown", "is_move",
            "is_signal", "private_action"]

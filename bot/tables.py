@@ -29,6 +29,7 @@ from bot.authority import (
     MANAGING,
     MemberCheck,
     Press,
+    Pressed,
     RightsUnknown,
     is_move,
     is_signal,
@@ -869,13 +870,17 @@ class Tables:
             return Reply(t(lang, "bad_button"), ok=False)
         return await handler(table, actor)
 
-    async def pressed(self, actor: Actor, press: Press) -> tuple[Live, Payload] | Reply:
+    async def pressed(self, actor: Actor, press: Press) -> Pressed | Reply:
         """The table a press may act on, or the refusal: the payload must be one we drew,
         and the pressed message must be in that table's chat, or be the presser's own hand
         message of that table in their private chat. Adapters that answer some presses
         themselves (a hand shown in place, a deep link) ask this first."""
         found = await self._pressed(actor, press)
-        return found if isinstance(found, Reply) else (found[0].live, found[1])
+        if isinstance(found, Reply):
+            return found
+        live = found[0].live
+        seat = live.seat_of(actor.user_id) if live.row.status == PLAYING else None
+        return Pressed(live.id, live.ref, live.row.channel, None if seat is None else seat.seat)
 
     async def _pressed(self, actor: Actor, press: Press) -> tuple[Table, Payload] | Reply:
         decoded = press.button

@@ -472,10 +472,9 @@ class TapisDiscord(discord.Client):
         if isinstance(found, Reply):
             await interaction.followup.send(fit(found.text), ephemeral=True)
             return
-        live = found[0]
         if ephemeral and message is not None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
-            self.sink.adopt(live.id, actor.user_id, self.sink.ephemeral_ref(
+            self.sink.adopt(found.table_id, actor.user_id, self.sink.ephemeral_ref(
                 interaction.channel_id or 0, message.id, interaction.token))
         reply = await self.tables.press(actor, press)
         if reply.ok:
@@ -483,7 +482,7 @@ class TapisDiscord(discord.Client):
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, replace(press, payload=encode_payload(
-                live.ref, 0, "hand")))
+                found.ref, 0, "hand")))
         await interaction.followup.send(plain(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
@@ -568,15 +567,10 @@ class TapisDiscord(discord.Client):
         # Loading a table (first touch after a restart replays its log) may be slow: every
         # step before the answer shares the interaction's one budget (`in_time`).
         found = await self.in_time(interaction, self.tables.pressed(actor, press))
-        live = None if isinstance(found, Reply) else found[0]
-        seat = None
-        if live is not None and live.row.status == PLAYING:
-            seat = live.seat_of(actor.user_id)
-        if live is None or seat is None:
+        if isinstance(found, Reply) or found.seat is None:
             await self.answer(interaction, self.tables.press(actor, press))
             return
-        table_id = live.id
-        seat_no = seat.seat
+        table_id, seat_no, channel = found.table_id, found.seat, found.channel
 
         async def prepare() -> tuple[MessageRef | None, Any]:
             return (await self._hand_ref(table_id, seat_no, actor.user_id),
@@ -586,7 +580,7 @@ class TapisDiscord(discord.Client):
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
         if not private or rendering is None:
-            await self.answer(interaction, self._hand_in_dm(actor, press, live.row.channel))
+            await self.answer(interaction, self._hand_in_dm(actor, press, channel))
             return
         content = content_of(rendering)
         view = view_of(rendering.ref, rendering.version, rendering.buttons)
@@ -605,7 +599,7 @@ class TapisDiscord(discord.Client):
             interaction.channel_id or 0, message_id, interaction.token),
             fingerprint(content, view))
         if not (stored is not None and stored.extra.get("told")):
-            lang = await self.tables.lang_of(actor.user_id, live.row.channel)
+            lang = await self.tables.lang_of(actor.user_id, channel)
             await interaction.followup.send(t(lang, "discord.hand_here"), ephemeral=True)
         # Through the core, so that this message is stored as the seat's hand display.
         await self.tables.press(actor, press)
