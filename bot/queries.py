@@ -2,6 +2,8 @@
 engine's state (whose turn it is, which moves are legal) itself: the rules stay behind
 bot/, and an adapter only shows what it is told."""
 
+from bot import present
+from bot.render import Rendering
 from bot.tables import Tables
 from db.repository import PLAYING
 
@@ -48,6 +50,15 @@ async def still_called(tables: Tables, table_id: int, user_ids: list[str]) -> bo
     return bool(to_act & set(user_ids))
 
 
+async def table_rendering(tables: Tables, table_id: int) -> Rendering | None:
+    """The table as its channel sees it now, in the channel's language, for an adapter
+    that shows it in place of the message pressed: None when it cannot be read."""
+    live = await tables.live_table(table_id)
+    if live is None:
+        return None
+    return present.table(live, await tables.channel_lang(live.row.channel))
+
+
 async def seat_names(tables: Tables, table_id: int, user_ids: list[str]) -> dict[str, str]:
     """The names `user_ids` sit under at the table ("" for one who holds no seat)."""
     names = dict.fromkeys(user_ids, "")
@@ -73,4 +84,5 @@ async def bots_range(tables: Tables, table_id: int) -> tuple[int, int] | None:
     return max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
 
 
-__all__ = ["bots_range", "move_texts", "seat_names", "seated", "still_called"]
+__all__ = ["bots_range", "move_texts", "seat_names", "seated", "still_called",
+           "table_rendering"]

@@ -536,20 +536,20 @@ class TapisDiscord(discord.Client):
         with self.sink.answering(str(message.channel.id), str(message.id)):
             reply = await self.in_time(interaction, self.tables.press(actor, press),
                                        update=True)
-            live = await self.tables.live_table(table_id) if reply.ok else None
+            rendering = await queries.table_rendering(self.tables, table_id) \
+                if reply.ok else None
             table = self.tables.outbox.ref(table_id, "table")
             if table is None or table.message_id != str(message.id):
-                live = None  # a press forged onto another message: that one stays as it is
+                rendering = None  # a press forged onto another message: it stays as it is
             if not self.tables.drives(table_id):
-                live = None  # its driver, another process, edits the table
-            if live is None or interaction.response.is_done():
+                rendering = None  # its driver, another process, edits the table
+            if rendering is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
                 else:
                     await interaction.response.send_message(text, ephemeral=True)
                 return
-            rendering = present.table(live, await self.tables.channel_lang(live.row.channel))
             content = self.sink.table_content(table_id, rendering)
             view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
