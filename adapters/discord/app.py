@@ -573,7 +573,7 @@ class TapisDiscord(discord.Client):
         table_id, seat_no, channel = found.table_id, found.seat, found.channel
 
         async def prepare() -> tuple[MessageRef | None, Any]:
-            return (await self._hand_ref(table_id, seat_no, actor.user_id),
+            return (await queries.hand_message(self.tables, table_id, seat_no, actor.user_id),
                     await self.tables.hand_rendering_for_table(actor, table_id))
 
         stored, rendering = await self.in_time(interaction, prepare())
@@ -610,15 +610,6 @@ class TapisDiscord(discord.Client):
             lang = await self.tables.lang_of(actor.user_id, channel)
             reply.text = f"{reply.text}\n\n{t(lang, 'discord.hand_in_dm')}"
         return reply
-
-    async def _hand_ref(self, table_id: int, seat: int, user_id: str) -> MessageRef | None:
-        key = f"hand:{seat}"
-        ref = self.tables.outbox.ref(table_id, key)
-        if ref is None:
-            ref = (await self.tables.repo.messages(table_id)).get(key)
-        if ref is not None and ref.extra.get("user") not in (None, user_id):
-            return None  # the seat changed hands: that message was somebody else's
-        return ref
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
