@@ -10,7 +10,10 @@ that hand belongs to.
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from bot.privacy import decode_privacy
+from bot.render import Payload, decode_payload
 
 # Lobby buttons that change the table for everyone: the host's, or an admin's.
 MANAGING = frozenset({"start", "addbot", "removebot"})
@@ -53,6 +56,36 @@ class Press:
     message_id: str | None = None
     is_admin: Check = _nobody
     is_member: MemberCheck | None = None
+    # Whether the bot may write to the presser privately, where a join needs it (their
+    # hand must reach them) and the platform can tell; None where it never asks.
+    can_reach: Check | None = None
+    # The payload read once, when the press is made: what a table's button says (None
+    # for anything we could not have drawn), or what the /forgetme question's says.
+    button: Payload | None = field(init=False, default=None, compare=False)
+    privacy: tuple[int, str] | None = field(init=False, default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "button", decode_payload(self.payload))
+        if isinstance(self.payload, str):
+            object.__setattr__(self, "privacy", decode_privacy(self.payload))
+
+    @property
+    def action(self) -> str:
+        """What the button asks for, "" for a payload we could not have drawn."""
+        return self.button.action if self.button is not None else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """The table a press may act on, as an adapter that answers the press in place (a hand
+    shown where it was asked for) needs it: the press is checked (see `Tables.pressed`),
+    the adapter reads no table. `seat`: the presser's while the game is played, else None.
+    """
+
+    table_id: int
+    ref: str
+    channel: str
+    seat: int | None
 
 
 def is_move(action: str) -> bool:
@@ -68,5 +101,5 @@ def private_action(action: str) -> bool:
     return is_move(action) or is_signal(action) or action in HAND_ACTIONS
 
 
-__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "RightsUnknown", "is_move",
+__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "Pressed", "RightsUnknown", "is_move",
            "is_signal", "private_action"]

@@ -83,6 +83,9 @@ class Reply:
     # When the text is a table drawn for the user (`/table`), the drawing itself, so an
     # adapter can fit it to its platform's limit the way it fits the table message.
     rendering: Rendering | None = None
+    # A platform effect that comes with the answer: ask the presser to open their private
+    # chat with the bot (a Telegram deep link that then seats them at the table `ref`).
+    open_private: str | None = None
 
 
 @dataclass

@@ -29,6 +29,7 @@ from bot.authority import (
     MANAGING,
     MemberCheck,
     Press,
+    Pressed,
     RightsUnknown,
     is_move,
     is_signal,
@@ -39,8 +40,8 @@ from bot.driving import Driving
 from bot.i18n import LANGS, t
 from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox, Sink
-from bot.privacy import Privacy, decode_privacy
-from bot.render import TAG_LENGTH, Payload, decode_payload, decode_ref, encode_ref
+from bot.privacy import Privacy
+from bot.render import TAG_LENGTH, Payload, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table, stamp
@@ -822,15 +823,18 @@ class Tables:
         Who may do what comes from the platform's facts in `press`, never from the
         payload nor from `actor.is_admin`: see `bot.authority`.
         """
-        privacy = decode_privacy(press.payload)
-        if privacy is not None:  # the /forgetme question: it acts for whoever pressed
-            return await self.privacy.privacy_press(actor, *privacy)
+        if press.privacy is not None:  # the /forgetme question: it acts for whoever pressed
+            return await self.privacy.privacy_press(actor, *press.privacy)
         found = await self._pressed(actor, press)
         if isinstance(found, Reply):
             return found
         table, payload = found
         live = table.live
         action, channel = payload.action, live.row.channel
+        if action == "join" and press.can_reach is not None and not await press.can_reach():
+            # Seated only once their hand can reach them: they are asked to open it first.
+            return Reply(t(await self.lang_of(actor.user_id), "needs_private_chat_short"),
+                         open_private=live.ref)
         logs.bind(platform=self.platform, table_id=live.id, channel=channel)
         actor = Actor(actor.user_id, actor.name)
         # Only a lobby's answer depends on the presser's rights (a running game refuses
@@ -866,16 +870,20 @@ class Tables:
             return Reply(t(lang, "bad_button"), ok=False)
         return await handler(table, actor)
 
-    async def pressed(self, actor: Actor, press: Press) -> tuple[Live, Payload] | Reply:
+    async def pressed(self, actor: Actor, press: Press) -> Pressed | Reply:
         """The table a press may act on, or the refusal: the payload must be one we drew,
         and the pressed message must be in that table's chat, or be the presser's own hand
         message of that table in their private chat. Adapters that answer some presses
         themselves (a hand shown in place, a deep link) ask this first."""
         found = await self._pressed(actor, press)
-        return found if isinstance(found, Reply) else (found[0].live, found[1])
+        if isinstance(found, Reply):
+            return found
+        live = found[0].live
+        seat = live.seat_of(actor.user_id) if live.row.status == PLAYING else None
+        return Pressed(live.id, live.ref, live.row.channel, None if seat is None else seat.seat)
 
     async def _pressed(self, actor: Actor, press: Press) -> tuple[Table, Payload] | Reply:
-        decoded = decode_payload(press.payload)
+        decoded = press.button
         try:
             genuine = decoded is not None and await self._genuine(decoded.table_id, decoded.tag)
         except StorageError:  # the key could not be read
@@ -917,16 +925,6 @@ class Tables:
         if table is None or table.live.row.status != PLAYING:
             return await self.refuse(actor, channel, "no_game")
         return await table.hand_for(actor)
-
-    async def hand_rendering(self, actor: Actor, channel: str) -> Any:
-        """The hand as a rendering, for adapters that show it in place (ephemeral fallback)."""
-        table = await self._in_channel(channel)
-        if table is None or table.live.state is None:
-            return None
-        seat = table.live.seat_of(actor.user_id)
-        if seat is None:
-            return None
-        return present.hand(table.live, seat.seat, await self.lang_of(actor.user_id, channel))
 
     async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Any:
         live = await self._load(table_id)

@@ -24,7 +24,7 @@ from typing import TextIO
 from adapters.console import keyboard, texts
 from adapters.console.screen import Screen
 from adapters.console.sink import ConsoleSink
-from bot import present
+from bot import present, queries
 from bot.authority import Press
 from bot.clean import echo
 from bot.i18n import DIALECT, t
@@ -70,8 +70,7 @@ class Console:
         self.screen.line(text, style)
 
     async def _seated(self, table_id: int) -> bool:
-        live = await self.tables.live_table(table_id)
-        return live is not None and any(s.user_id == USER.user_id for s in live.seats)
+        return await queries.seated(self.tables, table_id, USER.user_id)
 
     # --- input ----------------------------------------------------------------------------
 
@@ -191,10 +190,10 @@ class Console:
     async def _fill_and_start(self, table_id: int, bots: int | None, *, asking: bool) -> bool:
         """The bots asked for (or the question how many), then the start; at the first
         start and after every /newgame alike."""
-        live = await self.tables.live_table(table_id)
-        if live is None:
+        bounds = await queries.bots_range(self.tables, table_id)
+        if bounds is None:
             return False
-        low, high = max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
+        low, high = bounds
         await self._settle()  # the lobby is shown before the question, not inside it
         while bots is None:
             default = max(low, min(3, high))

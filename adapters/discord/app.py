@@ -36,13 +36,13 @@ from adapters.discord.sink import (
     plain,
     view_of,
 )
-from bot import changes, logs, present
+from bot import changes, events, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
-from bot.privacy import PRIVACY_REF, decode_privacy
-from bot.render import decode_payload, encode_payload
+from bot.privacy import PRIVACY_REF
+from bot.render import encode_payload
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import PLAYING, MessageRef, Repository, StorageError
@@ -234,16 +234,16 @@ class TapisDiscord(discord.Client):
         await super().close()
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.tables.channel_closed(str(channel.id))
+        await events.happened(self.tables, events.ChannelLost(str(channel.id)))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.tables.channel_closed(str(payload.thread_id))
+        await events.happened(self.tables, events.ChannelLost(str(payload.thread_id)))
 
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
                                       after: discord.abc.GuildChannel) -> None:
         """Rights given back in a channel: a table closed for losing it carries on."""
         if after.permissions_for(after.guild.me).send_messages:
-            await self.tables.channel_back(str(after.id))
+            await events.happened(self.tables, events.ChannelBack(str(after.id)))
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot added back to a server: the tables it lost there carry on."""
@@ -251,7 +251,7 @@ class TapisDiscord(discord.Client):
                                                                 *guild.threads]
         for channel in channels:
             if channel.permissions_for(guild.me).send_messages:  # else it would close again
-                await self.tables.channel_back(str(channel.id))
+                await events.happened(self.tables, events.ChannelBack(str(channel.id)))
 
     # --- answering ------------------------------------------------------------------------
 
@@ -395,9 +395,8 @@ class TapisDiscord(discord.Client):
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         press = press_of(interaction, payload)
-        decoded = decode_payload(payload)
-        action = decoded.action if decoded else ""
-        if decode_privacy(payload) is not None:
+        action, decoded = press.action, press.button
+        if press.privacy is not None:
             await self._privacy_press(interaction, actor, press)
         elif action == "hand":
             await self.show_hand(interaction, actor, press)
@@ -473,10 +472,9 @@ class TapisDiscord(discord.Client):
         if isinstance(found, Reply):
             await interaction.followup.send(fit(found.text), ephemeral=True)
             return
-        live = found[0]
         if ephemeral and message is not None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
-            self.sink.adopt(live.id, actor.user_id, self.sink.ephemeral_ref(
+            self.sink.adopt(found.table_id, actor.user_id, self.sink.ephemeral_ref(
                 interaction.channel_id or 0, message.id, interaction.token))
         reply = await self.tables.press(actor, press)
         if reply.ok:
@@ -484,7 +482,7 @@ class TapisDiscord(discord.Client):
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, replace(press, payload=encode_payload(
-                live.ref, 0, "hand")))
+                found.ref, 0, "hand")))
         await interaction.followup.send(plain(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
@@ -505,7 +503,7 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            decoded = decode_payload(press.payload)
+            decoded = press.button
             rendering = None
             # Another process drives the table (bot/driving.py): it alone edits the hand,
             # so the hand's edits never come from two processes in turn.
@@ -538,20 +536,20 @@ class TapisDiscord(discord.Client):
         with self.sink.answering(str(message.channel.id), str(message.id)):
             reply = await self.in_time(interaction, self.tables.press(actor, press),
                                        update=True)
-            live = await self.tables.live_table(table_id) if reply.ok else None
+            rendering = await queries.table_rendering(self.tables, table_id) \
+                if reply.ok else None
             table = self.tables.outbox.ref(table_id, "table")
             if table is None or table.message_id != str(message.id):
-                live = None  # a press forged onto another message: that one stays as it is
+                rendering = None  # a press forged onto another message: it stays as it is
             if not self.tables.drives(table_id):
-                live = None  # its driver, another process, edits the table
-            if live is None or interaction.response.is_done():
+                rendering = None  # its driver, another process, edits the table
+            if rendering is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
                 else:
                     await interaction.response.send_message(text, ephemeral=True)
                 return
-            rendering = present.table(live, await self.tables.channel_lang(live.row.channel))
             content = self.sink.table_content(table_id, rendering)
             view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
@@ -569,25 +567,20 @@ class TapisDiscord(discord.Client):
         # Loading a table (first touch after a restart replays its log) may be slow: every
         # step before the answer shares the interaction's one budget (`in_time`).
         found = await self.in_time(interaction, self.tables.pressed(actor, press))
-        live = None if isinstance(found, Reply) else found[0]
-        seat = None
-        if live is not None and live.row.status == PLAYING:
-            seat = live.seat_of(actor.user_id)
-        if live is None or seat is None:
+        if isinstance(found, Reply) or found.seat is None:
             await self.answer(interaction, self.tables.press(actor, press))
             return
-        table_id = live.id
-        seat_no = seat.seat
+        table_id, seat_no, channel = found.table_id, found.seat, found.channel
 
         async def prepare() -> tuple[MessageRef | None, Any]:
-            return (await self._hand_ref(table_id, seat_no, actor.user_id),
+            return (await queries.hand_message(self.tables, table_id, seat_no, actor.user_id),
                     await self.tables.hand_rendering_for_table(actor, table_id))
 
         stored, rendering = await self.in_time(interaction, prepare())
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
         if not private or rendering is None:
-            await self.answer(interaction, self._hand_in_dm(actor, press, live.row.channel))
+            await self.answer(interaction, self._hand_in_dm(actor, press, channel))
             return
         content = content_of(rendering)
         view = view_of(rendering.ref, rendering.version, rendering.buttons)
@@ -606,7 +599,7 @@ class TapisDiscord(discord.Client):
             interaction.channel_id or 0, message_id, interaction.token),
             fingerprint(content, view))
         if not (stored is not None and stored.extra.get("told")):
-            lang = await self.tables.lang_of(actor.user_id, live.row.channel)
+            lang = await self.tables.lang_of(actor.user_id, channel)
             await interaction.followup.send(t(lang, "discord.hand_here"), ephemeral=True)
         # Through the core, so that this message is stored as the seat's hand display.
         await self.tables.press(actor, press)
@@ -617,15 +610,6 @@ class TapisDiscord(discord.Client):
             lang = await self.tables.lang_of(actor.user_id, channel)
             reply.text = f"{reply.text}\n\n{t(lang, 'discord.hand_in_dm')}"
         return reply
-
-    async def _hand_ref(self, table_id: int, seat: int, user_id: str) -> MessageRef | None:
-        key = f"hand:{seat}"
-        ref = self.tables.outbox.ref(table_id, key)
-        if ref is None:
-            ref = (await self.tables.repo.messages(table_id)).get(key)
-        if ref is not None and ref.extra.get("user") not in (None, user_id):
-            return None  # the seat changed hands: that message was somebody else's
-        return ref
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
@@ -703,23 +687,8 @@ def _add_commands(app: TapisDiscord) -> None:
     async def play_suggestions(interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
         # Suggestions only: whatever is sent, `tables.play` judges it.
-        row = await tables.table_for_channel(channel_of(interaction))
-        if row is None or row.status != PLAYING:
-            return []
-        live = await tables.live_table(row.id)
-        seat = live.seat_of(str(interaction.user.id)) if live else None
-        if live is None or seat is None or live.state is None:
-            return []
-        if seat.seat not in live.game.to_act(live.state):
-            return []
-        wanted = current.strip().lower()
-        found: list[str] = []
-        for move in live.game.legal_moves(live.state, seat.seat):
-            text = str(move)
-            if wanted in text.lower() and text not in found and len(text) <= 100:
-                found.append(text)
-                if len(found) == 25:
-                    break
+        found = await queries.move_texts(tables, str(interaction.user.id),
+                                        channel_of(interaction), current)
         return [app_commands.Choice(name=text, value=text) for text in found]
 
     @tree.command(name="pass", description="Pass your turn")

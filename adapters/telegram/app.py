@@ -49,13 +49,12 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_tex
 from adapters.telegram.limits import ChatPacer
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
-from bot import changes, logs, present
+from bot import changes, events, logs, present
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
 from bot.monitor import Health
-from bot.privacy import PRIVACY_REF, decode_privacy
-from bot.render import decode_payload
+from bot.privacy import PRIVACY_REF
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import Repository, StorageError
@@ -685,21 +684,15 @@ class TelegramBot:
             await query.answer(t(await self.tables.lang_of(actor.user_id), "out_of_date"),
                                show_alert=True)
             return
-        decoded = decode_payload(press.payload)
-        action = decoded.action if decoded else ""
-        if action == "join" and not await self._can_reach(user.id):
-            found = await self.tables.pressed(actor, press)
-            if isinstance(found, Reply):
-                await query.answer(clip(found.text, MAX_ANSWER), show_alert=True)
-                return
-            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{found[0].ref}")
-            await query.answer(t(await self.tables.lang_of(actor.user_id),
-                                 "needs_private_chat_short"), url=link)
-            return
-        if decode_privacy(press.payload) is not None:
+        action = press.action
+        if press.privacy is not None:
             await self._privacy_press(query, actor, press)
             return
         reply = await self.tables.press(actor, press)
+        if reply.open_private is not None:
+            link = deep_link(self.app.bot.username, f"{JOIN_PREFIX}{reply.open_private}")
+            await query.answer(reply.text, url=link)
+            return
         if not reply.ok:
             await query.answer(clip(reply.text, MAX_ANSWER), show_alert=True)
             return
@@ -749,7 +742,10 @@ class TelegramBot:
         async def is_admin() -> bool:
             return await self._is_admin(chat.id, user_id)
 
-        return Press(data, place.key, str(message_id), is_admin, self._is_member)
+        async def can_reach() -> bool:
+            return await self._can_reach(user_id)
+
+        return Press(data, place.key, str(message_id), is_admin, self._is_member, can_reach)
 
     # --- platform events ------------------------------------------------------------------
 
@@ -759,12 +755,14 @@ class TelegramBot:
             return
         member = changed.new_chat_member
         if member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-            await self.tables.chat_closed(str(changed.chat.id))
+            await events.happened(self.tables,
+                                  events.ChannelLost(str(changed.chat.id), whole_chat=True))
         elif member.status != ChatMemberStatus.RESTRICTED or (
                 getattr(member, "is_member", False)
                 and getattr(member, "can_send_messages", False)):
             # Added back, or given rights: tables closed for losing the chat carry on.
-            await self.tables.channel_back(str(changed.chat.id), with_topics=True)
+            await events.happened(self.tables,
+                                  events.ChannelBack(str(changed.chat.id), with_topics=True))
 
     async def _topic_closed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Remembered so that no table is opened in it (its table, if any, pauses on its
@@ -779,7 +777,7 @@ class TelegramBot:
         message = update.effective_message
         if message is not None:
             self._closed_topics.discard(place_of(message).key)
-            await self.tables.channel_back(place_of(message).key)
+            await events.happened(self.tables, events.ChannelBack(place_of(message).key))
 
     async def _migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group became a supergroup (made public, topics on): its tables follow it."""
@@ -787,9 +785,11 @@ class TelegramBot:
         if message is None:
             return
         if message.migrate_to_chat_id:
-            await self.tables.chat_moved(str(message.chat.id), str(message.migrate_to_chat_id))
+            await events.happened(self.tables, events.ChatMoved(
+                str(message.chat.id), str(message.migrate_to_chat_id)))
         elif message.migrate_from_chat_id:
-            await self.tables.chat_moved(str(message.migrate_from_chat_id), str(message.chat.id))
+            await events.happened(self.tables, events.ChatMoved(
+                str(message.migrate_from_chat_id), str(message.chat.id)))
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Log the traceback; the user reads one plain translated sentence, never a trace."""

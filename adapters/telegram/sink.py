@@ -17,6 +17,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from adapters.telegram.format import Place, announcement_html, keyboard, rendering_html
 from adapters.telegram.limits import ChatPacer
+from bot import events, queries
 from bot.deliveries import (
     Announcement,
     ChannelGone,
@@ -147,7 +148,8 @@ class TelegramSink:
             new = Place(int(error.new_chat_id), place.thread_id)
             log.info("chat %s migrated to %s", place.chat_id, new.chat_id)
             if self.tables is not None:
-                await self.tables.chat_moved(str(place.chat_id), str(new.chat_id))
+                await events.happened(self.tables,
+                                      events.ChatMoved(str(place.chat_id), str(new.chat_id)))
             if edit:
                 raise MessageGone(str(error)) from error
             return await self._guard(new, user, call)
@@ -169,20 +171,9 @@ class TelegramSink:
         is to act any more."""
         if msg.kind not in ("turn", "reminder") or self.tables is None:
             return False
-        live = await self.tables.live_table(msg.table_id)
-        if live is None or live.state is None:
-            return False
-        if live.game.outcome(live.state) is not None:
-            return True
-        to_act = {live.seats[s].user_id for s in live.game.to_act(live.state)}
-        return not to_act & set(msg.mentions)
+        return not await queries.still_called(self.tables, msg.table_id, msg.mentions)
 
     async def _mention_names(self, msg: Announcement) -> dict[str, str]:
-        if not msg.mentions:
-            return {}
-        names = dict.fromkeys(msg.mentions, "")
-        live = await self.tables.live_table(msg.table_id) if self.tables else None
-        for seat in live.seats if live else []:
-            if seat.user_id in names:
-                names[seat.user_id] = seat.name
-        return names
+        if not msg.mentions or self.tables is None:
+            return dict.fromkeys(msg.mentions, "")
+        return await queries.seat_names(self.tables, msg.table_id, msg.mentions)
