@@ -61,6 +61,7 @@ from bot.authority import Press
 from bot.live import Actor, Live
 from bot.privacy import FORGET, PRIVACY_REF
 from db.sqlite import SqliteRepository
+from engine import games
 
 TARGETS = {"mydata_p99_ms": ("<", 5.0), "forgetme_p99_ms": ("<", 5.0),
            "press_p99_spam_ratio": ("<", 1.2)}
@@ -83,7 +84,10 @@ def populate_history(path: Path, count: int, askers: list[str]) -> None:
     three more of their own (seat 0) and a /lang."""
     # Real moves and the snapshot after them (seed 1 of each game): a start-up redraws the
     # tables that ended shortly before the newest change, and must be able to read them.
-    logs = [play_log(game_id, seats, options, 1, 5)[:2] for game_id, seats, options in MIX]
+    # Options as a table opening stores them (Nix für Ungut's board written out).
+    mix = [(game_id, seats, games.get(game_id).CAPABILITIES.opened_options(options))
+           for game_id, seats, options in MIX]
+    logs = [play_log(game_id, seats, options, 1, 5)[:2] for game_id, seats, options in mix]
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("BEGIN")
     now = time.time()
@@ -92,8 +96,8 @@ def populate_history(path: Path, count: int, askers: list[str]) -> None:
     owners += [(f"mine{k}-{j}", asker) for k, asker in enumerate(askers) for j in range(3)]
     rng.shuffle(owners)
     for n, (channel, asker) in enumerate(owners):
-        game_id, seats, options = MIX[n % len(MIX)]
-        log, snapshot = logs[n % len(MIX)]
+        game_id, seats, options = mix[n % len(mix)]
+        log, snapshot = logs[n % len(mix)]
         # Ended at least a day ago: not among the tables a start-up redraws.
         changed = now - DAY - rng.random() * YEAR
         settings: dict[str, Any] = {"title": channel}
