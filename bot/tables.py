@@ -4,9 +4,9 @@ Every platform adapter calls the same methods here; each finds the table the eve
 for (by channel, by a button's reference, by a timer) and hands it to that table's
 `bot.table.Table`, which owns its lock, its state, its timers and its deliveries. What
 is not one table's stays here: which tables this process keeps in memory and drives,
-start-up and shutdown, references, languages and settings, and a person's own data
-(`bot.privacy`). Each method returns a `Reply` (a sentence for the person who acted,
-already in their language).
+start-up and shutdown, references, languages and settings (kept by `bot.people`), and a
+person's own data (`bot.privacy`). Each method returns a `Reply` (a sentence for the person
+who acted, already in their language).
 """
 
 import asyncio
@@ -20,7 +20,6 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from bot import changes, clean, logs, metrics, present
@@ -40,6 +39,7 @@ from bot.driving import Driving
 from bot.i18n import LANGS, t
 from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox, Sink
+from bot.people import People
 from bot.privacy import Privacy
 from bot.render import TAG_LENGTH, Payload, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
@@ -181,19 +181,18 @@ class Tables:
         self.scheduler = Scheduler(self.clock, self._run_job, accepts=drives)
         metrics.QUEUE.labels(platform).set_function(self.outbox.depth)
         self.privacy = Privacy(self)
+        # Languages and settings, for this process's tables and commands alike.
+        self.people = People(repo, platform=platform, settings=self.settings,
+                             in_background=self.in_background,
+                             on_lang_changed=self._show_hands_of)
         # Every table this process holds something of (its state, a lock, a resume), and
         # those whose state is in memory, least recently used first (`_evict`).
         self._tables: dict[int, Table] = {}
         self._loaded: OrderedDict[int, Table] = OrderedDict()
-        self._channel_langs: dict[str, str | None] = {}
-        self._users: dict[str, UserSettings] = {}
-        # user -> their app's language as last seen (None: one we don't speak); stored too
-        self._locales: dict[str, str | None] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._watching: asyncio.Task[None] | None = None  # `unstick`, now and then
         # Tables the last look found waiting on nothing, with the stamp they had then.
         self._suspects: dict[int, tuple[int, str, float]] = {}
-        self._storing_locale: set[str] = set()  # users whose app language is being written
         # Tables whose move log this process checked against their snapshot (once each).
         self.verified: set[int] = set()
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
@@ -244,10 +243,8 @@ class Tables:
         except StorageError:
             log.exception("extended deadlines not stored; they still run in memory")
         # Their channels' languages at once, for the turn calls and redraws to come.
-        channels = sorted({t.resuming.channel for t in resumed if t.resuming is not None}
-                          - set(self._channel_langs))
-        langs = await self.repo.channel_langs(self.platform, channels)
-        self._channel_langs.update({channel: langs.get(channel) for channel in channels})
+        await self.people.read_channel_langs(
+            t.resuming.channel for t in resumed if t.resuming is not None)
         # A game's last move (or its cancelling) may have been stored just before the process
         # stopped, not yet shown: without a redraw it would look stuck for good.
         for row in await self.repo.just_ended_tables(REDRAW_WINDOW):
@@ -522,69 +519,23 @@ class Tables:
         return hmac.compare_digest(expected.encode(), encode_ref(table_id, tag).encode())
 
     # --- languages and settings -----------------------------------------------------------
+    # Kept by `self.people`. Stage 1 of the split (issue 35) keeps these forwards for what
+    # bot/table.py, bot/privacy.py, bot/driving.py and the adapters still call here.
 
     async def channel_lang(self, channel: str) -> str:
-        if channel not in self._channel_langs:
-            self._channel_langs[channel] = await self.repo.channel_lang(self.platform, channel)
-        return self._channel_langs[channel] or self.settings.default_lang
+        return await self.people.channel_lang(channel)  # stage-1 forward
 
     async def user_settings(self, user_id: str) -> UserSettings:
-        if user_id not in self._users:
-            self._users[user_id] = await self.repo.user_settings(self.platform, user_id)
-        return self._users[user_id]
+        return await self.people.user_settings(user_id)  # stage-1 forward
 
     def remember_locale(self, user_id: str, locale: str | None) -> None:
-        """The language the user's app runs in (`fr-FR`, `en-US`), as the platform says.
-
-        Adapters call this on every event, from code that cannot wait: a change is
-        stored in the background, so hands sent after a restart (before the person
-        does anything) still come in their language. An event without a language says
-        nothing about it and changes nothing.
-        """
-        if not locale:
-            return
-        code = locale.split("-")[0].split("_")[0].lower()
-        known = code if code in LANGS else None
-        if user_id in self._locales and self._locales[user_id] == known:
-            return
-        self._locales[user_id] = known
-        if user_id not in self._storing_locale:  # that write takes the latest value
-            self._storing_locale.add(user_id)
-            self.in_background(self._store_locale(user_id))
-
-    async def _store_locale(self, user_id: str) -> None:
-        """Stores the app's language; a person with no /lang reads their hands in it, so
-        the hands shown before the change are drawn again (once, whatever the events)."""
-        redraw = False
-        try:
-            while True:
-                stored = await self.user_settings(user_id)
-                latest = self._locales.get(user_id, stored.locale)
-                if stored.locale == latest:
-                    break
-                await self.repo.set_user_locale(self.platform, user_id, latest)
-                self._users[user_id] = replace(self._users.get(user_id, stored), locale=latest)
-                redraw = redraw or stored.lang is None
-        except StorageError as exc:  # only a preference: the next event tries again
-            self._locales.pop(user_id, None)
-            log.warning("could not store the app language of %s: %s", user_id, exc)
-        finally:
-            self._storing_locale.discard(user_id)
-        if redraw:
-            await self._show_hands_of(user_id)
+        self.people.remember_locale(user_id, locale)  # stage-1 forward
 
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
-        """What a person reads privately: their /lang, else their app's language, else the
-        channel's (public messages always follow the channel)."""
-        own = await self.own_lang(user_id)
-        if own:
-            return own
-        return await self.channel_lang(channel) if channel else self.settings.default_lang
+        return await self.people.lang_of(user_id, channel)  # stage-1 forward
 
     async def own_lang(self, user_id: str) -> str | None:
-        """A person's /lang, else their app's language; None when they follow the channel."""
-        stored = await self.user_settings(user_id)
-        return stored.lang or self._locales.get(user_id, stored.locale)
+        return await self.people.own_lang(user_id)  # stage-1 forward
 
     @answers_storage_faults
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
@@ -592,26 +543,17 @@ class Tables:
         if lang not in LANGS:
             return await self.refuse(actor, channel, "lang_unknown", langs=", ".join(LANGS))
         if personal:
-            current = await self.user_settings(actor.user_id)
-            read_before = await self.own_lang(actor.user_id)
-            new = replace(current, lang=lang)
             try:
-                await self.repo.set_user_settings(self.platform, actor.user_id, new)
-                changes.note()
+                await self.people.set_lang(actor.user_id, lang)
             except StorageError:
                 return await self.refuse(actor, channel, "storage_failed")
-            self._users[actor.user_id] = new
-            if read_before != lang:
-                await self._show_hands_of(actor.user_id)
             return Reply(t(lang, "lang_set_personal"))
         if not actor.is_admin:
             return await self.refuse(actor, channel, "admin_only")
         try:
-            await self.repo.set_channel_lang(self.platform, channel, lang)
-            changes.note()
+            await self.people.set_channel_lang(channel, lang)
         except StorageError:
             return await self.refuse(actor, channel, "storage_failed")
-        self._channel_langs[channel] = lang
         table = await self._in_channel(channel)
         if table is not None:
             await table.show_in_channel_lang()
@@ -619,8 +561,8 @@ class Tables:
 
     async def _show_hands_of(self, user_id: str) -> None:
         """Their hand at every table in play where they hold a seat, drawn again: in the
-        language they now read. Their choice is stored already: a hand not redrawn for a
-        storage fault follows at its next change."""
+        language they now read (`People` calls this when that changed). Their choice is
+        stored already: a hand not redrawn for a storage fault follows at its next change."""
         try:
             for table_id in await self.repo.playing_tables_of(self.platform, user_id):
                 table = await self._loaded_table(table_id)
@@ -632,14 +574,10 @@ class Tables:
 
     @answers_storage_faults
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:
-        current = await self.user_settings(actor.user_id)
-        new = replace(current, mentions=on)
         try:
-            await self.repo.set_user_settings(self.platform, actor.user_id, new)
-            changes.note()
+            await self.people.set_mentions(actor.user_id, on)
         except StorageError:
             return await self.refuse(actor, None, "storage_failed")
-        self._users[actor.user_id] = new
         lang = await self.lang_of(actor.user_id)
         return Reply(t(lang, "mentions_on" if on else "mentions_off"))
 
@@ -655,9 +593,7 @@ class Tables:
         self._let_go_if_unused(table)
 
     def forget_settings(self, user_id: str) -> None:
-        """Drop what is kept in memory of a person's settings (they asked to be forgotten)."""
-        self._users.pop(user_id, None)
-        self._locales.pop(user_id, None)
+        self.people.forget(user_id)  # stage-1 forward
 
     def naming(self, user_id: str) -> list[Table]:
         """The tables in memory here whose copy names the person, in id order."""
@@ -1011,10 +947,8 @@ class Tables:
         keep their state and language, and post their table message in the new chat."""
         try:
             moved = await self.repo.move_chat(self.platform, old_chat, new_chat)
-            lang = await self.repo.channel_lang(self.platform, old_chat)
-            if lang and moved:
-                await self.repo.set_channel_lang(self.platform, new_chat, lang)
-                self._channel_langs[new_chat] = lang
+            if moved:
+                await self.people.channel_moved(old_chat, new_chat)
         except StorageError:
             log.exception("tables of chat %s could not follow it to %s", old_chat, new_chat)
             return
