@@ -36,6 +36,7 @@ from bot.authority import (
 )
 from bot.clock import Clock, RealClock
 from bot.driving import Driving
+from bot.host import Host
 from bot.i18n import LANGS, t
 from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox, Sink
@@ -197,6 +198,20 @@ class Tables:
         self.verified: set[int] = set()
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
         self._reference_key: bytes | None = None
+        # All a table needs of the rest of the bot (stage 2 of issue 35 hands it to each
+        # table in place of `self`). A person's language is asked of `self.lang_of` at each
+        # call: whatever stands in for it (the adapters' tests put a storage fault there)
+        # must word a table's replies as it words the commands'.
+        self.host: Host[Table] = Host(
+            repo=repo, outbox=self.outbox, scheduler=self.scheduler, clock=self.clock,
+            settings=self.settings, platform=platform, every_move=every_move,
+            lang_of=lambda user_id, channel: self.lang_of(user_id, channel),
+            channel_lang=self.people.channel_lang, own_lang=self.people.own_lang,
+            user_settings=self.people.user_settings,
+            refuse=self.refuse, bad_options=self.bad_options,
+            used=self.used, read=self.read, opened=self.opened, drives=self.drives,
+            verified=self.verified, repaired=self.repaired,
+            ref=self.ref, new_seed=self.new_seed, in_background=self.in_background)
 
     # --- life cycle -----------------------------------------------------------------------
 
