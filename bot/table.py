@@ -6,7 +6,8 @@ made to it. Everything that happens to one table happens here, in this order:
 
 - loading: the stored row, its seats and the engine state, checked once against the
   move log (the truth; the snapshot is a cache);
-- the lobby: seats, options, the host, starting, cancelling, rematches;
+- the lobby: seats, options, the host, starting, cancelling, rematches (decided by
+  `bot.lobby_decisions`, stored and shown by `bot.lobby`);
 - moves: a person's, a bot's, an absent player's (the AFK policy), each one stored
   before anything else sees it;
 - timers: turn calls, reminders, deadlines and bot moves, all re-checked against the
