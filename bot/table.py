@@ -6,7 +6,8 @@ made to it. Everything that happens to one table happens here, in this order:
 
 - loading: the stored row, its seats and the engine state, checked once against the
   move log (the truth; the snapshot is a cache);
-- the lobby: seats, options, the host, starting, cancelling, rematches;
+- the lobby: seats, options, the host, starting, cancelling, rematches (decided by
+  `bot.lobby_decisions`, stored and shown by `bot.lobby`);
 - moves: a person's, a bot's, an absent player's (the AFK policy), each one stored
   before anything else sees it;
 - timers: turn calls, reminders, deadlines and bot moves, all re-checked against the
@@ -19,20 +20,21 @@ Rules are the engine's: a table only decides who may act for which seat and when
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from bot import changes, clean, metrics, present
+from bot import changes, lobby, metrics, present
+from bot import lobby_decisions as decisions
 from bot import options as table_options
-from bot.authority import MemberCheck, RightsUnknown
+from bot.authority import MemberCheck
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.driving import SHOWING_CHANGE
 from bot.i18n import t
 from bot.live import TOLD_MOVES, Actor, Live, Reply, Told
+from bot.lobby import LobbyMoved
 from bot.present import bot_level
 from bot.render import Button
 from bot.scheduler import Job
@@ -46,14 +48,12 @@ from db.repository import (
     ResultRow,
     SeatRow,
     StorageError,
-    TableExists,
     TableRow,
     Unstorable,
     VersionConflict,
     settings_without,
 )
-from engine import BadOptions, IllegalMove, bots, games
-from engine.core.options import parse_options
+from engine import IllegalMove, bots, games
 from engine.core.protocol import Game
 from engine.core.rng import rng_for
 from engine.core.types import Move
@@ -69,51 +69,6 @@ MAX_MOVE_CHARS = 300
 MAX_AFK_MOVES = 200  # an expired turn is finished by the bot; a turn is never longer
 RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 CHECKED_JOBS = frozenset({"bot", "expire", "redraw"})  # jobs that move or draw the table
-# Each attempt after the first follows a change that did get stored: a join can lose to
-# each of the other changes made at the same moment, so this many outlast a group of
-# friends joining at once from two processes (five there: one lost attempt each).
-LOBBY_ATTEMPTS = 8
-BOT_NAMES = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper",
-             "Ising", "Jacobi", "Knuth", "Lovelace"]
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-class LobbyMoved(Exception):
-    """The stored table changed since this process read it (another process, or another
-    copy of it here after the cache let one go); the copy now holds the stored table."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(f"table {table_id} changed meanwhile")
-        self.table_id = table_id
-
-
-def retried_when_moved(
-    method: Callable[Concatenate["Table", Actor, P], Awaitable[Reply]],
-) -> Callable[Concatenate["Table", Actor, P], Awaitable[Reply]]:
-    """Decide again, on the stored table, when a lobby write finds it changed.
-
-    A join decided on a stale copy would overwrite the seat another join just took;
-    refused by the conditional write, it is made again on what is stored now, so both
-    seats stay. Each retry follows a change that was stored, so a few attempts only run
-    out under a storm of changes; the person is then asked to try again.
-    """
-
-    @functools.wraps(method)
-    async def retried(table: "Table", actor: Actor, /, *args: P.args,
-                      **kwargs: P.kwargs) -> Reply:
-        for _ in range(LOBBY_ATTEMPTS - 1):
-            try:
-                return await method(table, actor, *args, **kwargs)
-            except LobbyMoved as moved:
-                log.info("%s: %s; deciding again", method.__name__, moved)
-        try:
-            return await method(table, actor, *args, **kwargs)
-        except LobbyMoved:
-            return await table.refuse(actor, "lobby_busy")
-
-    return retried
 
 
 def stamp(row: TableRow) -> tuple[int, str, float]:
@@ -406,440 +361,56 @@ class Table:
         lang = await self.tables.lang_of(actor.user_id, self.live.row.channel)
         return Reply(t(lang, key, **params), table_id=self.id)
 
-    # --- the lobby ------------------------------------------------------------------------
+    # --- the lobby (its rules: bot.lobby_decisions; applied: bot.lobby) -------------------
 
     async def options_text(self, actor: Actor) -> Reply:
-        """The Options button: what this table plays with and how the host changes it."""
-        live = self.live
-        lang = await self.tables.lang_of(actor.user_id, live.row.channel)
-        return Reply(t(lang, "options_now", options=present.options_line(live, lang)),
-                     table_id=live.id)
+        return await lobby.options_text(self, actor)
 
-    @retried_when_moved
     async def set_options(self, actor: Actor, words: list[str]) -> Reply:
-        """`/options key=value …`: the host changes options before the game starts; the
-        engine validates the result exactly as it did at /newgame."""
-        live = self.live
-        async with self.lock:
-            refused = await self._lobby_refusal(actor)
-            if refused is not None:
-                return refused
-            try:
-                game_opts, table_settings = table_options.parse(words)
-                # The stored options as played (a lobby opened before a default changed
-                # keeps it), then the host's changes, written out for good.
-                merged = table_options.opened(live.game, {
-                    **table_options.stored(live.game, live.row.options), **game_opts})
-                parse_options(live.game.Options, merged)
-            except table_options.OptionsError as exc:
-                return await self.refuse(actor, exc.code, **exc.params)
-            except BadOptions as exc:
-                return await self.tables.bad_options(actor, live.row.channel, exc, live.game)
-            try:
-                live.row = await self.repo.update_table(
-                    live.id, expected_version=live.row.version, options=merged,
-                    settings={**live.row.settings, **table_settings},
-                    expected_row=live.row)
-                changes.note()
-            except VersionConflict:
-                await self.reload()
-                raise LobbyMoved(live.id) from None
-            except StorageError:
-                return await self.refuse(actor, "storage_failed")
-        await self.show_table()
-        lang = await self.tables.lang_of(actor.user_id, live.row.channel)
-        return Reply(t(lang, "options_changed", options=present.options_line(live, lang)),
-                     table_id=live.id)
+        return await lobby.act(self, actor, decisions.set_options, words)
 
-    @retried_when_moved
     async def join(self, actor: Actor) -> Reply:
-        live = self.live
-        if actor.user_id in live.row.settings.get("kicked", []):
-            return await self.refuse(actor, "kicked_out")
-        async with self.lock:
-            if live.row.status == PLAYING:
-                return await self._join_playing(actor)
-            if live.row.status != LOBBY:
-                return await self.refuse(actor, "no_table")
-            if live.seat_of(actor.user_id):
-                return await self.refuse(actor, "already_seated")
-            if len(live.seats) >= live.game.SEATS.stop - 1:
-                return await self.refuse(actor, "table_full", max=live.game.SEATS.stop - 1)
-            seats = [*live.seats, SeatRow(seat=len(live.seats), user_id=actor.user_id,
-                                          name=actor.name)]
-            if not await self._save_lobby(seats=seats):
-                return await self.refuse(actor, "storage_failed")
-        await self.show_table()
-        return await self._answer(actor, "joined", game=live.game.NAME)
+        return await lobby.act(self, actor, decisions.join)
 
-    async def _join_playing(self, actor: Actor) -> Reply:
-        live = self.live
-        mine = next((s for s in live.seats if s.former_user_id == actor.user_id), None)
-        if mine is not None and mine.is_bot:
-            # A player whose seat a bot took (AFK or leaving) takes it straight back.
-            seat = SeatRow(seat=mine.seat, user_id=actor.user_id, name=actor.name)
-            if not await self._save_seat(seat):
-                return await self.refuse(actor, "storage_failed")
-            await self.announce("seat_reclaimed", name=actor.name)
-            await self.show_hand(mine.seat)  # the bot played on: their cards changed
-            await self.after_change([], notify_turn=True)
-            return await self._answer(actor, "reclaimed")
-        if live.seat_of(actor.user_id):
-            return await self.refuse(actor, "already_seated")
-        if not any(s.is_bot for s in live.seats):
-            return await self.refuse(actor, "game_running")
-        if not present.has_rounds(live):
-            return await self.refuse(actor, "takeover_no_rounds", game=live.game.NAME)
-        if present.in_last_round(live):
-            # Not queued: the game would seat them only once it is over.
-            return await self.refuse(actor, present.game_key("takeover_last_round",
-                                                             live.row.game),
-                                     game=live.game.NAME)
-        waiting = list(live.row.settings.get("takeovers", []))
-        if actor.user_id not in [w[0] for w in waiting]:
-            if len(waiting) >= sum(s.is_bot for s in live.seats):
-                # Not queued: every bot seat is promised, they would wait for the game's end.
-                return await self.refuse(actor, "takeover_full", game=live.game.NAME)
-            waiting.append([actor.user_id, actor.name])
-            if not await self._save_lobby(settings={**live.row.settings,
-                                                    "takeovers": waiting}):
-                return await self.refuse(actor, "storage_failed")
-        return await self._answer(actor, "takeover_queued")
-
-    @retried_when_moved
     async def leave(self, actor: Actor, *, forgotten: bool = False) -> Reply:
-        """/leave; `forgotten`: for /forgetme, whose channel hears that a player left, not
-        who (nor that they can come back: the seat no longer remembers them)."""
-        live = self.live
-        lang = await self.tables.lang_of(actor.user_id, live.row.channel)
-        async with self.lock:
-            seat = live.seat_of(actor.user_id)
-            if seat is None:
-                waiting = live.row.settings.get("takeovers", [])
-                if any(w[0] == actor.user_id for w in waiting):
-                    rest = [w for w in waiting if w[0] != actor.user_id]
-                    if not await self._save_lobby(settings={**live.row.settings,
-                                                            "takeovers": rest}):
-                        return await self.refuse(actor, "storage_failed")
-                    return Reply(t(lang, "left"))
-                return await self.refuse(actor, "not_seated")
-            if live.row.status == LOBBY:
-                return await self._leave_lobby(actor, seat, lang)
-            if live.row.status != PLAYING:
-                return await self.refuse(actor, "no_table")
-            bot = SeatRow(seat=seat.seat, user_id=None, name=self.bot_name(seat.seat),
-                          is_bot=True, former_user_id=actor.user_id)
-            seats = [bot if s.seat == seat.seat else s for s in live.seats]
-            heir = next((s for s in seats if not s.is_bot), None)
-            new_host = live.row.host == actor.user_id and heir is not None
-            if not await self._save_lobby(seats=seats,
-                                          host=heir.user_id if new_host and heir else None):
-                return await self.refuse(actor, "storage_failed")
-        if forgotten:
-            await self.announce("seat_to_bot_forgotten", bot=bot.name)
-        else:
-            await self.announce("seat_to_bot_left", name=seat.name, bot=bot.name)
-        await self.show_hand(seat.seat, to_former=True)
-        if new_host and heir is not None:
-            await self.announce("host_moved", name=heir.name)
-        await self.after_change([])
-        return Reply(t(lang, "left_game"))
+        return await lobby.act(self, actor, decisions.leave, forgotten=forgotten)
 
-    async def _leave_lobby(self, actor: Actor, seat: SeatRow, lang: str) -> Reply:
-        live = self.live
-        seats = [s for s in live.seats if s.seat != seat.seat]
-        humans = [s for s in seats if not s.is_bot]
-        if not humans:
-            # The last human leaving closes the lobby: a table of bots alone is pointless.
-            if not await self._save_lobby(status=CANCELLED):
-                return Reply(t(lang, "storage_failed"), ok=False)
-            await self.show_table()
-            return Reply(t(lang, "left_closed"))
-        seats = _without(live.seats, seat.seat)
-        was_host = live.row.host == actor.user_id
-        # The host left: the longest-seated human hosts from now on.
-        host = (humans[0].user_id or live.row.host) if was_host else live.row.host
-        if not await self._save_lobby(seats=seats, host=host):
-            return Reply(t(lang, "storage_failed"), ok=False)
-        await self.show_table()
-        if was_host:
-            await self.announce("host_moved", name=humans[0].name)
-        return Reply(t(lang, "left"))
-
-    @retried_when_moved
     async def add_bot(self, actor: Actor) -> Reply:
-        live = self.live
-        async with self.lock:
-            refused = await self._lobby_refusal(actor)
-            if refused is not None:
-                return refused
-            if len(live.seats) >= live.game.SEATS.stop - 1:
-                return await self.refuse(actor, "table_full", max=live.game.SEATS.stop - 1)
-            index = len(live.seats)
-            seats = [*live.seats, SeatRow(seat=index, user_id=None,
-                                          name=self.bot_name(index), is_bot=True)]
-            if not await self._save_lobby(seats=seats):
-                return await self.refuse(actor, "storage_failed")
-        await self.show_table()
-        return Reply(t(await self.tables.lang_of(actor.user_id, live.row.channel),
-                       "bot_added"))
+        return await lobby.act(self, actor, decisions.add_bot)
 
-    @retried_when_moved
     async def remove_bot(self, actor: Actor) -> Reply:
-        live = self.live
-        async with self.lock:
-            refused = await self._lobby_refusal(actor)
-            if refused is not None:
-                return refused
-            seated_bots = [s for s in live.seats if s.is_bot]
-            if not seated_bots:
-                return await self.refuse(actor, "no_bot")
-            seats = _without(live.seats, seated_bots[-1].seat)
-            if not await self._save_lobby(seats=seats):
-                return await self.refuse(actor, "storage_failed")
-        await self.show_table()
-        return Reply(t(await self.tables.lang_of(actor.user_id, live.row.channel),
-                       "bot_removed"))
+        return await lobby.act(self, actor, decisions.remove_bot)
 
-    def bot_name(self, index: int) -> str:
-        taken = {s.name for s in self.live.seats}
-        for name in BOT_NAMES[index % len(BOT_NAMES):] + BOT_NAMES:
-            label = f"🤖 {name}"
-            if label not in taken:
-                return label
-        return f"🤖 Bot {index + 1}"
-
-    def unseated(self, actor: Actor) -> str:
-        """Why a person with no seat here cannot play: a bot took theirs (and /join gives
-        it back), they were kicked (and it does not), or they never sat here."""
-        live = self.live
-        if actor.user_id in live.row.settings.get("kicked", []):
-            return "kicked_out"
-        if any(s.is_bot and s.former_user_id == actor.user_id for s in live.seats):
-            return "seat_taken_by_bot"
-        return "not_seated"
-
-    def _may_manage(self, actor: Actor) -> bool:
-        return actor.is_admin or self.live.row.host == actor.user_id
-
-    async def _lobby_refusal(self, actor: Actor) -> Reply | None:
-        """Seats and options change only in the lobby, and only by the host or an admin."""
-        if self.live.row.status != LOBBY:
-            return await self.refuse(actor, "not_in_lobby")
-        if not self._may_manage(actor):
-            return await self.refuse(actor, "host_only")
-        return None
-
-    @retried_when_moved
     async def start(self, actor: Actor) -> Reply:
-        live = self.live
-        async with self.lock:
-            if live.row.status == PLAYING:
-                return await self.refuse(actor, "already_started")
-            if live.row.status != LOBBY:
-                return await self.refuse(actor, "no_table")
-            if not self._may_manage(actor):
-                return await self.refuse(actor, "host_only")
-            count, seats_range = len(live.seats), live.game.SEATS
-            if count not in seats_range:
-                # One message whose plural variant follows `count` (CLDR rules per language).
-                return await self.refuse(actor, "player_count", count=count,
-                                         low=seats_range.start, high=seats_range.stop - 1)
-            try:
-                state = live.game.new_game(
-                    count, table_options.stored(live.game, live.row.options), live.row.seed)
-            except BadOptions as exc:
-                return await self.tables.bad_options(actor, live.row.channel, exc, live.game)
-            try:
-                # Dealt for these seats: stored only if they are still the stored ones.
-                live.row = await self.repo.update_table(
-                    live.id, expected_version=live.row.version, status=PLAYING,
-                    snapshot=live.game.dump(state), reset_moves=True,
-                    expected_row=live.row, expected_seats=live.seats)
-                changes.note()
-            except VersionConflict:
-                await self.reload()
-                raise LobbyMoved(live.id) from None
-            except StorageError:
-                return await self.refuse(actor, "storage_failed")
-            live.state = state
-            live.told.clear()
-            self.tables.verified.add(live.id)  # its whole log was written by this process
-        await self.show_table()
-        for seat in live.seats:  # bots have no hand message: show_hand skips them
-            await self.show_hand(seat.seat)
-        await self.after_change([], notify_turn=True)
-        return await self._answer(actor, "started", game=live.game.NAME)
+        return await lobby.act(self, actor, decisions.start)
 
     async def cancel(self, actor: Actor) -> Reply:
-        live = self.live
-        async with self.lock:
-            if not self._may_manage(actor):
-                return await self.refuse(actor, "host_or_admin_only")
-            if not await self.set_status(CANCELLED):
-                return await self.refuse(actor, "storage_failed")
-            live.deadline = None
-            try:
-                await self.repo.clear_deadline(live.id)
-            except StorageError:
-                # The table is cancelled; a leftover deadline of a cancelled table is inert.
-                log.warning("table %s: deadline of the cancelled table not cleared", live.id)
-        await self.show_table()
-        for seat in live.seats:  # no hand goes on inviting its player to play
-            await self.show_hand(seat.seat)
-        await self.announce("cancelled_by", name=actor.name)
-        return Reply(t(await self.tables.lang_of(actor.user_id, live.row.channel),
-                       "cancelled"))
+        return await lobby.act(self, actor, decisions.cancel)
 
-    @retried_when_moved
     async def kick(self, actor: Actor, target: str) -> Reply:
-        live = self.live
-        async with self.lock:
-            if not self._may_manage(actor):
-                return await self.refuse(actor, "host_or_admin_only")
-            victim = self._find_seat(target)
-            if victim is None:
-                return await self.refuse(actor, "no_such_player", name=clean.echo(target))
-            if victim.user_id == actor.user_id:
-                return await self.refuse(actor, "cannot_kick_self")
-            if live.row.status not in (LOBBY, PLAYING):
-                return await self.refuse(actor, "no_table")
-            # A kicked player does not come back by /join, and does not keep hosting.
-            kicked = sorted({*live.row.settings.get("kicked", []), victim.user_id or ""})
-            heir = next((s for s in live.seats
-                         if not s.is_bot and s.seat != victim.seat), None)
-            host = heir.user_id if live.row.host == victim.user_id and heir else None
-            if live.row.status == LOBBY:
-                seats = _without(live.seats, victim.seat)
-            else:
-                bot = SeatRow(seat=victim.seat, user_id=None,
-                              name=self.bot_name(victim.seat), is_bot=True)
-                seats = [bot if s.seat == victim.seat else s for s in live.seats]
-            if not await self._save_lobby(seats=seats, host=host,
-                                          settings={**live.row.settings, "kicked": kicked}):
-                return await self.refuse(actor, "storage_failed")
-        await self.announce("kicked", name=victim.name)
-        if host is not None and heir is not None:
-            await self.announce("host_moved", name=heir.name)
-        if live.row.status == PLAYING:
-            # Their hand message stops offering moves; /join does not bring them back.
-            await self.show_hand(victim.seat, kicked=victim.user_id)
-            await self.after_change([])
-        else:
-            await self.show_table()
-        return Reply(t(await self.tables.lang_of(actor.user_id, live.row.channel),
-                       "kick_done", name=victim.name))
+        return await lobby.act(self, actor, decisions.kick, target)
 
-    def _find_seat(self, target: str) -> SeatRow | None:
-        """By user id, name (as the table shows it) or place number from 1."""
-        seats = self.live.seats
-        target = target.strip().lstrip("@")
-        shown = clean.name(target, fallback="")
-        for seat in seats:
-            if seat.is_bot:
-                continue
-            if target == seat.user_id or shown.lower() == seat.name.lower():
-                return seat
-        try:
-            place = clean.number(target, max_digits=3)
-        except clean.NumberTooLong:
-            return None
-        if place is not None and 1 <= place <= len(seats):
-            seat = seats[place - 1]
-            return None if seat.is_bot else seat
-        return None
+    async def rematch(self, actor: Actor, is_member: MemberCheck | None = None) -> Reply:
+        return await lobby.rematch(self, actor, is_member)
+
+    def bot_name(self, index: int) -> str:
+        return decisions.bot_name(self.live.seats, index)
+
+    def unseated(self, actor: Actor) -> str:
+        return decisions.unseated(self.live, actor)
 
     async def _save_lobby(self, *, seats: list[SeatRow] | None = None,
                           host: str | None = None, settings: dict[str, Any] | None = None,
                           status: str | None = None) -> bool:
-        """Store a change computed from its state, only if the stored table is still that.
-
-        Raises LobbyMoved (after taking the stored table in) when it is not: the caller's
-        decision rested on seats or settings that are no longer there, so
-        `retried_when_moved` makes it again. False: a storage fault, nothing stored.
-        """
-        live = self.live
-        try:
-            live.row = await self.repo.update_table(
-                live.id, expected_version=live.row.version, seats=seats, host=host,
-                settings=settings, status=status, expected_row=live.row,
-                expected_seats=live.seats)
-        except VersionConflict:
-            await self.reload()
-            raise LobbyMoved(live.id) from None
-        except StorageError:
-            return False
-        changes.note()
-        if seats is not None:
-            live.seats = seats
-        return True
+        return await lobby.save(self, seats=seats, host=host, settings=settings,
+                                status=status)
 
     async def _save_seat(self, seat: SeatRow) -> bool:
-        """One seat changes (a bot takes it, its player comes back): `_save_lobby`'s rules."""
-        seats = [seat if s.seat == seat.seat else s for s in self.live.seats]
-        return await self._save_lobby(seats=seats)
+        return await lobby.save_seat(self, seat)
 
     async def set_status(self, status: str, *,
                          settings: dict[str, Any] | None = None) -> bool:
-        live = self.kept
-        row = live.row if live and not self.stale else await self.repo.get_table(self.id)
-        if row is None:
-            return False
-        try:
-            new = await self.repo.update_table(self.id, expected_version=row.version,
-                                               status=status, settings=settings)
-        except StorageError:
-            return False
-        changes.note()
-        if live is not None:
-            live.row = new
-        return True
-
-    async def rematch(self, actor: Actor, is_member: MemberCheck | None = None) -> Reply:
-        """Same options, same seats: the people still seated play again, bots the rest.
-
-        Someone who left or whose seat a bot kept is not pulled back into a new game; they
-        can take a bot's seat between rounds with /join like anyone else. Nor is someone
-        the platform says has left the table's chat (`is_member`) since the game began.
-        """
-        live = self.live
-        channel = live.row.channel
-        if live.row.status != FINISHED:
-            return await self.refuse(actor, "out_of_date")
-        if live.seat_of(actor.user_id) is None:
-            return await self.refuse(actor, "not_seated")
-        stays: dict[str, bool] = {}
-        try:
-            for seat in live.seats:
-                if not seat.is_bot and seat.user_id is not None:
-                    stays[seat.user_id] = is_member is None \
-                        or await is_member(seat.user_id, channel)
-        except RightsUnknown:
-            return await self.refuse(actor, "rights_unknown")
-        if not stays.get(actor.user_id):
-            return await self.refuse(actor, "not_a_member")
-        # Bots keep their seats and their names: the same table, played again; a person
-        # no longer in the chat is replaced by a bot.
-        seats = [SeatRow(seat=s.seat, user_id=s.user_id, name=s.name)
-                 if not s.is_bot and stays.get(s.user_id or "")
-                 else SeatRow(seat=s.seat, user_id=None,
-                              name=s.name if s.is_bot else self.bot_name(s.seat),
-                              is_bot=True)
-                 for s in live.seats]
-        per_game = {"takeovers", "kicked", "unreachable"}  # bookkeeping of the last game
-        try:
-            row = await self.repo.create_table(
-                platform=self.platform, channel=channel, game=live.row.game,
-                options=table_options.opened(live.game, live.row.options),
-                settings={k: v for k, v in live.row.settings.items() if k not in per_game},
-                seed=self.tables.new_seed(), host=actor.user_id, seats=seats)
-            changes.note()
-        except TableExists:
-            return await self.refuse(actor, "table_exists_short")
-        except StorageError:
-            return await self.refuse(actor, "storage_failed")
-        new = await self.tables.opened(row.id)
-        return await new.start(Actor(actor.user_id, actor.name, is_admin=True))
+        return await lobby.set_status(self, status, settings=settings)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -1827,13 +1398,8 @@ class Table:
         if live.row.status in (LOBBY, PLAYING):
             await self.show_table()
 
-def _without(seats: list[SeatRow], seat_no: int) -> list[SeatRow]:
-    """The lobby's seats less one, renumbered: seat numbers are places at the table."""
-    return [SeatRow(seat=i, user_id=s.user_id, name=s.name, is_bot=s.is_bot)
-            for i, s in enumerate(x for x in seats if x.seat != seat_no)]
 
-
-__all__ = ["LobbyMoved", "Table", "retried_when_moved", "stamp"]
+__all__ = ["LobbyMoved", "Table", "stamp"]
 
 
 def _news(live: Live, events: list[Any], lang: str) -> list[Told]:
