@@ -22,25 +22,24 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot import changes, lobby, metrics, present
+from bot import changes, lobby, metrics, news, present
 from bot import lobby_decisions as decisions
-from bot import options as table_options
 from bot.authority import MemberCheck
-from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
+from bot.deliveries import Notice
 from bot.driving import SHOWING_CHANGE
 from bot.i18n import t
-from bot.live import TOLD_MOVES, Actor, Live, Reply, Told
+from bot.live import Actor, Live, Reply
+from bot.loading import Loading, stamp
 from bot.lobby import LobbyMoved
 from bot.present import bot_level
 from bot.render import Button
 from bot.scheduler import Job
+from bot.showing import Showing
 from db.repository import (
     CANCELLED,
-    CLOSED,
     FINISHED,
     LOBBY,
     PLAYING,
@@ -51,10 +50,8 @@ from db.repository import (
     TableRow,
     Unstorable,
     VersionConflict,
-    settings_without,
 )
-from engine import IllegalMove, bots, games
-from engine.core.protocol import Game
+from engine import IllegalMove, bots
 from engine.core.rng import rng_for
 from engine.core.types import Move
 
@@ -71,12 +68,6 @@ RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 CHECKED_JOBS = frozenset({"bot", "expire", "redraw"})  # jobs that move or draw the table
 
 
-def stamp(row: TableRow) -> tuple[int, str, float]:
-    """What changes with every stored change of a table (seats and settings do not all
-    move its version)."""
-    return row.version, row.status, row.updated_at
-
-
 class Table:
     """One table, as this process knows it; `Tables` keeps one per table id it meets.
 
@@ -87,13 +78,12 @@ class Table:
     """
 
     __slots__ = (
-        "_checking",
-        "_loading",
         "_talk",
         "clock",
         "deadline_resumed",
         "id",
         "live",
+        "loading",
         "lock",
         "outbox",
         "platform",
@@ -103,6 +93,7 @@ class Table:
         "resuming_seats",
         "scheduler",
         "settings",
+        "showing",
         "stale",
         "tables",
         "unarranged",
@@ -118,8 +109,8 @@ class Table:
         # One change at a time: a press, a job and a catch-up each hold it while they
         # decide and store.
         self.lock = asyncio.Lock()
-        self._loading: asyncio.Future[Live | None] | None = None  # a read under way
-        self._checking: asyncio.Future[bool] | None = None  # its log being replayed
+        self.loading = Loading(self)  # its reads, checks and catch-ups
+        self.showing = Showing(self)  # its screens and announcements
         # `_bot_talk`'s last answer and what it was worked out from (see there).
         self._talk: tuple[Any, list[SeatRow], int, str, tuple[int, Move] | None] | None = None
         # Read by `Tables.start` with all the others, until it is first loaded.
@@ -148,209 +139,18 @@ class Table:
 
     def busy(self) -> bool:
         """Something is under way for it here: it may not be dropped or handed on."""
-        return self.lock.locked() or self._loading is not None or self._checking is not None
+        return self.lock.locked() or self.loading.busy()
 
-    # --- loading --------------------------------------------------------------------------
+    # --- loading (bot/loading.py) ---------------------------------------------------------
 
     async def load(self, *, check: bool = True) -> Live | None:
-        """Its state, read if need be. With `check`, a table resumed from its snapshot is
-        first checked against its move log (once per process); a table whose log no
-        longer replays is closed with a word in its channel, and None returned."""
-        live = await self._load_unchecked()
-        if live is None or not check or self.id in self.tables.verified \
-                or live.state is None:
-            return live
-        return live if await self._check(live) else None
-
-    async def _check(self, live: Live) -> bool:
-        pending = self._checking
-        if pending is not None:
-            return await asyncio.shield(pending)
-        checking: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._checking = checking
-        restorable = False
-        try:
-            await self._verify(live)
-            restorable = True
-        except StorageError as exc:
-            checking.set_exception(exc)
-            checking.exception()  # retrieved: those waiting get it, or nobody needs to
-            raise
-        except Exception:
-            log.exception("table %s cannot be restored; closing it", self.id)
-            await self.close_broken("table_unrestorable")
-        finally:
-            self._checking = None
-            if not checking.done():
-                checking.set_result(restorable)
-        return restorable
-
-    async def _load_unchecked(self) -> Live | None:
-        live = self.kept
-        if live is not None and self.stale and not self.lock.locked():
-            live = None  # read afresh below, into the same copy
-            self.resuming = self.resuming_seats = None  # what is stored now, not then
-        elif live is not None and not self.tables.drives(self.id) \
-                and not self.lock.locked():
-            # Another process drives it and moves it on: a copy kept here may be old. (While
-            # a change is being decided here, the copy stays as it is: that change's write is
-            # conditional, and a refused one reads the table again under the lock.)
-            row = await self.repo.get_table(self.id)
-            if row is None or stamp(row) != stamp(live.row):
-                live = None  # read afresh below, into the same copy
-        if live is not None:
-            self.tables.used(self)
-            return live
-        # One read at a time: two copies of one table (a press and a job arriving together)
-        # would each take moves the other never sees.
-        pending = self._loading
-        if pending is not None:
-            return await asyncio.shield(pending)
-        loading: asyncio.Future[Live | None] = asyncio.get_running_loop().create_future()
-        self._loading = loading
-        try:
-            fresh = await self._fetch()
-            if fresh is None:
-                live = None  # gone, or closed as beyond restoring
-            elif self.kept is not None and self.lock.locked():
-                live = self.kept  # a change is being decided on the copy: see above
-            else:
-                live = self._take(fresh)
-        except asyncio.CancelledError:
-            loading.cancel()
-            raise
-        except Exception as exc:  # those waiting get the same error, e.g. a storage fault
-            loading.set_exception(exc)
-            loading.exception()  # retrieved here: no "never retrieved" warning if none wait
-            raise
-        else:
-            loading.set_result(live)
-            return live
-        finally:
-            self._loading = None
-
-    def _take(self, fresh: Live) -> Live:
-        """The table as just read becomes its state here. Read again, it is taken into the
-        copy already held, so that everyone here (a job, a press, the lock's holder) has
-        one and the same copy; only the lock's holder, or nobody, may do that."""
-        live = self.kept
-        self.stale = False
-        if live is None:
-            self.live = fresh
-            self.tables.read(self)
-            return fresh
-        if stamp(fresh.row) != stamp(live.row) and self.tables.drives(self.id):
-            # Whoever reads it (a reminder's job, a look at a hand) may arrange nothing;
-            # the change's notice, arriving after, would find the copy current.
-            self.unarranged = True
-        live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
-        if fresh.deadline is not None:  # as stored for this turn, re-armed by a take-over
-            live.deadline = fresh.deadline
-        self.tables.used(self)
-        return live
-
-    async def _fetch(self) -> Live | None:
-        """The stored table, as a new copy (`_take` makes it this table's state)."""
-        # A table resumed at start-up was read with all the others; read it again only later.
-        row, seats = self.resuming, self.resuming_seats
-        self.resuming = self.resuming_seats = None
-        if row is None:
-            row = await self.repo.get_table(self.id)
-            if row is None:
-                return None
-        if seats is None:
-            seats = await self.repo.get_seats(self.id)
-        try:
-            live = Live(row=row, seats=seats, game=games.get(row.game), state=None,
-                        ref=await self.tables.ref(row.id))
-            deadline = self.deadline_resumed
-            if deadline is not None and deadline.version == row.version:
-                live.deadline = deadline
-            if row.snapshot is not None:
-                # Checked against its log before its next move (`commit`) or its redraw
-                # after a restart: thousands of tables do not replay every log up front.
-                live.state = live.game.load(row.snapshot)
-        except StorageError:
-            raise
-        except Exception:
-            # A game this version no longer has, or a log its rules no longer replay (a
-            # rules fix between versions): it cannot go on, so its channel hears why and
-            # is free at once. Its rows stay for a developer to look at.
-            log.exception("table %s cannot be restored; closing it", self.id)
-            if row.status in (LOBBY, PLAYING):
-                await self.close_broken("table_unrestorable")
-            return None
-        return live
-
-    async def _verify(self, live: Live) -> None:
-        """The move log is the truth and the snapshot a cache: check it once per process."""
-        row, game = live.row, live.game
-        recent: deque[list[Any]] = deque(maxlen=TOLD_MOVES)
-        replayed = await self._replay(row, game, len(live.seats), recent)
-        if live.row.version != row.version or row.id in self.tables.verified:
-            return  # moved on meanwhile: the log was read before that move
-        dumped = game.dump(replayed)
-        live.state = replayed  # equal to the snapshot's state when they agree
-        # The table's "last moves" as they were before the restart, for its redraw: put
-        # into words when drawn, newest first until the list is full (`Live.last_lines`).
-        try:
-            lang = await self.tables.channel_lang(row.channel)
-            made = list(live.told)  # moves made since it was loaded
-            live.told.clear()
-            live.told.extend(present.told(live, events, lang) for events in recent)
-            live.told.extend(made)
-        except Exception:  # a narration bug costs the lines, never the table
-            log.exception("table %s: last moves not narrated", row.id)
-        if dumped != row.snapshot:
-            log.error("table %s: snapshot differs from its move log; using the log", row.id)
-            live.row = await self.repo.update_table(row.id, expected_version=row.version,
-                                                    snapshot=dumped)
-            self.tables.repaired.append(row.id)
-        self.tables.verified.add(row.id)
-
-    async def _replay(self, row: TableRow, game: Game, seats: int,
-                      recent: deque[list[Any]] | None = None) -> Any:
-        """The state the move log gives; `recent` receives the events of its last moves."""
-        state = game.new_game(seats, table_options.stored(game, row.options), row.seed)
-        if row.version == 0:
-            return state  # nothing logged yet: no need to read the log
-        for move in await self.repo.moves(row.id):
-            if move.seq > row.version:
-                break  # logged since `row` was read (by another process): not in its snapshot
-            state, events = game.apply(state, move.seat,
-                                       game.parse_move(state, move.seat, move.move))
-            if recent is not None:
-                recent.append(events)
-        return state
+        return await self.loading.load(check=check)
 
     async def reload(self) -> None:
-        """Another process (or another copy here) moved this table on: take the stored
-        table into the copy everyone here holds (the caller holds the lock).
-
-        When this process drives the table, a change the read took in (`unarranged`) is
-        also arranged for here (a bot now in the seat to act, the turn's deadline, the
-        screens): the notice of it may still be on its way, and its catch-up would then
-        find the copy already current. A press refused as out of date after a /leave
-        elsewhere left the bot that took the seat waiting for good so. A copy that was
-        stale (let go of at a take-over) is left to the next catch-up or job, as ever."""
-        stale = self.stale
-        live = await self._read_again()
-        if live is None or stale or not self.unarranged:
-            return
-        self.scheduler.moved(self.id, live.row.version)
-        await self.after_change([])
+        await self.loading.reload()
 
     async def _read_again(self) -> Live | None:
-        """The stored table, read afresh (and checked) into the copy held here (the caller
-        holds the lock); None when it is gone or cannot be restored."""
-        self.resuming = self.resuming_seats = None  # rows read before: stale
-        fresh = await self._fetch()
-        if fresh is None:
-            return None
-        live = self._take(fresh)
-        if self.id in self.tables.verified or live.state is None:
-            return live
-        return live if await self._check(live) else None
+        return await self.loading.read_again()
 
     # --- answers --------------------------------------------------------------------------
 
@@ -535,7 +335,7 @@ class Table:
         self.unarranged = False  # whatever this copy took in is arranged here
         showing = SHOWING_CHANGE.set(True)
         try:
-            await self._show_change(events, mover=mover, notify_turn=notify_turn)
+            await self.showing.show_change(events, mover=mover, notify_turn=notify_turn)
         except Exception:
             log.exception("table %s: showing the change failed", live.id)
         finally:
@@ -548,64 +348,6 @@ class Table:
         except Exception:
             log.exception("table %s: deadline not set", live.id)
         self._schedule_bot()
-
-    async def _show_change(self, events: list[Any], *, mover: int | None,
-                           notify_turn: bool) -> None:
-        live = self.live
-        if live.state is None:  # a lobby (or a table closed before its deal): its message
-            await self.show_table()
-            return
-        lang = await self.tables.channel_lang(live.row.channel)
-        news = _news(live, events, lang)
-        live.told.extend(news)
-        before = live.hand_sizes
-        view = live.public_view()
-        live.hand_sizes = list(view.get("hand_sizes", []))
-        # A round's end in the game's own words (Michigan's rounds are deals).
-        round_changed = any(e.get("type") == "round_started" or present.round_ended(live, e)
-                            for e in events)
-        if round_changed:
-            await self._apply_takeovers()
-        await self.show_table(news=news)
-        to_act = view.get("to_act", [])
-        for seat in live.seats:
-            if seat.is_bot:
-                continue
-            changed = (before is None or round_changed or seat.seat == mover
-                       or seat.seat in to_act or seat.seat in (live.last_to_act or [])
-                       or before[seat.seat:seat.seat + 1]
-                       != live.hand_sizes[seat.seat:seat.seat + 1])
-            if changed:
-                await self.show_hand(seat.seat)
-        result = live.game.outcome(live.state)
-        summaries = [present.round_summary(live, ev, lang, last=result is not None)
-                     for ev in events
-                     if present.round_ended(live, ev)
-                     and not (result is not None and present.round_was_whole_game(live, ev))]
-        if result is None:
-            for lines in summaries:
-                await self.announce_lines(lines, kind="result")
-        else:
-            if live.deadline_stored:
-                await self.repo.clear_deadline(live.id)
-                live.deadline_stored = False
-            # The last round and the ranking in one message, with one rematch button.
-            lines = [line for summary in summaries for line in [*summary, ""]]
-            await self.announce_ranking(result, lang, lines)
-            return
-        if to_act != live.last_to_act or (notify_turn and mover is None):
-            await self._ping(to_act)
-        elif mover is not None and mover in to_act and not live.seats[mover].is_bot:
-            await self._ping(to_act, goes_on=True)
-        live.last_to_act = list(to_act)
-
-    async def announce_ranking(self, result: Any, lang: str,
-                               lines: list[str] | None = None) -> None:
-        """The final ranking (after `lines`, the last round's), with the rematch button."""
-        ranking = present.final_ranking(self.live, result, lang)
-        await self.announce_lines([*(lines or []), *ranking],
-                                  buttons=[[Button(t(lang, "btn_rematch"), "rematch",
-                                                   "primary")]], kind="result")
 
     async def _apply_takeovers(self) -> None:
         """'A human may take over a bot seat between rounds': queued joins sit down now.
@@ -639,109 +381,33 @@ class Table:
         for name, bot in taken:
             await self.announce("took_over", name=name, bot=bot)
 
-    # --- showing --------------------------------------------------------------------------
+    # --- showing (bot/showing.py) ---------------------------------------------------------
 
-    async def show_table(self, *, news: list[Told] | None = None) -> None:
-        live = self.live
-        self._show(live, await self.tables.channel_lang(live.row.channel), news)
-
-    def _show(self, live: Live, lang: str, news: list[Told] | None = None) -> None:
-        # Drawn when it is sent: an edit merged with a later one costs no drawing.
-        self.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
-                                     draw=lambda: present.table(live, lang),
-                                     news=None if news is None else list(news)))
+    async def show_table(self) -> None:
+        await self.showing.show_table()
 
     async def show_in_channel_lang(self) -> None:
-        """The channel's language changed: its table message, and the hands of the players
-        who read what the channel reads (no language of their own), are drawn in it."""
-        await self.show_table()
-        for seat in self.live.seats:
-            if seat.user_id is not None and await self.tables.own_lang(seat.user_id) is None:
-                await self.show_hand(seat.seat)
+        await self.showing.show_in_channel_lang()
 
     async def show_hands_of(self, user_id: str) -> None:
-        """The person chose a language of their own: their hands here are drawn in it."""
-        for seat in self.live.seats:
-            if seat.user_id == user_id:
-                await self.show_hand(seat.seat)
+        await self.showing.show_hands_of(user_id)
 
     async def show_hand(self, seat_no: int, *, to_former: bool = False,
                         kicked: str | None = None) -> None:
-        """A person's hand message for that seat. A bot's seat has none, except once with
-        `to_former`, when the bot has just taken it: the person who played it then sees
-        their message say so instead of inviting them to play a seat they left; or once
-        for `kicked`, the person just kicked from it, whose message says they were."""
-        live = self.live
-        seat = live.seats[seat_no]
-        user_id = kicked or (seat.former_user_id if to_former and seat.is_bot
-                             else seat.user_id)
-        if (seat.is_bot and not (to_former or kicked)) or user_id is None \
-                or live.state is None:
-            return
-        lang = await self.tables.lang_of(user_id, live.row.channel)
-        every_move = self.tables.every_move
-        self.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
-                                    user_id=user_id,
-                                    draw=lambda: present.hand(live, seat_no, lang,
-                                                              every_move=every_move,
-                                                              kicked=kicked is not None)))
+        await self.showing.show_hand(seat_no, to_former=to_former, kicked=kicked)
 
     async def announce(self, key: str, /, **params: Any) -> None:
-        lang = await self.tables.channel_lang(self.live.row.channel)
-        await self.announce_lines([t(lang, key, **params)])
+        await self.showing.announce(key, **params)
 
     async def announce_lines(self, lines: list[str], buttons: list[list[Button]] | None = None,
                              kind: str = "info", mentions: list[str] | None = None) -> None:
-        live = self.live
-        if lines:
-            self.outbox.put(Announcement(table_id=live.id, channel=live.row.channel,
-                                         text="\n".join(lines), buttons=buttons or [],
-                                         version=live.row.version, ref=live.ref, kind=kind,
-                                         mentions=mentions or []))
+        await self.showing.announce_lines(lines, buttons, kind, mentions)
 
     async def hand_for(self, actor: Actor) -> Reply:
-        live = self.live
-        seat = live.seat_of(actor.user_id)
-        if seat is None or live.state is None:
-            return await self.refuse(actor, "not_seated")
-        await self.show_hand(seat.seat)
-        lang = await self.tables.lang_of(actor.user_id, live.row.channel)
-        return Reply(present.hand(live, seat.seat, lang).text, table_id=live.id)
+        return await self.showing.hand_for(actor)
 
     async def redraw(self) -> None:
-        """After a restart, show the table as stored: its message and every human's hand.
-
-        A move is one transaction (move row and snapshot); its deliveries follow it from
-        memory, so a process killed in between leaves the screens one move behind. Rather
-        than a durable outbox (a second write in every move's transaction), the table is
-        redrawn from its state when it resumes: the table message and each hand are edited
-        to what they should show, an edit that changes nothing counting as done (Telegram's
-        "message is not modified"). Its "last moves" come from replaying the log.
-
-        Announcements of the lost moves are knowingly dropped: a round's summary or a
-        seat change is already reflected in the table's scores, seats and last moves, and
-        knowing which were delivered would need that second write per move. The one call
-        that matters to a player, that it is their turn, is made again: a hand's edit
-        notifies nobody, so the turn call is armed afresh (after `ping_delay`, skipped if
-        they play first), at most once per restart.
-
-        A game whose last move was stored just before the stop (see `REDRAW_WINDOW` in
-        `bot.tables`) gets its final table and hands the same way; its final ranking
-        message, if it was lost, is dropped too: the table message shows the final scores
-        and the rematch button, and /scores gives the ranking. A table cancelled then gets
-        its table message, and its hands are closed (no move button left on them).
-        """
-        live = self.live
-        await self.show_table()
-        if live.state is None:
-            return  # a lobby, or a table closed before its deal: no hands
-        for seat in live.seats:
-            await self.show_hand(seat.seat)
-        if live.row.status != PLAYING:
-            return  # a finished game: its final ranking was announced, or is dropped
-        to_act = live.game.to_act(live.state)
-        live.last_to_act = list(to_act)
-        await self._ping(to_act)
+        await self.showing.redraw()
 
     # --- timers: turn calls, deadlines, bots ----------------------------------------------
 
@@ -1161,253 +827,35 @@ class Table:
             await self.announce_lines([t(lang, "afk_move", name=seat.name)])
         await self.after_change(events, mover=seat_no)
 
-    # --- several processes: changes made elsewhere ----------------------------------------
+    # --- several processes: changes made elsewhere (bot/loading.py) -----------------------
 
     async def catch_up(self) -> None:
-        """Show a change another process made to this table, which this one drives.
+        await self.loading.catch_up()
 
-        The moves it logged are played on this process's copy, which gives the events that
-        process narrated (a round's end, the final ranking); what else changed (seats, a
-        lobby, a start) is shown from the stored table. Then the next turn is arranged.
-        """
-        async with self.lock:
-            await self._catch_up_held()
-
-    async def _catch_up_held(self) -> None:
-        """`catch_up`, the caller holding the lock."""
-        live = self.kept
-        log.debug("table %s: catching up from version %s", self.id,
-                  live.row.version if live else None)
-        row = await self.repo.get_table(self.id)
-        if row is None or (live is not None and stamp(row) == stamp(live.row)
-                           and not self.unarranged):
-            return
-        self.unarranged = False  # arranged below, whichever way
-        self.scheduler.moved(self.id, row.version)
-        events, mover = await self._logged_events(live, row)
-        if events is not None and live is not None:
-            live.row, live.seats = row, await self.repo.get_seats(self.id)
-            await self.after_change(events, mover=mover)
-            return
-        was_playing = live is not None and live.row.status == PLAYING
-        # Into the same copy: what this process last showed of it stays (the table's last
-        # moves, whose turn was called, the turn's deadline if still that turn's).
-        fresh = await self._read_again()
-        if fresh is None:
-            return
-        if fresh.row.status == LOBBY or fresh.state is None:
-            await self.show_table()
-        elif fresh.row.status == PLAYING:
-            await self.after_change([], notify_turn=live is None)
-        elif fresh.row.status == FINISHED and was_playing:
-            await self.redraw()
-            result = fresh.game.outcome(fresh.state)
-            if result is not None:
-                await self.announce_ranking(
-                    result, await self.tables.channel_lang(fresh.row.channel))
-
-    async def _logged_events(self, live: Live | None, row: TableRow
-                             ) -> tuple[list[Any] | None, int | None]:
-        """The events of the moves logged since `live`'s version, with the state they lead
-        to taken into `live`; None when they do not lead exactly to `row` (a seat or
-        setting changed between them, or this copy is not the one they started from)."""
-        if live is None or live.state is None or live.row.status != PLAYING \
-                or row.status not in (PLAYING, FINISHED) or row.snapshot is None:
-            return None, None
-        moves = await self.repo.moves(row.id, after=live.row.version)
-        if not moves or [m.seq for m in moves] != list(range(live.row.version + 1,
-                                                             row.version + 1)):
-            return None, None
-        game, state, events = live.game, live.state, []
-        try:
-            for move in moves:
-                state, more = game.apply(state, move.seat,
-                                         game.parse_move(state, move.seat, move.move))
-                events.extend(more)
-        except Exception:
-            log.exception("table %s: the moves logged elsewhere do not replay here", row.id)
-            return None, None
-        if game.dump(state) != row.snapshot:
-            return None, None
-        live.state = state
-        return events, moves[-1].seat
-
-    # --- the platform's news --------------------------------------------------------------
+    # --- the platform's news (bot/news.py) ------------------------------------------------
 
     async def close_broken(self, key: str) -> None:
-        """Close a table that can never go on (a result the database cannot hold, a log
-        that no longer replays), say so in its channel, and free the channel at once.
-
-        Its rows stay for a developer to look at; no job of it runs again, so nothing
-        retries what cannot succeed.
-        """
-        self.scheduler.drop(self.id)
-        live = self.kept
-        self.outbox.forget(self.id)
-        try:
-            row = await self.repo.get_table(self.id)
-            if row is None or row.status not in (LOBBY, PLAYING):
-                return
-            row = await self.repo.update_table(
-                self.id, expected_version=row.version, status=CLOSED,
-                settings={**row.settings, "broken": key})
-            with contextlib.suppress(StorageError):
-                await self.repo.clear_deadline(self.id)
-        except StorageError:
-            log.exception("table %s: could not be closed", self.id)
-            return
-        self.resuming = self.resuming_seats = None
-        lang = await self.tables.channel_lang(row.channel)
-        if live is not None:
-            live.row = row  # a caller still holding it sees the table closed, as players do
-            try:
-                self._show(live, lang)
-            except Exception:
-                log.exception("table %s: the closed table could not be shown", self.id)
-        self.outbox.put(Announcement(table_id=self.id, channel=row.channel, text=t(lang, key),
-                                     version=row.version))
+        await news.close_broken(self, key)
 
     async def channel_gone(self) -> None:
-        """The channel vanished or the bot lost access: close the table, keep its state.
-
-        Often the loss is not for good (a topic closed, rights taken, the bot removed by
-        mistake), so the table notes what it was (`lost`) and `revive` resumes it.
-        """
-        log.warning("table %s: channel unreachable; closing it", self.id)
-        async with self.lock:
-            live = self.kept
-            try:
-                row = live.row if live and not self.stale \
-                    else await self.repo.get_table(self.id)
-            except StorageError:
-                log.exception("table %s: not closed", self.id)
-                return
-            if row is None or row.status not in (LOBBY, PLAYING):
-                return  # a finished table keeps its rematch button for when it is back
-            await self.set_status(CLOSED, settings={**row.settings, "lost": row.status})
-            if live is not None:
-                live.deadline = None  # cleared below; coming back starts a fresh one
-            try:
-                await self.repo.clear_deadline(self.id)
-            except StorageError:
-                log.exception("table %s: deadline not cleared", self.id)
+        await news.channel_gone(self)
 
     async def unreachable(self, user_id: str) -> None:
-        """A player blocked the bot: say so in the channel once; deadlines keep the game going."""
-        live = await self.load()
-        if live is None:
-            return
-        async with self.lock:  # settings change only under the table lock
-            seat = live.seat_of(user_id)
-            warned = set(live.row.settings.get("unreachable", []))
-            if seat is None or user_id in warned:
-                return
-            warned.add(user_id)
-            try:
-                await self._save_lobby(settings={**live.row.settings,
-                                                 "unreachable": sorted(warned)})
-            except LobbyMoved:
-                return  # the next hand that cannot reach them warns on the stored table
-        # Mentioned, so the player hears of it; without deadlines the table waits for them.
-        key = "cannot_reach" if live.row.settings.get("deadline") else "cannot_reach_waits"
-        lang = await self.tables.channel_lang(live.row.channel)
-        await self.announce_lines([t(lang, key, name=seat.name)], mentions=[user_id])
+        with contextlib.suppress(LobbyMoved):  # unsaid: see `news.unreachable`
+            await news.unreachable(self, user_id)
 
     async def revive(self) -> Live | None:
-        """Its channel is back: a table closed for losing it carries on, with a fresh
-        deadline. None when it is not such a table (any more)."""
-        async with self.lock:
-            try:
-                # Read again under the lock: two triggers at once bring a table back once.
-                row = await self.repo.get_table(self.id)
-                if row is None or row.status != CLOSED or "lost" not in row.settings:
-                    return None
-                settings = {k: v for k, v in row.settings.items() if k != "lost"}
-                row = await self.repo.update_table(
-                    self.id, expected_version=row.version, status=row.settings["lost"],
-                    settings=settings)
-                changes.note()
-            except StorageError as exc:  # a table opened there meanwhile, or a fault
-                log.info("table %s could not come back: %s", self.id, exc)
-                return None
-            # Its version did not change: the jobs it had (a reminder, an expiry) would look
-            # current again, though its deadline was cleared on closing.
-            self.scheduler.drop(self.id)
-            self.deadline_resumed = None
-            self.outbox.revive(self.id)
-            # A closed table takes no move, so a copy kept here only needs its row: keeping
-            # it (not loading a second copy) means a press racing with this sees the same.
-            live = self.kept
-            if live is not None:
-                live.row = row
-            else:
-                live = await self.load()
-            if live is None:
-                return None
-            log.info("table %s: channel %s is back; resuming", self.id, live.row.channel)
-            await self.show_table()  # these only queue deliveries and jobs
-            if live.row.status == PLAYING:
-                await self.announce("table_back")
-                for seat in live.seats:  # hands queued when the channel went were dropped
-                    await self.show_hand(seat.seat)
-                self.scheduler.at(self.clock.now(), "resume", self.id, live.row.version)
-                await self._ping(live.game.to_act(live.state))
-        return live
+        return await news.revive(self)
 
     async def give_up_seat(self, actor: Actor) -> None:
-        """Leave as /leave does (for /forgetme): out of a lobby, or a bot takes the seat."""
-        live = await self.load()
-        if live is None or live.row.status not in (LOBBY, PLAYING):
-            return
-        waiting = any(w[0] == actor.user_id for w in live.row.settings.get("takeovers", []))
-        if live.seat_of(actor.user_id) is not None or waiting:
-            reply = await self.leave(actor, forgotten=True)
-            if not reply.ok:
-                raise StorageError(f"table {self.id}: seat not given up ({reply.text})")
+        await news.give_up_seat(self, actor)
 
     def names_person(self, user_id: str) -> bool:
-        """This process's copy names the person: a seat (or one a bot took over from them),
-        as host, in the settings' lists, or in the lines of the last moves."""
-        live = self.kept
-        return live is not None and (
-            live.row.host == user_id
-            or any(user_id in (s.user_id, s.former_user_id) for s in live.seats)
-            or settings_without(live.row.settings, user_id) is not None
-            or any(user_id in told.who for told in live.told))
+        return news.names_person(self, user_id)
 
     async def forgotten(self, user_id: str) -> None:
-        """After /forgetme (the caller holds the lock): the person's name in the last
-        moves' lines replaced by the words the database now has for them, and the copy
-        read again, so that it names them no more. The driver takes it in as a change made
-        elsewhere (it may have been behind: moves, her seat given to a bot, which it shows
-        and arranges) and draws the table again: nothing it shows names them from now on."""
-        live = self.kept
-        if live is None:
-            return
-        former = t(await self.tables.channel_lang(live.row.channel), "former_player")
-        for told in live.told:
-            told.forget(user_id, former)
-        try:
-            if not self.tables.drives(self.id):
-                await self._read_again()
-                return
-            await self._catch_up_held()
-        except StorageError:
-            self.stale = True  # read again on next use
-            return
-        if live.row.status in (LOBBY, PLAYING):
-            await self.show_table()
+        await news.forgotten(self, user_id)
+
 
 
 __all__ = ["LobbyMoved", "Table", "stamp"]
-
-
-def _news(live: Live, events: list[Any], lang: str) -> list[Told]:
-    """A move's lines, those of a round it started apart (`Told.new_round`). A change with
-    no events (a seat taken, a redraw) tells nothing, and must not push the last moves'
-    lines out of those kept."""
-    cut = next((i for i, e in enumerate(events) if e.get("type") == "round_started"), None)
-    if cut is None or cut == 0:
-        return [present.told(live, events, lang, new_round=cut == 0)] if events else []
-    return [present.told(live, events[:cut], lang),
-            present.told(live, events[cut:], lang, new_round=True)]
