@@ -101,7 +101,7 @@ class Live:
     # Whether a deadline row may exist: bot-only turns then need no write to clear it.
     deadline_stored: bool = True
     # The turn's deadline as stored, most often by the move's own transaction; its jobs are
-    # armed after the move is shown (`Table._set_deadline`).
+    # armed after the move is shown (`Turns.set_deadline`).
     deadline: Deadline | None = None
     last_to_act: list[int] | None = None  # as last announced, to ping only new turns
     ref: str = ""  # "<id>_<tag>": how buttons and links name this table (`Tables.ref`)

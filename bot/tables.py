@@ -250,7 +250,7 @@ class Tables:
                 continue  # an idle lobby has nothing to resume
             table.resuming_seats = seats.get(row.id, [])
             deadline = deadlines.get(row.id)
-            if table.resume_later(row, deadline) and deadline is not None:
+            if table.turns.resume_later(row, deadline) and deadline is not None:
                 moved.append(deadline)
             resumed.append(table)
         try:
@@ -417,7 +417,7 @@ class Tables:
     async def _run_job(self, job: Job) -> None:
         logs.bind(platform=self.platform, table_id=job.table_id)
         table = self.table(job.table_id)
-        await table.run(job)
+        await table.turns.run(job)
         self._let_go_if_unused(table)
 
     async def _watch(self) -> None:
@@ -442,13 +442,13 @@ class Tables:
         found = 0
         seen, suspects = self._suspects, {}
         for table in [each for each in list(self._loaded.values())
-                      if self.drives(each.id) and each.waits_on_nothing(quiet_since)]:
+                      if self.drives(each.id) and each.turns.waits_on_nothing(quiet_since)]:
             now = stamp(table.live.row)
             if seen.get(table.id) != now:
                 suspects[table.id] = now
                 continue
             try:
-                found += await table.rearrange()
+                found += await table.turns.rearrange()
             except StorageError:
                 suspects[table.id] = now
                 log.warning("table %s: its next turn not arranged; tried again later",
@@ -506,7 +506,7 @@ class Tables:
         table = self.table(table_id)
         table.deadline_resumed = None
         table.redraw_due = True
-        if table.resume_later(row, deadline) and deadline is not None:
+        if table.turns.resume_later(row, deadline) and deadline is not None:
             with contextlib.suppress(StorageError):
                 await self.repo.set_deadline(deadline)
 

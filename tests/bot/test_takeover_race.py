@@ -179,6 +179,6 @@ async def test_a_leave_elsewhere_taken_in_by_a_reminder_after_a_take_over_lets_t
     await _leaves_elsewhere(harness, actor)
     reminder = [job for job in tables.scheduler.jobs_of(table_id) if job.kind == "remind"]
     assert reminder, "the turn's reminder is armed"
-    await tables.table(table_id).run(reminder[0])
+    await tables.table(table_id).turns.run(reminder[0])
     await tables.catch_up(table_id)  # the leave's notice, arriving after
     await _bot_plays_at_once(harness, table_id)
