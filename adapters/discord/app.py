@@ -36,7 +36,7 @@ from adapters.discord.sink import (
     plain,
     view_of,
 )
-from bot import changes, events, logs, present, queries
+from bot import changes, commands, events, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
@@ -319,6 +319,12 @@ class TapisDiscord(discord.Client):
             # Done and stored: the table shows it. The error handler's sentence says that
             # nothing changed, which would be untrue now, so the confirmation is dropped.
             log.warning("the answer to a done action was not delivered", exc_info=True)
+
+    def ask(self, interaction: discord.Interaction, command: commands.Command
+            ) -> Awaitable[Reply]:
+        """The command, asked by the interaction's user in its channel."""
+        return commands.run(self.tables, actor_of(interaction), channel_of(interaction),
+                            command)
 
     async def _lang(self, interaction: discord.Interaction) -> str:
         return await self.tables.lang_of(str(interaction.user.id), channel_of(interaction))
@@ -628,22 +634,23 @@ def _add_commands(app: TapisDiscord) -> None:
     lang_choices = [app_commands.Choice(name=LANG_NAMES.get(code, code), value=code)
                     for code in LANGS]
 
-    def simple(name: str, description: str, method: str) -> None:
-        """A command that is one `Tables` call on (actor, channel)."""
+    def simple(name: str, description: str, asked: commands.Command) -> None:
+        """A command that is always the same question, asked in its channel."""
         async def command(interaction: discord.Interaction) -> None:
-            call: Callable[[Actor, str], Awaitable[Reply]] = getattr(app.tables, method)
-            await app.answer(interaction, call(actor_of(interaction), channel_of(interaction)))
+            await app.answer(interaction, app.ask(interaction, asked))
 
         command.__name__ = name
         tree.command(name=name, description=description)(app_commands.guild_only(command))
 
-    simple("join", "Take a seat at this channel's table", "join")
-    simple("leave", "Leave this channel's table (a bot plays your seat in a game)", "leave")
-    simple("start", "Start the game (host or channel admin)", "start_game")
-    simple("addbot", "Add a bot player to the lobby (host or channel admin)", "add_bot")
+    simple("join", "Take a seat at this channel's table", commands.Join())
+    simple("leave", "Leave this channel's table (a bot plays your seat in a game)",
+           commands.Leave())
+    simple("start", "Start the game (host or channel admin)", commands.Start())
+    simple("addbot", "Add a bot player to the lobby (host or channel admin)", commands.AddBot())
     simple("removebot", "Remove a bot player from the lobby (host or channel admin)",
-           "remove_bot")
-    simple("cancel", "Cancel this channel's table (host or channel admin)", "cancel")
+           commands.RemoveBot())
+    simple("cancel", "Cancel this channel's table (host or channel admin)", commands.Cancel())
+
     async def cannot_post(interaction: discord.Interaction) -> Reply:
         actor = actor_of(interaction)  # in their Discord's language
         lang = await tables.lang_of(actor.user_id, channel_of(interaction))
@@ -655,10 +662,9 @@ def _add_commands(app: TapisDiscord) -> None:
         if not can_post(interaction):
             await app.answer(interaction, cannot_post(interaction))
             return
-        await app.answer(interaction, tables.show(actor_of(interaction),
-                                                  channel_of(interaction)))
+        await app.answer(interaction, app.ask(interaction, commands.Show()))
 
-    simple("scores", "The scores of the game in this channel", "scores")
+    simple("scores", "The scores of the game in this channel", commands.Scores())
 
     @tree.command(name="newgame", description="Open a table for a game in this channel")
     @app_commands.describe(game=locale_str("The game to play"),
@@ -671,17 +677,15 @@ def _add_commands(app: TapisDiscord) -> None:
         if not can_post(interaction):
             await app.answer(interaction, cannot_post(interaction))
             return
-        await app.answer(interaction, tables.new_game(
-            actor_of(interaction), channel_of(interaction), game.value,
-            (options or "").split(), title=_title(interaction)))
+        await app.answer(interaction, app.ask(interaction, commands.NewGame(
+            game.value, (options or "").split(), _title(interaction))))
 
     @tree.command(name="play", description="Play a move, e.g. 7 7 J")
     @app_commands.describe(move=locale_str("Your move in the game's notation"))
     @app_commands.rename(move=locale_str("move"))
     @app_commands.guild_only()
     async def play(interaction: discord.Interaction, move: str) -> None:
-        await app.answer(interaction, tables.play(actor_of(interaction),
-                                                  channel_of(interaction), move))
+        await app.answer(interaction, app.ask(interaction, commands.Play(move)))
 
     @play.autocomplete("move")
     async def play_suggestions(interaction: discord.Interaction,
@@ -694,8 +698,7 @@ def _add_commands(app: TapisDiscord) -> None:
     @tree.command(name="pass", description="Pass your turn")
     @app_commands.guild_only()
     async def pass_(interaction: discord.Interaction) -> None:
-        await app.answer(interaction, tables.play(actor_of(interaction),
-                                                  channel_of(interaction), "pass"))
+        await app.answer(interaction, app.ask(interaction, commands.Play("pass")))
 
     @tree.command(name="hand", description="See your hand (only you can see it)")
     @app_commands.guild_only()
@@ -703,7 +706,7 @@ def _add_commands(app: TapisDiscord) -> None:
         actor, channel = actor_of(interaction), channel_of(interaction)
         row = await app.in_time(interaction, tables.table_for_channel(channel))
         if row is None or row.status != PLAYING:
-            await app.answer(interaction, tables.hand(actor, channel))
+            await app.answer(interaction, commands.run(tables, actor, channel, commands.Hand()))
             return
         payload = encode_payload(await tables.ref(row.id), row.version, "hand")
         await app.show_hand(interaction, actor, press_of(interaction, payload))
@@ -713,8 +716,7 @@ def _add_commands(app: TapisDiscord) -> None:
     @app_commands.rename(member=locale_str("member"))
     @app_commands.guild_only()
     async def kick(interaction: discord.Interaction, member: discord.Member) -> None:
-        await app.answer(interaction, tables.kick(actor_of(interaction),
-                                                  channel_of(interaction), str(member.id)))
+        await app.answer(interaction, app.ask(interaction, commands.Kick(str(member.id))))
 
     @tree.command(name="options", description="See or change the table's options before it "
                                               "starts (host or admin)")
@@ -723,13 +725,12 @@ def _add_commands(app: TapisDiscord) -> None:
     @app_commands.rename(options=locale_str("options"))
     @app_commands.guild_only()
     async def options(interaction: discord.Interaction, options: str | None = None) -> None:
-        await app.answer(interaction, tables.set_options(
-            actor_of(interaction), channel_of(interaction), (options or "").split()))
+        await app.answer(interaction, app.ask(interaction,
+                                              commands.Options((options or "").split())))
 
     @tree.command(name="stats", description="Your results in finished games")
     async def stats(interaction: discord.Interaction) -> None:
-        await app.answer(interaction, tables.stats(actor_of(interaction),
-                                                   channel_of(interaction)))
+        await app.answer(interaction, app.ask(interaction, commands.Stats()))
 
     @tree.command(name="rules", description="The rules of a game")
     @app_commands.describe(game=locale_str("Which game (default: the one played here)"))
@@ -756,8 +757,8 @@ def _add_commands(app: TapisDiscord) -> None:
     async def lang(interaction: discord.Interaction, language: app_commands.Choice[str],
                    where: app_commands.Choice[str] | None = None) -> None:
         personal = where is None or where.value != "channel"
-        await app.answer(interaction, tables.set_lang(
-            actor_of(interaction), channel_of(interaction), language.value, personal=personal))
+        await app.answer(interaction, app.ask(interaction, commands.Lang(language.value,
+                                                                         personal)))
 
     # Anywhere, DMs included: answers are ephemeral, seen by the person alone.
     @tree.command(name="mydata", description="Get what I store about you, as a file")
