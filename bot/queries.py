@@ -2,10 +2,8 @@
 engine's state (whose turn it is, which moves are legal) itself: the rules stay behind
 bot/, and an adapter only shows what it is told."""
 
-from bot import present
-from bot.render import Rendering
 from bot.tables import Tables
-from db.repository import PLAYING, MessageRef
+from db.repository import PLAYING
 
 SUGGESTIONS = 25  # Discord shows at most 25 choices
 SUGGESTION_CHARS = 100  # and none longer than 100 characters
@@ -50,28 +48,6 @@ async def still_called(tables: Tables, table_id: int, user_ids: list[str]) -> bo
     return bool(to_act & set(user_ids))
 
 
-async def table_rendering(tables: Tables, table_id: int) -> Rendering | None:
-    """The table as its channel sees it now, in the channel's language, for an adapter
-    that shows it in place of the message pressed: None when it cannot be read."""
-    live = await tables.live_table(table_id)
-    if live is None:
-        return None
-    return present.table(live, await tables.channel_lang(live.row.channel))
-
-
-async def hand_message(tables: Tables, table_id: int, seat: int, user_id: str
-                       ) -> MessageRef | None:
-    """The message that shows `user_id` their hand at `seat`, as last sent or stored: None
-    when there is none, or when it was somebody else's (the seat changed hands)."""
-    key = f"hand:{seat}"
-    ref = tables.outbox.ref(table_id, key)
-    if ref is None:
-        ref = (await tables.repo.messages(table_id)).get(key)
-    if ref is not None and ref.extra.get("user") not in (None, user_id):
-        return None
-    return ref
-
-
 async def seat_names(tables: Tables, table_id: int, user_ids: list[str]) -> dict[str, str]:
     """The names `user_ids` sit under at the table ("" for one who holds no seat)."""
     names = dict.fromkeys(user_ids, "")
@@ -97,5 +73,4 @@ async def bots_range(tables: Tables, table_id: int) -> tuple[int, int] | None:
     return max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
 
 
-__all__ = ["bots_range", "hand_message", "move_texts", "seat_names", "seated", "still_called",
-           "table_rendering"]
+__all__ = ["bots_range", "move_texts", "seat_names", "seated", "still_called"]

@@ -20,7 +20,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from bot import changes, clean, logs, metrics, present
@@ -29,7 +29,6 @@ from bot.authority import (
     MANAGING,
     MemberCheck,
     Press,
-    Pressed,
     RightsUnknown,
     is_move,
     is_signal,
@@ -38,10 +37,10 @@ from bot.authority import (
 from bot.clock import Clock, RealClock
 from bot.driving import Driving
 from bot.i18n import LANGS, t
-from bot.live import Actor, Live, Reply
+from bot.live import Acted, Actor, InPlace, Live, Reply
 from bot.outbox import Outbox, Sink
 from bot.privacy import Privacy
-from bot.render import TAG_LENGTH, Payload, decode_ref, encode_ref
+from bot.render import TAG_LENGTH, Payload, Rendering, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table, stamp
@@ -51,6 +50,7 @@ from db.repository import (
     LOBBY,
     PLAYING,
     Deadline,
+    MessageRef,
     Repository,
     SeatRow,
     StorageError,
@@ -151,6 +151,16 @@ def _freeze_start_up_heap() -> None:
         gc.collect()  # what start-up left as garbage goes first: frozen, it would stay
         gc.freeze()
         gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A press checked: the table it may act on (read), what its button says, and where
+    it acts as the reply tells it."""
+
+    table: Table
+    payload: Payload
+    acted: Acted
 
 
 class Tables:
@@ -818,17 +828,29 @@ class Tables:
 
     @answers_storage_faults
     async def press(self, actor: Actor, press: Press) -> Reply:
-        """A button press from anywhere (channel or private chat), validated from scratch.
+        """A button press from anywhere (channel or private chat), validated from scratch:
+        the one entry point of presses. The table is checked and read once (`pressed`); the
+        reply says where the press acted and, for an adapter that answers it in place, what
+        to show (`Reply.shown`).
 
         Who may do what comes from the platform's facts in `press`, never from the
         payload nor from `actor.is_admin`: see `bot.authority`.
         """
         if press.privacy is not None:  # the /forgetme question: it acts for whoever pressed
             return await self.privacy.privacy_press(actor, *press.privacy)
-        found = await self._pressed(actor, press)
+        found = await self.pressed(actor, press)
         if isinstance(found, Reply):
             return found
-        table, payload = found
+        if press.before is not None:
+            press.before(found.acted)
+        reply = await self._act(actor, press, found)
+        reply.acted = found.acted
+        if press.in_place and reply.ok and reply.shown is None:
+            reply.shown = await self._in_place(actor, press, found)
+        return reply
+
+    async def _act(self, actor: Actor, press: Press, found: Pressed) -> Reply:
+        table, payload = found.table, found.payload
         live = table.live
         action, channel = payload.action, live.row.channel
         if action == "join" and press.can_reach is not None and not await press.can_reach():
@@ -861,6 +883,10 @@ class Tables:
             if live.row.status != FINISHED:
                 return Reply(t(lang, "out_of_date"), ok=False)
             return await table.rematch(actor, press.is_member)
+        if action == "hand" and press.in_place and found.acted.seat is not None:
+            shown = await self._hand_in_place(actor, table, found.acted.seat)
+            if shown is not None:
+                return Reply(shown.rendering.text, table_id=live.id, shown=shown)
         handlers: dict[str, Callable[[Table, Actor], Awaitable[Reply]]] = {
             "join": Table.join, "leave": Table.leave, "addbot": Table.add_bot,
             "start": Table.start, "hand": Table.hand_for, "options": Table.options_text,
@@ -870,17 +896,59 @@ class Tables:
             return Reply(t(lang, "bad_button"), ok=False)
         return await handler(table, actor)
 
+    async def _hand_in_place(self, actor: Actor, table: Table, seat: int) -> InPlace | None:
+        """The presser's hand, drawn for the adapter to show where it was asked for; it
+        becomes their hand message once shown (`InPlace.keep`). None when it cannot be
+        drawn: the hand is then shown as any other asks for it."""
+        live = table.live
+        stored = await self.hand_message(live.id, seat, actor.user_id)
+        rendering = await self.hand_rendering_for_table(actor, live.id)
+        if rendering is None:
+            return None
+        return InPlace(rendering, stored, keep=functools.partial(table.show_hand, seat))
+
+    async def _in_place(self, actor: Actor, press: Press, found: Pressed) -> InPlace | None:
+        """After a move or a signal, the presser's new hand; after a start, the table, if
+        the press was on its message. Only where this process drives the table: its driver,
+        another process, edits the messages, never two processes in turn."""
+        live = found.table.live
+        if not self.drives(live.id):
+            return None
+        action = found.payload.action
+        if is_move(action) or is_signal(action):
+            rendering = await self.hand_rendering_for_table(actor, live.id)
+            return None if rendering is None else InPlace(rendering)
+        if action == "start":
+            shown = self.outbox.ref(live.id, "table")
+            if shown is None or shown.message_id != press.message_id:
+                return None  # a press forged onto another message: it stays as it is
+            return InPlace(present.table(live, await self.channel_lang(live.row.channel)),
+                           shown)
+        return None
+
+    async def hand_message(self, table_id: int, seat: int, user_id: str) -> MessageRef | None:
+        """The message that shows `user_id` their hand at `seat`, as last sent or stored:
+        None when there is none, or when it was somebody else's (the seat changed hands)."""
+        key = f"hand:{seat}"
+        ref = self.outbox.ref(table_id, key)
+        if ref is None:
+            ref = (await self.repo.messages(table_id)).get(key)
+        if ref is not None and ref.extra.get("user") not in (None, user_id):
+            return None
+        return ref
+
     async def pressed(self, actor: Actor, press: Press) -> Pressed | Reply:
-        """The table a press may act on, or the refusal: the payload must be one we drew,
-        and the pressed message must be in that table's chat, or be the presser's own hand
-        message of that table in their private chat. Adapters that answer some presses
-        themselves (a hand shown in place, a deep link) ask this first."""
+        """The table a press may act on, read once, or the refusal: the payload must be one
+        we drew, and the pressed message must be in that table's chat, or be the
+        presser's own hand message of that table in their private chat."""
         found = await self._pressed(actor, press)
         if isinstance(found, Reply):
             return found
-        live = found[0].live
+        table, payload = found
+        live = table.live
         seat = live.seat_of(actor.user_id) if live.row.status == PLAYING else None
-        return Pressed(live.id, live.ref, live.row.channel, None if seat is None else seat.seat)
+        return Pressed(table, payload, Acted(live.id, live.ref, live.row.channel,
+                                             None if seat is None else seat.seat))
 
     async def _pressed(self, actor: Actor, press: Press) -> tuple[Table, Payload] | Reply:
         decoded = press.button
@@ -905,15 +973,11 @@ class Tables:
             # A hand message kept from a seat a bot has taken since: how to come back, if
             # they may.
             return await self.refuse(actor, live.row.channel, table.unseated(actor))
-        key = f"hand:{seat.seat}"
-        shown = self.outbox.ref(live.id, key)
-        if shown is None:
-            try:
-                shown = (await self.repo.messages(live.id)).get(key)
-            except StorageError:
-                return await self.refuse(actor, live.row.channel, "storage_failed")
-        if shown is None or shown.message_id != press.message_id \
-                or shown.extra.get("user") not in (None, actor.user_id):
+        try:
+            shown = await self.hand_message(live.id, seat.seat, actor.user_id)
+        except StorageError:
+            return await self.refuse(actor, live.row.channel, "storage_failed")
+        if shown is None or shown.message_id != press.message_id:
             return await self.refuse(actor, live.row.channel, "button_not_your_hand")
         return table, decoded
 
@@ -926,7 +990,9 @@ class Tables:
             return await self.refuse(actor, channel, "no_game")
         return await table.hand_for(actor)
 
-    async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Any:
+    async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Rendering | None:
+        """The presser's hand at the table, drawn in what they read, for an adapter to show
+        in place: None when they hold no seat in a game there."""
         live = await self._load(table_id)
         if live is None or live.state is None or live.row.status != PLAYING:
             return None

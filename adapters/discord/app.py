@@ -15,7 +15,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urlparse
 
 import aiohttp
@@ -40,12 +40,13 @@ from bot import changes, commands, events, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
+from bot.live import Acted
 from bot.monitor import Health
 from bot.privacy import PRIVACY_REF
 from bot.render import encode_payload
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
-from db.repository import PLAYING, MessageRef, Repository, StorageError
+from db.repository import PLAYING, Repository, StorageError
 from engine import games
 
 log = logging.getLogger(__name__)
@@ -410,8 +411,7 @@ class TapisDiscord(discord.Client):
             await self._move(interaction, actor, press)
         elif action == "start" and interaction.message is not None \
                 and not interaction.message.flags.ephemeral and decoded is not None:
-            await self._start_on_table(interaction, interaction.message, actor, press,
-                                       decoded.table_id)
+            await self._start_on_table(interaction, interaction.message, actor, press)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
             await self.answer(interaction, self.tables.press(actor, press))
@@ -474,21 +474,23 @@ class TapisDiscord(discord.Client):
         # Acknowledge at once ("deferred update"): what changes is the hand message itself,
         # which the outbox edits.
         await interaction.response.defer()
-        found = await self.tables.pressed(actor, press)
-        if isinstance(found, Reply):
-            await interaction.followup.send(fit(found.text), ephemeral=True)
-            return
-        if ephemeral and message is not None:
+
+        def adopt(acted: Acted) -> None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
-            self.sink.adopt(found.table_id, actor.user_id, self.sink.ephemeral_ref(
-                interaction.channel_id or 0, message.id, interaction.token))
-        reply = await self.tables.press(actor, press)
+            if ephemeral and message is not None:
+                self.sink.adopt(acted.table_id, actor.user_id, self.sink.ephemeral_ref(
+                    interaction.channel_id or 0, message.id, interaction.token))
+
+        reply = await self.tables.press(actor, replace(press, before=adopt))
         if reply.ok:
+            return
+        if reply.acted is None:  # refused before reaching a table
+            await interaction.followup.send(fit(reply.text), ephemeral=True)
             return
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, replace(press, payload=encode_payload(
-                found.ref, 0, "hand")))
+                reply.acted.ref, 0, "hand")))
         await interaction.followup.send(plain(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
@@ -497,11 +499,13 @@ class TapisDiscord(discord.Client):
 
         The interaction response edits the message the button was on (UPDATE_MESSAGE), so
         the acknowledgement and the hand's edit are one call; the outbox's own edit of the
-        same hand then finds the message already showing it and is skipped.
+        same hand then finds the message already showing it and is skipped. Where another
+        process drives the table (bot/driving.py), it alone edits the hand, so the reply
+        shows nothing in place.
         """
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            reply = await self.in_time(interaction, self.tables.press(actor, press),
-                                       update=True)
+            reply = await self.in_time(interaction, self.tables.press(
+                actor, replace(press, in_place=True)), update=True)
             if not reply.ok:
                 if not interaction.response.is_done():
                     await interaction.response.defer()
@@ -509,18 +513,10 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            decoded = press.button
-            rendering = None
-            # Another process drives the table (bot/driving.py): it alone edits the hand,
-            # so the hand's edits never come from two processes in turn.
-            if decoded is not None and self.tables.drives(decoded.table_id):
-                rendering = await self.in_time(interaction, self.tables.hand_rendering_for_table(
-                    actor, decoded.table_id), update=True)
-                if interaction.response.is_done():
-                    return  # deferred after all: the outbox edits the hand
-            if rendering is None:
+            if reply.shown is None:
                 await interaction.response.defer()
                 return
+            rendering = reply.shown.rendering
             content = content_of(rendering)
             view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
@@ -534,29 +530,22 @@ class TapisDiscord(discord.Client):
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
     async def _start_on_table(self, interaction: discord.Interaction,
-                              message: discord.Message, actor: Actor, press: Press,
-                              table_id: int) -> None:
+                              message: discord.Message, actor: Actor, press: Press) -> None:
         """Start pressed on the lobby: the answer turns the lobby into the table itself
         (UPDATE_MESSAGE), so the channel sees no edit of its own for the start. A refusal
         is said to the presser alone, as any answer."""
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            reply = await self.in_time(interaction, self.tables.press(actor, press),
-                                       update=True)
-            rendering = await queries.table_rendering(self.tables, table_id) \
-                if reply.ok else None
-            table = self.tables.outbox.ref(table_id, "table")
-            if table is None or table.message_id != str(message.id):
-                rendering = None  # a press forged onto another message: it stays as it is
-            if not self.tables.drives(table_id):
-                rendering = None  # its driver, another process, edits the table
-            if rendering is None or interaction.response.is_done():
+            reply = await self.in_time(interaction, self.tables.press(
+                actor, replace(press, in_place=True)), update=True)
+            if reply.shown is None or reply.acted is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
                 else:
                     await interaction.response.send_message(text, ephemeral=True)
                 return
-            content = self.sink.table_content(table_id, rendering)
+            rendering = reply.shown.rendering
+            content = self.sink.table_content(reply.acted.table_id, rendering)
             view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
                 await interaction.response.edit_message(
@@ -570,24 +559,24 @@ class TapisDiscord(discord.Client):
     async def show_hand(self, interaction: discord.Interaction, actor: Actor, press: Press
                         ) -> None:
         """"My hand" and /hand: in DMs when they work, else here, ephemeral, with buttons."""
-        # Loading a table (first touch after a restart replays its log) may be slow: every
-        # step before the answer shares the interaction's one budget (`in_time`).
-        found = await self.in_time(interaction, self.tables.pressed(actor, press))
-        if isinstance(found, Reply) or found.seat is None:
-            await self.answer(interaction, self.tables.press(actor, press))
+        # Loading a table (first touch after a restart replays its log) may be slow: the
+        # press shares the interaction's one budget (`in_time`).
+        reply = await self.in_time(interaction, self.tables.press(
+            actor, replace(press, in_place=True)))
+        shown, acted = reply.shown, reply.acted
+        if shown is None or acted is None:
+            # Refused (no seat, not in play...), or a hand that could not be drawn here.
+            await self.answer(interaction, self._in_dm(actor, reply))
             return
-        table_id, seat_no, channel = found.table_id, found.seat, found.channel
-
-        async def prepare() -> tuple[MessageRef | None, Any]:
-            return (await queries.hand_message(self.tables, table_id, seat_no, actor.user_id),
-                    await self.tables.hand_rendering_for_table(actor, table_id))
-
-        stored, rendering = await self.in_time(interaction, prepare())
+        stored = shown.message
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
-        if not private or rendering is None:
-            await self.answer(interaction, self._hand_in_dm(actor, press, channel))
+        if not private:
+            if shown.keep is not None:
+                await shown.keep()
+            await self.answer(interaction, self._in_dm(actor, reply))
             return
+        rendering = shown.rendering
         content = content_of(rendering)
         view = view_of(rendering.ref, rendering.version, rendering.buttons)
         message_id: int | None
@@ -601,19 +590,21 @@ class TapisDiscord(discord.Client):
             message_id = sent.message_id if sent is not None else None
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-        self.sink.adopt(table_id, actor.user_id, self.sink.ephemeral_ref(
+        self.sink.adopt(acted.table_id, actor.user_id, self.sink.ephemeral_ref(
             interaction.channel_id or 0, message_id, interaction.token),
             fingerprint(content, view))
         if not (stored is not None and stored.extra.get("told")):
-            lang = await self.tables.lang_of(actor.user_id, channel)
+            lang = await self.tables.lang_of(actor.user_id, acted.channel)
             await interaction.followup.send(t(lang, "discord.hand_here"), ephemeral=True)
         # Through the core, so that this message is stored as the seat's hand display.
-        await self.tables.press(actor, press)
+        if shown.keep is not None:
+            await shown.keep()
 
-    async def _hand_in_dm(self, actor: Actor, press: Press, channel: str) -> Reply:
-        reply = await self.tables.press(actor, press)
-        if reply.ok:
-            lang = await self.tables.lang_of(actor.user_id, channel)
+    async def _in_dm(self, actor: Actor, reply: Reply) -> Reply:
+        """A player's hand asked for and sent to their DMs: the answer says where it went."""
+        acted = reply.acted
+        if reply.ok and acted is not None and acted.seat is not None:
+            lang = await self.tables.lang_of(actor.user_id, acted.channel)
             reply.text = f"{reply.text}\n\n{t(lang, 'discord.hand_in_dm')}"
         return reply
 
