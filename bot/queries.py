@@ -2,6 +2,7 @@
 engine's state (whose turn it is, which moves are legal) itself: the rules stay behind
 bot/, and an adapter only shows what it is told."""
 
+from bot.deliveries import calls_someone, names_at
 from bot.tables import Tables
 from db.repository import PLAYING
 
@@ -37,25 +38,13 @@ async def move_texts(tables: Tables, user_id: str, channel: str, wanted: str = "
 
 async def still_called(tables: Tables, table_id: int, user_ids: list[str]) -> bool:
     """Whether a call to act (a turn ping, a reminder) naming `user_ids` is still worth
-    sending: not once the game is over, nor once none of them is to act. A table that
-    cannot be read is given the benefit of the doubt."""
-    live = await tables.live_table(table_id)
-    if live is None or live.state is None:
-        return True
-    if live.game.outcome(live.state) is not None:
-        return False
-    to_act = {live.seats[s].user_id for s in live.game.to_act(live.state)}
-    return bool(to_act & set(user_ids))
+    sending (see `bot.deliveries.calls_someone`)."""
+    return calls_someone(await tables.live_table(table_id), user_ids)
 
 
 async def seat_names(tables: Tables, table_id: int, user_ids: list[str]) -> dict[str, str]:
     """The names `user_ids` sit under at the table ("" for one who holds no seat)."""
-    names = dict.fromkeys(user_ids, "")
-    live = await tables.live_table(table_id) if user_ids else None
-    for seat in live.seats if live else []:
-        if seat.user_id in names:
-            names[seat.user_id] = seat.name
-    return names
+    return names_at(await tables.live_table(table_id) if user_ids else None, user_ids)
 
 
 async def seated(tables: Tables, table_id: int, user_id: str) -> bool:

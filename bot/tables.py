@@ -35,6 +35,7 @@ from bot.authority import (
     private_action,
 )
 from bot.clock import Clock, RealClock
+from bot.deliveries import Announcement, Called, Delivery, calls_someone, names_at
 from bot.driving import Driving
 from bot.i18n import LANGS, t
 from bot.live import Acted, Actor, InPlace, Live, Reply
@@ -187,7 +188,8 @@ class Tables:
         drives = self.driving.drives if self.driving is not None else None
         self.outbox = Outbox(sink, repo, on_channel_gone=self._channel_gone,
                              on_unreachable=self._unreachable, drives=drives,
-                             elsewhere=self.driving.elsewhere if self.driving else None)
+                             elsewhere=self.driving.elsewhere if self.driving else None,
+                             queued=self.stamp)
         self.scheduler = Scheduler(self.clock, self._run_job, accepts=drives)
         metrics.QUEUE.labels(platform).set_function(self.outbox.depth)
         self.privacy = Privacy(self)
@@ -1064,6 +1066,20 @@ class Tables:
         table = self.table(table_id)
         await table.unreachable(user_id)
         self._let_go_if_unused(table)
+
+    def stamp(self, delivery: Delivery) -> None:
+        """An announcement queued here learns whom it calls (`Announcement.called`), to be
+        asked when it is sent: the sink asks it, never the table."""
+        if isinstance(delivery, Announcement) and delivery.called is None:
+            delivery.called = functools.partial(self._called, delivery.table_id,
+                                                delivery.calls, list(delivery.mentions))
+
+    async def _called(self, table_id: int, calls: bool, mentions: list[str]) -> Called:
+        # The table is read only when there is something to judge.
+        live = await self._load(table_id) if calls or mentions else None
+        if calls and not calls_someone(live, mentions):
+            return Called(False, {})
+        return Called(True, names_at(live, mentions))
 
     async def chat_closed(self, chat: str) -> None:
         """The bot left a whole chat: close its table and those of its topics/threads."""
