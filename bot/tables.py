@@ -20,26 +20,24 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from bot import changes, clean, logs, metrics, present
+from bot import changes, clean, logs, metrics, present, presses
 from bot import options as table_options
 from bot.authority import (
-    MANAGING,
     MemberCheck,
     Press,
     RightsUnknown,
-    is_move,
-    is_signal,
     private_action,
 )
 from bot.clock import Clock, RealClock
 from bot.deliveries import Announcement, Called, Delivery, calls_someone, names_at
 from bot.driving import Driving
 from bot.i18n import LANGS, t
-from bot.live import Acted, Actor, InPlace, Live, Reply
+from bot.live import Acted, Actor, Live, Reply
 from bot.outbox import Outbox, Sink
+from bot.presses import Pressed
 from bot.privacy import Privacy
 from bot.render import TAG_LENGTH, Payload, Rendering, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
@@ -152,16 +150,6 @@ def _freeze_start_up_heap() -> None:
         gc.collect()  # what start-up left as garbage goes first: frozen, it would stay
         gc.freeze()
         gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
-
-
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """A press checked: the table it may act on (read), what its button says, and where
-    it acts as the reply tells it."""
-
-    table: Table
-    payload: Payload
-    acted: Acted
 
 
 class Tables:
@@ -843,90 +831,7 @@ class Tables:
         found = await self.pressed(actor, press)
         if isinstance(found, Reply):
             return found
-        if press.before is not None:
-            press.before(found.acted)
-        reply = await self._act(actor, press, found)
-        reply.acted = found.acted
-        if press.in_place and reply.ok and reply.shown is None:
-            reply.shown = await self._in_place(actor, press, found)
-        return reply
-
-    async def _act(self, actor: Actor, press: Press, found: Pressed) -> Reply:
-        table, payload = found.table, found.payload
-        live = table.live
-        action, channel = payload.action, live.row.channel
-        if action == "join" and press.can_reach is not None and not await press.can_reach():
-            # Seated only once their hand can reach them: they are asked to open it first.
-            return Reply(t(await self.lang_of(actor.user_id), "needs_private_chat_short"),
-                         open_private=live.ref)
-        logs.bind(platform=self.platform, table_id=live.id, channel=channel)
-        actor = Actor(actor.user_id, actor.name)
-        # Only a lobby's answer depends on the presser's rights (a running game refuses
-        # Start whoever presses it): the platform is asked only then.
-        if action in MANAGING and live.row.status == LOBBY and live.row.host != actor.user_id:
-            try:
-                # The press is in the table's own chat (checked above): its rights are asked.
-                actor = Actor(actor.user_id, actor.name, is_admin=await press.is_admin())
-            except RightsUnknown:
-                return await self.refuse(actor, channel, "rights_unknown")
-        lang = await self.lang_of(actor.user_id, channel)
-        if is_move(action):
-            if live.row.status != PLAYING or not live.current(payload.version):
-                metrics.REFUSED.labels(self.platform, "out_of_date").inc()
-                return Reply(t(lang, "out_of_date"), ok=False)
-            return await table.play(actor, action[2:], expected_version=payload.version)
-        if is_signal(action):
-            # Talk (The Game's signals): valid whatever happened since the button was drawn.
-            if live.row.status != PLAYING:
-                metrics.REFUSED.labels(self.platform, "out_of_date").inc()
-                return Reply(t(lang, "out_of_date"), ok=False)
-            return await table.play(actor, action[2:], expected_version=None, talk_only=True)
-        if action == "rematch":
-            if live.row.status != FINISHED:
-                return Reply(t(lang, "out_of_date"), ok=False)
-            return await table.rematch(actor, press.is_member)
-        if action == "hand" and press.in_place and found.acted.seat is not None:
-            shown = await self._hand_in_place(actor, table, found.acted.seat)
-            if shown is not None:
-                return Reply(shown.rendering.text, table_id=live.id, shown=shown)
-        handlers: dict[str, Callable[[Table, Actor], Awaitable[Reply]]] = {
-            "join": Table.join, "leave": Table.leave, "addbot": Table.add_bot,
-            "start": Table.start, "hand": Table.hand_for, "options": Table.options_text,
-            "removebot": Table.remove_bot}
-        handler = handlers.get(action)
-        if handler is None:
-            return Reply(t(lang, "bad_button"), ok=False)
-        return await handler(table, actor)
-
-    async def _hand_in_place(self, actor: Actor, table: Table, seat: int) -> InPlace | None:
-        """The presser's hand, drawn for the adapter to show where it was asked for; it
-        becomes their hand message once shown (`InPlace.keep`). None when it cannot be
-        drawn: the hand is then shown as any other asks for it."""
-        live = table.live
-        stored = await self.hand_message(live.id, seat, actor.user_id)
-        rendering = await self.hand_rendering_for_table(actor, live.id)
-        if rendering is None:
-            return None
-        return InPlace(rendering, stored, keep=functools.partial(table.show_hand, seat))
-
-    async def _in_place(self, actor: Actor, press: Press, found: Pressed) -> InPlace | None:
-        """After a move or a signal, the presser's new hand; after a start, the table, if
-        the press was on its message. Only where this process drives the table: its driver,
-        another process, edits the messages, never two processes in turn."""
-        live = found.table.live
-        if not self.drives(live.id):
-            return None
-        action = found.payload.action
-        if is_move(action) or is_signal(action):
-            rendering = await self.hand_rendering_for_table(actor, live.id)
-            return None if rendering is None else InPlace(rendering)
-        if action == "start":
-            shown = self.outbox.ref(live.id, "table")
-            if shown is None or shown.message_id != press.message_id:
-                return None  # a press forged onto another message: it stays as it is
-            return InPlace(present.table(live, await self.channel_lang(live.row.channel)),
-                           shown)
-        return None
+        return await presses.act(self, actor, press, found)
 
     async def hand_message(self, table_id: int, seat: int, user_id: str) -> MessageRef | None:
         """The message that shows `user_id` their hand at `seat`, as last sent or stored:
