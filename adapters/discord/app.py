@@ -681,7 +681,7 @@ def _add_commands(app: TapisDiscord) -> None:
     @play.autocomplete("move")
     async def play_suggestions(interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
-        # Suggestions only: whatever is sent, `tables.play` judges it.
+        # Suggestions only: whatever is sent, the table judges it (`commands.Play`).
         found = await queries.move_texts(tables, str(interaction.user.id),
                                         channel_of(interaction), current)
         return [app_commands.Choice(name=text, value=text) for text in found]
