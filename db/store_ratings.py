@@ -1,0 +1,266 @@
+"""The ratings' repository methods and bodies, written once for both databases
+(`db.store` says how a body runs).
+
+`rate_game` runs inside the transaction that stores a game's end (each driver's
+`commit_move` calls it), so a finished game and its rating are never separated. It logs
+the game, then applies every entry of the community the derived tables have not taken in
+(normally just this one) under the community's lock: two games ending at once in one
+community are applied one after the other, in the log's order, as a rebuild would.
+"""
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import db.statements as S
+from db.ratings import (
+    PERSON,
+    STAND_IN,
+    Leaderboard,
+    PlayerRating,
+    RatedGame,
+    Rater,
+    RatingChange,
+    Ratings,
+    Standing,
+    TeamRecord,
+    person_key,
+)
+from db.statements import Body, execute, execute_many, fetch, fetch_one
+
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
+# The Game's team records count the games the team finished with fewer than this many
+# cards left, as its rulebook praises them.
+UNDER = 10
+
+
+class RatingStore(Ratings):
+    """The ratings' methods of `db.store.Store`."""
+
+    async def _do(self, mode: Any, body: Callable[..., Body[T]], *args: Any) -> T:
+        raise NotImplementedError
+
+    async def replay_ratings(self, rater: Rater) -> int:
+        behind = await self._do("read", fetch_column, S.BEHIND_COMMUNITIES, {})
+        applied = 0
+        for community in behind:
+            applied += await self._do("transaction", catch_up, community, rater)
+        return applied
+
+    async def rebuild_ratings(self, rater: Rater) -> int:
+        return await self._do("transaction", rebuild, rater)
+
+    async def game_ratings(self, table_id: int) -> list[RatingChange]:
+        rows = await self._do("read", fetch_all, S.GAME_RATINGS, {"table_id": table_id})
+        return [RatingChange(player, shown, delta) for player, shown, delta in rows]
+
+    async def leaderboard(self, community: str, game: str, season: str, player: str | None,
+                          *, size: int = 10, listed_after: int = 3) -> Leaderboard:
+        return await self._do("read", leaderboard, {
+            "community": community, "game": game, "season": season,
+            "listed_after": listed_after}, size, player)
+
+    async def player_ratings(self, community: str, player: str, season: str,
+                             ) -> list[PlayerRating]:
+        return await self._do("read", player_ratings, community, player, season)
+
+    async def user_ratings(self, platform: str, user_id: str) -> list[PlayerRating]:
+        prefix = f"{platform}:"
+        rows = await self._do("read", fetch_all, S.USER_RATINGS, {
+            "player": person_key(user_id), "length": len(prefix), "prefix": prefix})
+        return [PlayerRating(community, game, season, shown, games, [])
+                for community, game, season, shown, games in rows]
+
+    async def team_records(self, community: str, game: str) -> list[TeamRecord]:
+        return await self._do("read", team_records, community, game)
+
+    async def rating_seasons(self, community: str) -> list[str]:
+        seasons = await self._do("read", fetch_column, S.RATING_SEASONS,
+                                 {"community": community})
+        return sorted(seasons)
+
+    async def newest_rating(self) -> tuple[str, float] | None:
+        rows = await self._do("read", fetch_all, S.NEWEST_RATING, {})
+        return (rows[0][0], float(rows[0][1])) if rows else None
+
+    async def community_players(self, community: str, name: str) -> list[str]:
+        return await self._do("read", fetch_column, S.PLAYERS_NAMED,
+                              {"community": community, "name": name})
+
+    async def is_community_player(self, community: str, player: str) -> bool:
+        rows = await self._do("read", fetch_all, S.IS_PLAYER,
+                              {"community": community, "player": player})
+        return bool(rows)
+
+
+def stand_in() -> str:
+    """A forgotten person's anonymous stand-in in the log: random, so it says nothing
+    about them, and one per /forgetme, so that their games still rate as one player's."""
+    return STAND_IN + secrets.token_hex(8)
+
+
+# ------------------------------------------------------------------------------ bodies
+
+
+def fetch_all(sql: S.Sql, params: dict[str, Any]) -> Body[list[Any]]:
+    rows: list[Any] = yield fetch(sql, **params)
+    return rows
+
+
+def fetch_column(sql: S.Sql, params: dict[str, Any]) -> Body[list[Any]]:
+    rows = yield fetch(sql, **params)
+    return [row[0] for row in rows]
+
+
+def rate_game(table_id: int, now: float, rated: RatedGame) -> Body[int | None]:
+    """Log a finished game and apply it; its log sequence number, or None when its table
+    has no community (opened before communities were stored): not rated."""
+    row = yield fetch_one(S.TABLE_COMMUNITY, table_id=table_id)
+    community = None if row is None else row[0]
+    if community is None:
+        return None
+    (applied,) = yield fetch_one(S.LOCK_COMMUNITY, community=community)
+    newest = yield fetch_one(S.NEWEST_RATING)
+    season = rated.rater.season(now, None if newest is None else (newest[0], float(newest[1])))
+    (seq,) = yield fetch_one(
+        S.INSERT_RATING_LOG, table_id=table_id, community=community, game=rated.game,
+        season=season, now=now, players=rated.players, rules=rated.rules, score=rated.score)
+    yield execute_many(S.INSERT_ENTRANT, [
+        {"seq": seq, "pos": pos, "participant": who, "place": place}
+        for pos, (who, place) in enumerate(rated.participants)])
+    names = [{"community": community, "player": who, "name": name}
+             for who, name in rated.names.items() if who.startswith(PERSON)]
+    if names:
+        yield execute_many(S.SET_RATING_NAME, names)
+    # A model that fails on this game (a bug) must not stop the game from ending: the
+    # entry is logged, and applied by the replay at the next start-up once fixed.
+    # (Fetched, not executed: they change no rows to count.)
+    yield fetch(S.SAVEPOINT_RATING)
+    try:
+        yield from apply_pending(community, applied, rated.rater)
+    except Exception:
+        logger.exception("rating game %s failed; the log keeps it for the replay", seq)
+        yield fetch(S.ROLLBACK_RATING)
+    yield fetch(S.RELEASE_RATING)
+    return int(seq)
+
+
+def catch_up(community: str, rater: Rater) -> Body[int]:
+    (applied,) = yield fetch_one(S.LOCK_COMMUNITY, community=community)
+    count: int = yield from apply_pending(community, applied, rater)
+    return count
+
+
+def apply_pending(community: str, after: int, rater: Rater) -> Body[int]:
+    """Apply the community's entries past `after` in sequence order; how many. The
+    caller holds the community's lock (`LOCK_COMMUNITY`)."""
+    entries = yield fetch(S.PENDING_ENTRIES, community=community, after=after)
+    for seq, game, season, players, rules, score in entries:
+        placings = [(who, place) for who, place in (yield fetch(S.ENTRANTS, seq=seq))]
+        key = {"community": community, "game": game, "season": season}
+        if rules is None:
+            yield from apply_rating(seq, key, placings, rater)
+        else:
+            yield from apply_team(seq, {"community": community, "game": game,
+                                        "players": players, "rules": rules}, score)
+    if entries:
+        yield execute(S.SET_APPLIED, seq=entries[-1][0], community=community)
+    return len(entries)
+
+
+def apply_rating(seq: int, key: dict[str, Any], placings: list[tuple[str, int]],
+                 rater: Rater) -> Body[None]:
+    people = sorted({who for who, _ in placings if not who.startswith("bot:")})
+    rows = yield fetch(S.CURRENT_RATINGS, players=people, **key)
+    current = {player: (mu, sigma) for player, mu, sigma in rows}
+    new = rater.rate(key["game"], placings, current)
+    before = {who: rater.shown(*current.get(who, rater.new)) for who in new}
+    ratings = []
+    changes = []
+    for who in sorted(new):
+        mu, sigma = new[who]
+        shown = rater.shown(mu, sigma)
+        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": shown})
+        changes.append({**key, "seq": seq, "player": who, "shown": shown,
+                        "delta": shown - before[who]})
+    if ratings:
+        yield execute_many(S.SET_RATING, ratings)
+        yield execute_many(S.INSERT_RATING_CHANGE, changes)
+
+
+def apply_team(seq: int, key: dict[str, Any], score: int) -> Body[None]:
+    row = yield fetch_one(S.TEAM_RECORD, **key)
+    games, best, best_seq, perfect, under, streak, best_streak = row if row is not None else (
+        0, None, seq, 0, 0, 0, 0)
+    won = score == 0
+    streak = streak + 1 if won else 0
+    if best is None or score < best:  # the first to reach a score holds the record
+        best, best_seq = score, seq
+    yield execute(S.SET_TEAM_RECORD, **key, games=games + 1, best_score=best,
+                  best_seq=best_seq, perfect=perfect + won, under_ten=under + (score < UNDER),
+                  streak=streak, best_streak=max(best_streak, streak))
+
+
+def rebuild(rater: Rater) -> Body[int]:
+    communities = yield fetch(S.LOCK_ALL_COMMUNITIES)
+    yield execute(S.CLEAR_RATINGS)
+    yield execute(S.CLEAR_RATING_CHANGES)
+    yield execute(S.CLEAR_TEAM_RECORDS)
+    yield execute(S.RESET_APPLIED)
+    applied = 0
+    for (community,) in communities:
+        applied += yield from apply_pending(community, 0, rater)
+    yield execute(S.DROP_STAND_INS)
+    yield execute(S.DROP_STAND_IN_CHANGES)
+    return applied
+
+
+def leaderboard(key: dict[str, Any], size: int, player: str | None) -> Body[Leaderboard]:
+    rows = yield fetch(S.BOARD_TOP, size=size, **key)
+    top: list[Standing] = []
+    for who, name, shown, games in rows:
+        # Ties share a place: 1 + the listed players with a higher number.
+        place = next((s.place for s in top if s.shown == shown), len(top) + 1)
+        top.append(Standing(place, who, name, shown, games))
+    (listed,) = yield fetch_one(S.BOARD_LISTED, **key)
+    own = None
+    if player is not None and all(s.player != player for s in top):
+        mine = yield fetch_one(S.OWN_RATING, player=player, **{
+            k: v for k, v in key.items() if k != "listed_after"})
+        if mine is not None and mine[1] >= key["listed_after"]:
+            (above,) = yield fetch_one(S.BOARD_ABOVE, shown=mine[0], **key)
+            own = Standing(above + 1, player, mine[2], mine[0], mine[1])
+    return Leaderboard(top, own, listed)
+
+
+def player_ratings(community: str, player: str, season: str) -> Body[list[PlayerRating]]:
+    key = {"community": community, "player": player, "season": season}
+    rows = yield fetch(S.PLAYER_RATINGS, **key)
+    history: dict[str, list[int]] = {}
+    for game, shown in (yield fetch(S.PLAYER_HISTORY, **key)):
+        history.setdefault(game, []).append(shown)
+    return [PlayerRating(community, game, season, shown, games, history.get(game, []))
+            for game, shown, games in rows]
+
+
+def team_records(community: str, game: str) -> Body[list[TeamRecord]]:
+    rows = yield fetch(S.TEAM_RECORDS, community=community, game=game)
+    records = []
+    for players, rules, games, best, perfect, under, streak, best_streak, best_seq in rows:
+        team = yield fetch(S.RECORD_TEAM, seq=best_seq)
+        records.append(TeamRecord(players, rules, games, best, perfect, under, streak,
+                                  best_streak, [name for (name,) in team if name]))
+    return records
+
+
+def forget_ratings(platform: str, user_id: str, stand_in: str) -> Body[None]:
+    """/forgetme's part in the ratings: in the log the person becomes `stand_in`, so a
+    rebuild gives everyone else the same numbers; their ratings and name go."""
+    prefix = f"{platform}:"
+    person = {"player": person_key(user_id), "length": len(prefix), "prefix": prefix}
+    yield execute(S.FORGET_ENTRANTS, stand_in=stand_in, **person)
+    yield execute(S.FORGET_RATINGS, **person)
+    yield execute(S.FORGET_RATING_CHANGES, **person)
+    yield execute(S.FORGET_RATING_NAMES, **person)
