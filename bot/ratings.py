@@ -112,7 +112,8 @@ def participants(places: Sequence[int], seats: Sequence[Seat], level: str,
     last = len(rated) + 1
     named = {who for who, _ in rated}
     leavers = [who for who in dict.fromkeys(map(person, left)) if who not in named]
-    return rated + [(who, last) for who in leavers]
+    everyone = rated + [(who, last) for who in leavers]
+    return everyone if len(everyone) > 1 else None
 
 
 # ---------------------------------------------------------------------------- ratings
@@ -129,6 +130,8 @@ def rate(game: str, placings: Sequence[tuple[str, int]], current: Mapping[str, S
     """The people's new skills after one game: `current` holds what the log made of them
     so far (a person missing from it is new). Bots play at their fixed skill and get no
     new one; a person appears once per game."""
+    if len(placings) < 2:
+        return {}  # nobody to be measured against
     skills = [bot_skill(game, who) if who.startswith("bot:") else current.get(who, NEW)
               for who, _ in placings]
     teams = [[_MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in skills]

@@ -2,6 +2,9 @@
 
 import calendar
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bot import ratings
 from bot.ratings import Skill, participants, rate, season_for, season_name, shown
 from db.repository import SeatRow
@@ -34,10 +37,25 @@ def test_bots_are_never_rated():
     assert set(rate("michigan", [("u:ana", 2), ("bot:strong", 1)], {})) == {"u:ana"}
 
 
-def test_a_newcomers_shown_number_can_rise_after_a_last_place():
-    # The documented case: σ shrinks faster than μ falls while a player is new.
-    placings = [("bot:strong", 1), ("bot:easy", 2), ("u:ana", 3)]
-    assert shown(rate("michigan", placings, {})["u:ana"]) > 1500
+skills = st.builds(Skill, st.floats(-20, 70), st.floats(0.5, 25 / 3))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(skills, st.lists(skills, min_size=1, max_size=5), st.sampled_from([None, "easy"]))
+def test_a_lone_last_place_never_raises_the_shown_number(mine, others, level):
+    # The shown change is the change of the shown number; under Plackett–Luce a lone last
+    # place lowers μ by more than three times what σ shrinks (docs/ratings.md).
+    current = {"u:me": mine} | {f"u:{n}": skill for n, skill in enumerate(others)}
+    placings = [(f"u:{n}", 1 + n) for n in range(len(others))]
+    if level:
+        placings.append(("bot:" + level, len(placings) + 1))
+    placings.append(("u:me", len(placings) + 1))
+    assert shown(rate("michigan", placings, current)["u:me"]) <= shown(mine)
+
+
+def test_a_draw_with_a_stronger_player_can_raise_a_newcomer():
+    after = rate("michigan", [("u:ana", 1), ("u:bo", 1)], {"u:bo": Skill(40, 1)})
+    assert shown(after["u:ana"]) > 1500
 
 
 def seat(number, user=None, *, is_bot=False, former=None):
@@ -56,6 +74,11 @@ def test_a_game_every_person_left_rates_nobody():
     seats = [seat(0, is_bot=True, former="ana"), seat(1, is_bot=True)]
     assert participants([1, 2], seats, "strong") is None
     assert participants([1, 2], [seat(0, is_bot=True), seat(1, is_bot=True)], "easy") is None
+
+
+def test_a_person_alone_is_measured_against_nobody():
+    assert participants([1], [seat(0, "ana")], "easy") is None
+    assert rate("michigan", [("u:ana", 1)], {}) == {}
 
 
 def test_places_are_among_the_seats_not_monsieur_personne():
