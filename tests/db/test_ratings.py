@@ -198,3 +198,18 @@ async def test_two_games_ending_at_once_in_two_processes_are_both_counted_in_ord
         assert ana.games == 8  # every game counted once
         await repo.rebuild_ratings(RATER)
         assert await everything(repo) == incremental
+
+
+async def test_a_new_season_starts_everyone_afresh_and_the_last_one_stays_readable(
+        make_repo, clock):
+    clock.now = 1798761600.0 - 7200  # 2026-12-31 22:00 UTC: two hours before 2027-Q1
+    async with make_repo() as repo:
+        await finish(repo, [("u:ana", 1), ("u:bo", 2)], channel="c1")
+        clock.now += 3 * 3600
+        await finish(repo, [("u:ana", 2), ("u:bo", 1)], channel="c2")
+
+        assert await repo.rating_seasons(COMMUNITY) == ["2026-Q4", "2027-Q1"]
+        (old,) = await repo.player_ratings(COMMUNITY, "u:ana", "2026-Q4")
+        (new,) = await repo.player_ratings(COMMUNITY, "u:ana", "2027-Q1")
+        assert (old.games, new.games) == (1, 1)
+        assert old.shown > 1500 > new.shown  # the new season forgot the old win
