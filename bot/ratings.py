@@ -26,8 +26,10 @@ from typing import Literal, Protocol
 from openskill.models import PlackettLuce
 
 from bot.bot_ratings import BOT_SKILLS
-from db.ratings import PERSON
+from db.ratings import PERSON, RatedGame
 from db.ratings import person_key as person
+from engine import games
+from engine.core.types import Outcome
 
 CENTRE = 1500
 SCALE = 20
@@ -114,6 +116,30 @@ def participants(places: Sequence[int], seats: Sequence[Seat], level: str,
     leavers = [who for who in dict.fromkeys(map(person, left)) if who not in named]
     everyone = rated + [(who, last) for who in leavers]
     return everyone if len(everyone) > 1 else None
+
+
+class NamedSeat(Seat, Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def rated_game(game_id: str, options: Mapping[str, object], outcome: Outcome,
+               seats: Sequence[NamedSeat], level: str, rater: "Rater") -> RatedGame | None:
+    """What `commit_move(rating=…)` needs for a game's end; None when it rates nobody
+    (a game without ratings, one every person left). The caller leaves out a friendly
+    game (`rated=no`)."""
+    if game_id not in RATED_GAMES + TEAM_GAMES:
+        return None
+    who = participants(outcome.places(len(seats)), seats, level)
+    if who is None:
+        return None
+    names = {person(seat.user_id): seat.name for seat in seats
+             if seat.user_id and not seat.is_bot}
+    if game_id in TEAM_GAMES:
+        variant = games.get(game_id).variant(dict(options))  # type: ignore[attr-defined]
+        return RatedGame(game_id, len(seats), who, rater, names, str(variant),
+                         outcome.scores[0])
+    return RatedGame(game_id, len(seats), who, rater, names)
 
 
 # ---------------------------------------------------------------------------- ratings

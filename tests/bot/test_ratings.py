@@ -125,3 +125,19 @@ def test_the_game_names_its_rules_for_records():
     assert the_game.variant({"min_play": 3}) == "expert"  # type: ignore[attr-defined]
     assert the_game.variant(  # type: ignore[attr-defined]
         {"min_play": 2, "hand_minus_one": True}) == "min_play=2,hand_minus_one"
+
+
+def test_a_games_end_becomes_one_rated_game():
+    from engine.core.types import Outcome
+
+    seats = [seat(0, "ana"), seat(1, is_bot=True, former="bo"), seat(2, "cy")]
+    rater = ratings.Rater()
+    michigan = ratings.rated_game("michigan", {}, Outcome.from_scores(
+        [5, 9, 1], lower_wins=False), seats, "strong", rater)
+    assert michigan is not None
+    assert michigan.participants == [("u:ana", 1), ("u:cy", 2), ("u:bo", 3)]
+    assert michigan.names == {"u:ana": "p0", "u:cy": "p2"} and michigan.rules is None
+
+    team = ratings.rated_game("the-game", {"min_play": 3}, Outcome.from_scores(
+        [7, 7, 7], lower_wins=True), seats, "easy", rater)
+    assert team is not None and (team.rules, team.score, team.players) == ("expert", 7, 3)
