@@ -363,18 +363,21 @@ MARK_CHANGED = Sql(
 # ----------------------------------------------------------------------------- ratings
 
 SET_COMMUNITY = Sql("UPDATE tables SET community = :community WHERE id = :table_id")
-SAVEPOINT_RATING = Sql("SAVEPOINT rating")
-ROLLBACK_RATING = Sql("ROLLBACK TO SAVEPOINT rating")
-RELEASE_RATING = Sql("RELEASE SAVEPOINT rating")
-TABLE_COMMUNITY = Sql("SELECT community FROM tables WHERE id = :table_id")
 NEWEST_RATING = Sql("SELECT season, finished_at FROM rating_log ORDER BY seq DESC LIMIT 1")
 # The community's row, locked until the commit (PostgreSQL: the UPDATE of the conflict
 # takes the row lock), so that two games ending at once in one community are logged and
 # applied one after the other, in sequence order. SQLite's write lock does it anyway.
 LOCK_COMMUNITY = Sql(
-    "INSERT INTO rating_state (community, applied_seq) VALUES (:community, 0)"
+    "INSERT INTO rating_state (community, applied_seq, logged_seq) VALUES (:community, 0, 0)"
     " ON CONFLICT (community) DO UPDATE SET applied_seq = rating_state.applied_seq"
-    " RETURNING applied_seq")
+    " RETURNING applied_seq, logged_seq")
+# The same for the community of a table, read in the same statement; no row when the table
+# has none (opened before communities were stored: not rated).
+LOCK_TABLE_COMMUNITY = Sql(
+    "INSERT INTO rating_state (community, applied_seq, logged_seq) SELECT community, 0, 0"
+    " FROM tables WHERE id = :table_id AND community IS NOT NULL"
+    " ON CONFLICT (community) DO UPDATE SET applied_seq = rating_state.applied_seq"
+    " RETURNING community, applied_seq, logged_seq")
 LOCK_ALL_COMMUNITIES = Sql("SELECT community FROM rating_state ORDER BY community",
                            postgres="SELECT community FROM rating_state ORDER BY community"
                            " FOR UPDATE")
@@ -392,9 +395,11 @@ PENDING_ENTRIES = Sql(
     " WHERE community = :community AND seq > :after ORDER BY seq")
 ENTRANTS = Sql("SELECT participant, place FROM rating_entrants WHERE seq = :seq ORDER BY pos")
 SET_APPLIED = Sql("UPDATE rating_state SET applied_seq = :seq WHERE community = :community")
-BEHIND_COMMUNITIES = Sql(
-    "SELECT community FROM rating_state AS s WHERE EXISTS (SELECT 1 FROM rating_log AS l"
-    " WHERE l.community = s.community AND l.seq > s.applied_seq) ORDER BY community")
+SET_LOGGED = Sql("UPDATE rating_state SET logged_seq = :seq WHERE community = :community")
+SET_BOTH = Sql("UPDATE rating_state SET applied_seq = :seq, logged_seq = :seq"
+               " WHERE community = :community")
+BEHIND_COMMUNITIES = Sql("SELECT community FROM rating_state WHERE logged_seq > applied_seq"
+                         " ORDER BY community")
 CURRENT_RATINGS = Sql(
     "SELECT player, mu, sigma FROM ratings WHERE community = :community AND game = :game"
     " AND season = :season AND player IN (SELECT value FROM json_each(:players))",

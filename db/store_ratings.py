@@ -11,6 +11,7 @@ community are applied one after the other, in the log's order, as a rebuild woul
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import db.statements as S
@@ -117,11 +118,10 @@ def fetch_column(sql: S.Sql, params: dict[str, Any]) -> Body[list[Any]]:
 def rate_game(table_id: int, now: float, rated: RatedGame) -> Body[int | None]:
     """Log a finished game and apply it; its log sequence number, or None when its table
     has no community (opened before communities were stored): not rated."""
-    row = yield fetch_one(S.TABLE_COMMUNITY, table_id=table_id)
-    community = None if row is None else row[0]
-    if community is None:
+    row = yield fetch_one(S.LOCK_TABLE_COMMUNITY, table_id=table_id)
+    if row is None:
         return None
-    (applied,) = yield fetch_one(S.LOCK_COMMUNITY, community=community)
+    community, applied, logged = row
     newest = yield fetch_one(S.NEWEST_RATING)
     season = rated.rater.season(now, None if newest is None else (newest[0], float(newest[1])))
     (seq,) = yield fetch_one(
@@ -134,60 +134,88 @@ def rate_game(table_id: int, now: float, rated: RatedGame) -> Body[int | None]:
              for who, name in rated.names.items() if who.startswith(PERSON)]
     if names:
         yield execute_many(S.SET_RATING_NAME, names)
-    # A model that fails on this game (a bug) must not stop the game from ending: the
-    # entry is logged, and applied by the replay at the next start-up once fixed.
-    # (Fetched, not executed: they change no rows to count.)
-    yield fetch(S.SAVEPOINT_RATING)
-    try:
+    if applied != logged:  # entries wait (see `apply_pending`): this one after them
+        yield execute(S.SET_LOGGED, seq=seq, community=community)
         yield from apply_pending(community, applied, rated.rater)
-    except Exception:
-        logger.exception("rating game %s failed; the log keeps it for the replay", seq)
-        yield fetch(S.ROLLBACK_RATING)
-    yield fetch(S.RELEASE_RATING)
+        return int(seq)
+    # The usual case: nothing waits, and this entry is applied from what is in hand.
+    entry = Entry(seq, community, rated.game, season, rated.players, rated.rules, rated.score,
+                  list(rated.participants))
+    done = yield from apply_entry(entry, rated.rater)
+    yield execute(S.SET_BOTH if done else S.SET_LOGGED, seq=seq, community=community)
     return int(seq)
 
 
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    community: str
+    game: str
+    season: str
+    players: int
+    rules: str | None
+    score: int | None
+    placings: list[tuple[str, int]]
+
+
 def catch_up(community: str, rater: Rater) -> Body[int]:
-    (applied,) = yield fetch_one(S.LOCK_COMMUNITY, community=community)
+    applied, _ = yield fetch_one(S.LOCK_COMMUNITY, community=community)
     count: int = yield from apply_pending(community, applied, rater)
     return count
 
 
 def apply_pending(community: str, after: int, rater: Rater) -> Body[int]:
-    """Apply the community's entries past `after` in sequence order; how many. The
-    caller holds the community's lock (`LOCK_COMMUNITY`)."""
-    entries = yield fetch(S.PENDING_ENTRIES, community=community, after=after)
-    for seq, game, season, players, rules, score in entries:
+    """Apply the community's entries past `after` in sequence order, as far as the model
+    can; how many. The caller holds the community's lock (`LOCK_COMMUNITY`).
+
+    A model that fails on an entry (a bug) stops the community's ratings there, before
+    that entry changed anything: the game that ended still ended, its entry stays in the
+    log, and the replay at the next start (or `python -m bot ratings replay`) goes on from
+    it once the model is fixed."""
+    rows = yield fetch(S.PENDING_ENTRIES, community=community, after=after)
+    applied = 0
+    last = after
+    for seq, game, season, players, rules, score in rows:
         placings = [(who, place) for who, place in (yield fetch(S.ENTRANTS, seq=seq))]
-        key = {"community": community, "game": game, "season": season}
-        if rules is None:
-            yield from apply_rating(seq, key, placings, rater)
-        else:
-            yield from apply_team(seq, {"community": community, "game": game,
-                                        "players": players, "rules": rules}, score)
-    if entries:
-        yield execute(S.SET_APPLIED, seq=entries[-1][0], community=community)
-    return len(entries)
+        entry = Entry(seq, community, game, season, players, rules, score, placings)
+        if not (yield from apply_entry(entry, rater)):
+            break
+        applied += 1
+        last = seq
+    if last != after:
+        yield execute(S.SET_APPLIED, seq=last, community=community)
+    return applied
 
 
-def apply_rating(seq: int, key: dict[str, Any], placings: list[tuple[str, int]],
-                 rater: Rater) -> Body[None]:
-    people = sorted({who for who, _ in placings if not who.startswith("bot:")})
+def apply_entry(entry: Entry, rater: Rater) -> Body[bool]:
+    """Apply one entry; False, with nothing changed, when the model fails on it."""
+    if entry.rules is not None and entry.score is not None:
+        yield from apply_team(entry.seq, {
+            "community": entry.community, "game": entry.game, "players": entry.players,
+            "rules": entry.rules}, entry.score)
+        return True
+    key = {"community": entry.community, "game": entry.game, "season": entry.season}
+    people = sorted({who for who, _ in entry.placings if not who.startswith("bot:")})
     rows = yield fetch(S.CURRENT_RATINGS, players=people, **key)
     current = {player: (mu, sigma) for player, mu, sigma in rows}
-    new = rater.rate(key["game"], placings, current)
-    before = {who: rater.shown(*current.get(who, rater.new)) for who in new}
+    try:
+        new = rater.rate(entry.game, entry.placings, current)
+        before = {who: rater.shown(*current.get(who, rater.new)) for who in new}
+        after = {who: rater.shown(*skill) for who, skill in new.items()}
+    except Exception:
+        logger.exception("rating log entry %s failed; the replay takes it up", entry.seq)
+        return False
     ratings = []
     changes = []
     for who in sorted(new):
         mu, sigma = new[who]
-        shown = rater.shown(mu, sigma)
-        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": shown})
-        changes.append({**key, "seq": seq, "player": who, "shown": shown,
-                        "delta": shown - before[who]})
+        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": after[who]})
+        changes.append({**key, "seq": entry.seq, "player": who, "shown": after[who],
+                        "delta": after[who] - before[who]})
     if ratings:
         yield execute_many(S.SET_RATING, ratings)
         yield execute_many(S.INSERT_RATING_CHANGE, changes)
+    return True
 
 
 def apply_team(seq: int, key: dict[str, Any], score: int) -> Body[None]:

@@ -33,11 +33,14 @@ CREATE TABLE rating_entrants (
 );
 CREATE INDEX rating_entrants_by_participant ON rating_entrants (participant);
 
--- How far each community's derived ratings have taken in its log; its row is also the
+-- How far each community's derived ratings have taken in its log (all of it when the two
+-- numbers are equal, the usual case: a game's end then applies its own entry without
+-- reading it back); its row is also the
 -- lock that puts two games ending at once in one community into sequence order.
 CREATE TABLE rating_state (
     community    TEXT    PRIMARY KEY,
-    applied_seq  BIGINT  NOT NULL
+    applied_seq  BIGINT  NOT NULL,  -- the last entry applied
+    logged_seq   BIGINT  NOT NULL   -- the last entry logged
 );
 
 -- Derived: each person's current rating per community, game and season.
