@@ -61,6 +61,7 @@ def history(games: int, players: int, seed: int) -> list[list[tuple[str, int]]]:
 
 def write_log(entries: list[list[tuple[str, int]]], first_table: int) -> Body[None]:
     yield fetch_one(S.LOCK_COMMUNITY, community=COMMUNITY)
+    seq = 0
     for number, placings in enumerate(entries):
         (seq,) = yield fetch_one(
             S.INSERT_RATING_LOG, table_id=first_table + number, community=COMMUNITY,
@@ -72,7 +73,7 @@ def write_log(entries: list[list[tuple[str, int]]], first_table: int) -> Body[No
     names = [{"community": COMMUNITY, "player": who, "name": f"player {who[2:]}"}
              for who in sorted({w for p in entries for w, _ in p if w.startswith("u:")})]
     yield execute_many(S.SET_RATING_NAME, names)
-    yield execute(S.SET_APPLIED, seq=0, community=COMMUNITY)
+    yield execute(S.SET_LOGGED, seq=seq, community=COMMUNITY)  # the rebuild applies them
 
 
 async def started_tables(repo: Repository, count: int, offset: int) -> list[int]:

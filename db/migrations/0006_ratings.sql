@@ -55,7 +55,8 @@ CREATE TABLE ratings (
     games      INTEGER NOT NULL,
     PRIMARY KEY (community, game, season, player)
 ) WITHOUT ROWID;
-CREATE INDEX ratings_board ON ratings (community, game, season, shown);
+-- Covering: counting the players above someone reads this index alone.
+CREATE INDEX ratings_board ON ratings (community, game, season, shown, games);
 CREATE INDEX ratings_by_player ON ratings (player);
 
 -- Derived: each rated game's new shown number and change per person.
