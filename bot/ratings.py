@@ -66,6 +66,13 @@ def bot(level: str) -> str:
     return f"bot:{level}"
 
 
+def community(platform: str, space: str | None) -> str | None:
+    """The community a table plays for, as stored: `telegram:<chat id>` (a forum topic's
+    table counts for its whole group), `discord:<server id>`, `console:<anything>`; None
+    where there is none (a private chat, a Discord DM), and its games are not rated."""
+    return None if not space else f"{platform}:{space}"
+
+
 def user_of(participant: str) -> str | None:
     """The platform user id of a person participant; None for a bot or a stand-in."""
     return participant.removeprefix(PERSON) if participant.startswith(PERSON) else None

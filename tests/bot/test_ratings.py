@@ -141,3 +141,8 @@ def test_a_games_end_becomes_one_rated_game():
     team = ratings.rated_game("the-game", {"min_play": 3}, Outcome.from_scores(
         [7, 7, 7], lower_wins=True), seats, "easy", rater)
     assert team is not None and (team.rules, team.score, team.players) == ("expert", 7, 3)
+
+
+def test_a_community_is_named_by_platform_and_none_in_a_private_chat():
+    assert ratings.community("telegram", "-100123") == "telegram:-100123"
+    assert ratings.community("discord", None) is None
