@@ -393,7 +393,10 @@ SET_RATING_NAME = Sql(
 PENDING_ENTRIES = Sql(
     "SELECT seq, game, season, players, rules, score FROM rating_log"
     " WHERE community = :community AND seq > :after ORDER BY seq")
-ENTRANTS = Sql("SELECT participant, place FROM rating_entrants WHERE seq = :seq ORDER BY pos")
+PENDING_ENTRANTS = Sql(
+    "SELECT e.seq, e.participant, e.place FROM rating_entrants AS e JOIN rating_log AS l"
+    " ON l.seq = e.seq WHERE l.community = :community AND l.seq > :after"
+    " ORDER BY e.seq, e.pos")
 SET_APPLIED = Sql("UPDATE rating_state SET applied_seq = :seq WHERE community = :community")
 SET_LOGGED = Sql("UPDATE rating_state SET logged_seq = :seq WHERE community = :community")
 SET_BOTH = Sql("UPDATE rating_state SET applied_seq = :seq, logged_seq = :seq"

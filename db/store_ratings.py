@@ -173,10 +173,15 @@ def apply_pending(community: str, after: int, rater: Rater) -> Body[int]:
     log, and the replay at the next start (or `python -m bot ratings replay`) goes on from
     it once the model is fixed."""
     rows = yield fetch(S.PENDING_ENTRIES, community=community, after=after)
+    entrants: dict[int, list[tuple[str, int]]] = {}
+    if rows:  # all at once: a rebuild reads a community's whole log in two statements
+        for seq, who, place in (yield fetch(S.PENDING_ENTRANTS, community=community,
+                                            after=after)):
+            entrants.setdefault(seq, []).append((who, place))
     applied = 0
     last = after
     for seq, game, season, players, rules, score in rows:
-        placings = [(who, place) for who, place in (yield fetch(S.ENTRANTS, seq=seq))]
+        placings = entrants.get(seq, [])
         entry = Entry(seq, community, game, season, players, rules, score, placings)
         if not (yield from apply_entry(entry, rater)):
             break
