@@ -413,6 +413,9 @@ SET_RATING = Sql(
     " VALUES (:community, :game, :season, :player, :mu, :sigma, :shown, 1)"
     " ON CONFLICT (community, game, season, player) DO UPDATE SET mu = excluded.mu,"
     " sigma = excluded.sigma, shown = excluded.shown, games = ratings.games + 1")
+INSERT_RATING = Sql(
+    "INSERT INTO ratings (community, game, season, player, mu, sigma, shown, games)"
+    " VALUES (:community, :game, :season, :player, :mu, :sigma, :shown, :games)")
 INSERT_RATING_CHANGE = Sql(
     "INSERT INTO rating_changes (seq, player, community, game, season, shown, delta)"
     " VALUES (:seq, :player, :community, :game, :season, :shown, :delta)")
@@ -432,10 +435,6 @@ CLEAR_RATINGS = Sql("DELETE FROM ratings")
 CLEAR_RATING_CHANGES = Sql("DELETE FROM rating_changes")
 CLEAR_TEAM_RECORDS = Sql("DELETE FROM team_records")
 RESET_APPLIED = Sql("UPDATE rating_state SET applied_seq = 0")
-# A stand-in rates like the person it replaced, so that a rebuild gives everyone else the
-# numbers they had; it is nobody's to show, and /forgetme left none behind.
-DROP_STAND_INS = Sql("DELETE FROM ratings WHERE player LIKE 'gone:%'")
-DROP_STAND_IN_CHANGES = Sql("DELETE FROM rating_changes WHERE player LIKE 'gone:%'")
 
 GAME_RATINGS = Sql(
     "SELECT player, shown, delta FROM rating_changes WHERE seq = (SELECT max(seq)"

@@ -225,18 +225,27 @@ def apply_entry(entry: Entry, rater: Rater) -> Body[bool]:
 
 def apply_team(seq: int, key: dict[str, Any], score: int) -> Body[None]:
     row = yield fetch_one(S.TEAM_RECORD, **key)
+    yield execute(S.SET_TEAM_RECORD, **key, **next_record(row, seq, score))
+
+
+def next_record(row: Any, seq: int, score: int) -> dict[str, Any]:
+    """A team record (its TEAM_RECORD row, None for the first game) after one more game."""
     games, best, best_seq, perfect, under, streak, best_streak = row if row is not None else (
         0, None, seq, 0, 0, 0, 0)
     won = score == 0
     streak = streak + 1 if won else 0
     if best is None or score < best:  # the first to reach a score holds the record
         best, best_seq = score, seq
-    yield execute(S.SET_TEAM_RECORD, **key, games=games + 1, best_score=best,
-                  best_seq=best_seq, perfect=perfect + won, under_ten=under + (score < UNDER),
-                  streak=streak, best_streak=max(best_streak, streak))
+    return {"games": games + 1, "best_score": best, "best_seq": best_seq,
+            "perfect": perfect + won, "under_ten": under + (score < UNDER), "streak": streak,
+            "best_streak": max(best_streak, streak)}
 
 
 def rebuild(rater: Rater) -> Body[int]:
+    """Every derived row again from the log. The same arithmetic as the games' own updates
+    (`apply_entry`, `next_record`), on values kept in memory instead of read back row by
+    row: a community's log is read in two statements and its ratings written in three,
+    whatever its length."""
     communities = yield fetch(S.LOCK_ALL_COMMUNITIES)
     yield execute(S.CLEAR_RATINGS)
     yield execute(S.CLEAR_RATING_CHANGES)
@@ -244,10 +253,63 @@ def rebuild(rater: Rater) -> Body[int]:
     yield execute(S.RESET_APPLIED)
     applied = 0
     for (community,) in communities:
-        applied += yield from apply_pending(community, 0, rater)
-    yield execute(S.DROP_STAND_INS)
-    yield execute(S.DROP_STAND_IN_CHANGES)
+        applied += yield from rebuild_community(community, rater)
     return applied
+
+
+def rebuild_community(community: str, rater: Rater) -> Body[int]:
+    rows = yield fetch(S.PENDING_ENTRIES, community=community, after=0)
+    entrants: dict[int, list[tuple[str, int]]] = {}
+    for seq, who, place in (yield fetch(S.PENDING_ENTRANTS, community=community, after=0)):
+        entrants.setdefault(seq, []).append((who, place))
+    ratings: dict[tuple[str, str, str], list[Any]] = {}  # (game, season, player): row
+    changes: list[dict[str, Any]] = []
+    records: dict[tuple[str, int, str], Any] = {}
+    last = 0
+    for seq, game, season, players, rules, score in rows:
+        placings = entrants.get(seq, [])
+        if rules is not None and score is not None:
+            found = records.get((game, players, rules))
+            records[game, players, rules] = tuple(next_record(found, seq, score).values())
+            last = seq
+            continue
+        people = {who for who, _ in placings if not who.startswith("bot:")}
+        current = {who: (ratings[game, season, who][0], ratings[game, season, who][1])
+                   for who in people if (game, season, who) in ratings}
+        try:
+            new = rater.rate(game, placings, current)
+            before = {who: rater.shown(*current.get(who, rater.new)) for who in new}
+            after = {who: rater.shown(*skill) for who, skill in new.items()}
+        except Exception:
+            logger.exception("rating log entry %s failed; the replay takes it up", seq)
+            break
+        for who in sorted(new):
+            games = ratings[game, season, who][3] + 1 if (game, season, who) in ratings else 1
+            ratings[game, season, who] = [*new[who], after[who], games]
+            changes.append({"community": community, "game": game, "season": season,
+                            "seq": seq, "player": who, "shown": after[who],
+                            "delta": after[who] - before[who]})
+        last = seq
+    # A stand-in rated like the person it replaced, so that everyone else's numbers come
+    # out the same; it is nobody's to show, and /forgetme left none behind.
+    kept = [{"community": community, "game": game, "season": season, "player": who,
+             "mu": mu, "sigma": sigma, "shown": shown, "games": games}
+            for (game, season, who), (mu, sigma, shown, games) in ratings.items()
+            if not who.startswith(STAND_IN)]
+    if kept:
+        yield execute_many(S.INSERT_RATING, kept)
+    shown_changes = [change for change in changes if not change["player"].startswith(STAND_IN)]
+    if shown_changes:
+        yield execute_many(S.INSERT_RATING_CHANGE, shown_changes)
+    if records:
+        yield execute_many(S.SET_TEAM_RECORD, [
+            {"community": community, "game": game, "players": players, "rules": rules,
+             **dict(zip(("games", "best_score", "best_seq", "perfect", "under_ten", "streak",
+                         "best_streak"), record, strict=True))}
+            for (game, players, rules), record in records.items()])
+    if last:
+        yield execute(S.SET_APPLIED, seq=last, community=community)
+    return sum(1 for row in rows if row[0] <= last)
 
 
 def leaderboard(key: dict[str, Any], size: int, player: str | None) -> Body[Leaderboard]:
