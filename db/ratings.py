@@ -154,4 +154,8 @@ class Ratings(ABC):
         """The people of a community who last played under `name` (case as stored)."""
 
     @abstractmethod
+    async def table_community(self, table_id: int) -> str | None:
+        """The community a table was opened for (a new game at the same table keeps it)."""
+
+    @abstractmethod
     async def is_community_player(self, community: str, player: str) -> bool: ...

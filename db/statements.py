@@ -363,6 +363,7 @@ MARK_CHANGED = Sql(
 # ----------------------------------------------------------------------------- ratings
 
 SET_COMMUNITY = Sql("UPDATE tables SET community = :community WHERE id = :table_id")
+TABLE_COMMUNITY = Sql("SELECT community FROM tables WHERE id = :table_id")
 NEWEST_RATING = Sql("SELECT season, finished_at FROM rating_log ORDER BY seq DESC LIMIT 1")
 # The community's row, locked until the commit (PostgreSQL: the UPDATE of the conflict
 # takes the row lock), so that two games ending at once in one community are logged and

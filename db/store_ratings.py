@@ -90,6 +90,10 @@ class RatingStore(Ratings):
         return await self._do("read", fetch_column, S.PLAYERS_NAMED,
                               {"community": community, "name": name})
 
+    async def table_community(self, table_id: int) -> str | None:
+        found = await self._do("read", fetch_column, S.TABLE_COMMUNITY, {"table_id": table_id})
+        return found[0] if found else None
+
     async def is_community_player(self, community: str, player: str) -> bool:
         rows = await self._do("read", fetch_all, S.IS_PLAYER,
                               {"community": community, "player": player})

@@ -55,6 +55,7 @@ async def everything(repo: Repository) -> dict[str, list[tuple]]:
 async def test_a_finished_game_is_rated_in_its_own_transaction(repo):
     table_id = await finish(repo, [("u:ana", 1), ("u:bo", 2), (bot("easy"), 3)])
 
+    assert await repo.table_community(table_id) == COMMUNITY
     changes = {c.player: c for c in await repo.game_ratings(table_id)}
     assert set(changes) == {"u:ana", "u:bo"}  # the bot is never rated
     assert changes["u:ana"].shown == 1500 + changes["u:ana"].delta
@@ -86,6 +87,7 @@ async def test_a_table_opened_without_a_community_is_not_rated(repo):
     table_id = await finish(repo, [("u:ana", 1), ("u:bo", 2)], community=None)
 
     assert await repo.game_ratings(table_id) == []
+    assert await repo.table_community(table_id) is None
     assert await repo.newest_rating() is None
     assert len(await repo.results(table_id)) == 2  # the game itself is stored
 
