@@ -440,16 +440,18 @@ RESET_APPLIED = Sql("UPDATE rating_state SET applied_seq = 0")
 GAME_RATINGS = Sql(
     "SELECT player, shown, delta FROM rating_changes WHERE seq = (SELECT max(seq)"
     " FROM rating_log WHERE table_id = :table_id) ORDER BY shown DESC, player")
-BOARD_TOP = Sql(
-    "SELECT r.player, coalesce(n.name, ''), r.shown, r.games FROM ratings AS r"
-    " LEFT JOIN rating_names AS n ON n.community = r.community AND n.player = r.player"
-    " WHERE r.community = :community AND r.game = :game AND r.season = :season"
-    " AND r.games >= :listed_after ORDER BY r.shown DESC, r.player LIMIT :size",
-    postgres="SELECT r.player, coalesce(n.name, ''), r.shown, r.games FROM ratings AS r"
-    " LEFT JOIN rating_names AS n ON n.community = r.community AND n.player = r.player"
-    " WHERE r.community = :community AND r.game = :game AND r.season = :season"
-    " AND r.games >= :listed_after ORDER BY r.shown DESC, r.player COLLATE \"C\""
-    " LIMIT :size")
+_BOARD_TOP = (
+    "SELECT r.player, coalesce(n.name, ''), r.shown, r.games FROM (SELECT community,"
+    " player, shown, games FROM ratings WHERE community = :community AND game = :game"
+    " AND season = :season AND games >= :listed_after ORDER BY shown DESC, {inner} DESC"
+    " LIMIT :size) AS r LEFT JOIN rating_names AS n ON n.community = r.community"
+    " AND n.player = r.player ORDER BY r.shown DESC, {outer} DESC")
+BOARD_TOP = Sql(_BOARD_TOP.format(inner="player", outer="r.player"),
+                postgres=_BOARD_TOP.format(inner='player COLLATE "C"',
+                                           outer='r.player COLLATE "C"'))
+# Statistics for PostgreSQL's planner after a rebuild rewrote the tables (SQLite keeps
+# none: its plans here follow the indexes alone).
+ANALYZE_RATINGS = Sql("SELECT 1", postgres="ANALYZE ratings, rating_changes, rating_names")
 BOARD_ABOVE = Sql(
     "SELECT count(*) FROM ratings WHERE community = :community AND game = :game"
     " AND season = :season AND games >= :listed_after AND shown > :shown")

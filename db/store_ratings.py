@@ -258,6 +258,7 @@ def rebuild(rater: Rater) -> Body[int]:
     applied = 0
     for (community,) in communities:
         applied += yield from rebuild_community(community, rater)
+    yield fetch(S.ANALYZE_RATINGS)
     return applied
 
 

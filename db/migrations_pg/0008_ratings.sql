@@ -55,8 +55,11 @@ CREATE TABLE ratings (
     games      INTEGER NOT NULL,
     PRIMARY KEY (community, game, season, player)
 );
--- Covering: counting the players above someone reads this index alone.
-CREATE INDEX ratings_board ON ratings (community, game, season, shown, games);
+-- A leaderboard's order (ties by player in byte order, descending, as SQLite), read
+-- backwards: the top 10 stop after 10 entries; and covering, so counting the players
+-- above someone reads it alone.
+CREATE INDEX ratings_board ON ratings (community, game, season, shown, player COLLATE "C",
+                                       games);
 CREATE INDEX ratings_by_player ON ratings (player);
 
 -- Derived: each rated game's new shown number and change per person.
