@@ -452,12 +452,12 @@ BOARD_TOP = Sql(_BOARD_TOP.format(inner="player", outer="r.player"),
 # Statistics for PostgreSQL's planner after a rebuild rewrote the tables (SQLite keeps
 # none: its plans here follow the indexes alone).
 ANALYZE_RATINGS = Sql("SELECT 1", postgres="ANALYZE ratings, rating_changes, rating_names")
-BOARD_ABOVE = Sql(
-    "SELECT count(*) FROM ratings WHERE community = :community AND game = :game"
-    " AND season = :season AND games >= :listed_after AND shown > :shown")
-BOARD_LISTED = Sql(
-    "SELECT count(*) FROM ratings WHERE community = :community AND game = :game"
+# How many are listed, and how many of them rank above `shown`: one pass over the ladder.
+_BOARD_COUNTS = (
+    "SELECT count(*), {above} FROM ratings WHERE community = :community AND game = :game"
     " AND season = :season AND games >= :listed_after")
+BOARD_COUNTS = Sql(_BOARD_COUNTS.format(above="coalesce(sum(shown > :shown), 0)"),
+                   postgres=_BOARD_COUNTS.format(above="count(*) FILTER (WHERE shown > :shown)"))
 OWN_RATING = Sql(
     "SELECT r.shown, r.games, coalesce(n.name, '') FROM ratings AS r LEFT JOIN rating_names"
     " AS n ON n.community = r.community AND n.player = r.player WHERE r.community = :community"

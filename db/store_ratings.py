@@ -324,14 +324,17 @@ def leaderboard(key: dict[str, Any], size: int, player: str | None) -> Body[Lead
         # Ties share a place: 1 + the listed players with a higher number.
         place = next((s.place for s in top if s.shown == shown), len(top) + 1)
         top.append(Standing(place, who, name, shown, games))
-    (listed,) = yield fetch_one(S.BOARD_LISTED, **key)
-    own = None
+    mine = None
     if player is not None and all(s.player != player for s in top):
         mine = yield fetch_one(S.OWN_RATING, player=player, **{
             k: v for k, v in key.items() if k != "listed_after"})
-        if mine is not None and mine[1] >= key["listed_after"]:
-            (above,) = yield fetch_one(S.BOARD_ABOVE, shown=mine[0], **key)
-            own = Standing(above + 1, player, mine[2], mine[0], mine[1])
+        if mine is not None and mine[1] < key["listed_after"]:
+            mine = None  # not listed yet: no place to show
+    # Nobody ranks above a number past every rating: then only the listed are counted.
+    listed, above = yield fetch_one(S.BOARD_COUNTS, shown=2**31 - 1 if mine is None else mine[0],
+                                    **key)
+    own = None if mine is None else Standing(above + 1, player or "", mine[2], mine[0],
+                                             mine[1])
     return Leaderboard(top, own, listed)
 
 
