@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import present
 from bot.deliveries import Announcement, Delivery, HandMessage, Notice, TableMessage
-from bot.i18n import t
+from bot.i18n import CATALOGUES, t
 from bot.live import Live
 from bot.outbox import Sink
 from bot.render import decode_ref
@@ -137,7 +137,7 @@ async def seat_view(tables: Tables, table_id: int, user_id: str | None,
         "view": None, "moves": [], "hands": None, "outcome": None, "deadline_in": None,
         "last": [], "to_act": [],
         "lines": present.table(live, lang).lines,
-        "words": _words(lang, row.status),
+        "words": words(lang),
     }
     state = live.state
     if state is None or row.status == LOBBY:
@@ -184,16 +184,15 @@ def _moves(live: Live, seat: int, hand: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-_WORDS = ("table_last", "hand_your_turn", "table_over", "table_cancelled", "status_lobby",
-          "status_playing", "status_finished", "status_cancelled")
+# The page's own words (bot/locales/*/web.ftl) and a few of the chat's; a sentence with a
+# parameter is sent with `{name}` in its place, which the page fills.
+_WORDS = ("table_last", "table_over", "table_cancelled")
+_PARAMS = {"web_waiting": ("names",), "web_seconds": ("seconds",), "web_draw_pile": ("count",),
+           "web_round": ("round", "rounds")}
 
 
-def _words(lang: str, status: str) -> dict[str, str]:
-    """The few catalogue sentences the page shows as they are, in the reader's language."""
-    words = {}
-    for key in _WORDS:
-        try:
-            words[key] = t(lang, key)
-        except Exception:  # a sentence that needs parameters: left out
-            continue
-    return words
+def words(lang: str) -> dict[str, str]:
+    """The sentences the page shows as they are, in the reader's language."""
+    keys = [*_WORDS, *(key for key in CATALOGUES.get("en", {}) if key.startswith("web_"))]
+    return {key: t(lang, key, **{name: f"{{{name}}}" for name in _PARAMS.get(key, ())})
+            for key in keys}

@@ -19,6 +19,7 @@ import hmac
 import json
 import secrets
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl
 
 # Launch data older than this is refused: Telegram signs it when the app opens.
@@ -191,7 +192,7 @@ class Signer:
             raise Refused("stale_session")
         return person
 
-    def _open(self, token: str, purpose: str) -> dict[str, object]:
+    def _open(self, token: str, purpose: str) -> dict[str, Any]:
         refusal = "bad_link" if purpose == "link" else "bad_session"
         if not isinstance(token, str) or len(token) > 2048 or token.count(".") != 1:
             raise Refused(refusal)
