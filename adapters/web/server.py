@@ -140,7 +140,7 @@ class WebServer:
                 return _refusal_page(t(self._lang(None), f"web_refused_{exc.code}"))
             response = web.HTTPSeeOther(f"/t/{ref}")
             self._set_session(request, response, link.person)
-            return response
+            raise response
         return _refusal_page(t(lang, "web_refused_no_table"))
 
     async def _telegram(self, request: web.Request) -> web.Response:
