@@ -287,11 +287,10 @@ async def test_a_discord_link_is_exchanged_once_for_its_table_only(repo):
                 await ws.send_json({"type": "open", "ref": ref})
                 frame = (await frames_until(ws, lambda f: f["type"] in {"view", "refused"}))[-1]
                 assert frame["type"] == "view" and frame["seat"] == 0
-        async with aiohttp.ClientSession() as http:
-            async with http.get(f"{url}/t/{ref}", params={"token": token},
-                                allow_redirects=False) as answer:
-                assert answer.status == 403
-                assert "used already" in await answer.text()
+        async with aiohttp.ClientSession() as http, http.get(
+                f"{url}/t/{ref}", params={"token": token}, allow_redirects=False) as answer:
+            assert answer.status == 403
+            assert "used already" in await answer.text()
     finally:
         await server.close()
         await tables.close()
