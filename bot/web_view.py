@@ -186,7 +186,9 @@ def _moves(live: Live, seat: int, hand: list[Any]) -> list[dict[str, Any]]:
 
 # The page's own words (bot/locales/*/web.ftl) and a few of the chat's; a sentence with a
 # parameter is sent with `{name}` in its place, which the page fills.
-_WORDS = ("table_last", "table_over", "table_cancelled")
+_ROWS = ("quad", "run4", "triple", "run3", "pair", "run2", "single", "none")
+_WORDS = ("table_last", "table_over", "table_cancelled",
+          *(f"nix.row{kind}.{row}" for row in _ROWS for kind in ("", "name")))
 _PARAMS = {"web_waiting": ("names",), "web_seconds": ("seconds",), "web_draw_pile": ("count",),
            "web_round": ("round", "rounds")}
 

@@ -1,14 +1,16 @@
 """A real browser for the web page's tests: Debian's chromium, driven by Playwright with
-no browser of its own downloaded. One browser for all the tests of a worker.
+no browser of its own downloaded. One browser for the tests of a module.
+
+Module-scoped, not session-scoped: Playwright's synchronous API runs an event loop in the
+main thread while it is open, and the async tests a worker runs after a browser test need
+that thread's loop free; pytest ends the browser when its worker moves to another module.
 
 Without chromium (or Playwright) the browser tests skip and say why; with CI=true they
 fail instead: in CI they never skip (.ci/run installs chromium when it is missing)."""
 
+import asyncio
 import os
-import re
-import signal
-import subprocess
-import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +18,11 @@ from typing import Any
 
 import pytest
 
+from adapters.web.local import serve_local
+from bot.settings import Settings
+from db.sqlite import SqliteRepository
+
 CHROMIUM = os.environ.get("TAPIS_CHROMIUM", "/usr/bin/chromium")
-ADDRESS = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 
 
 def _missing() -> str | None:
@@ -30,7 +35,7 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     missing = _missing()
     if missing is not None:
@@ -46,40 +51,59 @@ def browser() -> Iterator[Any]:
 
 
 class LocalWeb:
-    """`python -m bot --web` as a player starts it, on a database of the test's own."""
+    """The server `python -m bot --web` runs (`serve_local`), on a database of the test's
+    own, in a thread with its own event loop: the browser is driven from this one.
+    (tests/web/test_server.py starts the command itself once.)"""
 
     def __init__(self, database: Path) -> None:
         self.database = database
         self.port = 0
-        self.process: subprocess.Popen[str] | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> "LocalWeb":
-        env = {**os.environ, "WEB_PORT": str(self.port), "NO_PROXY": "127.0.0.1,localhost",
-               "BOT_DELAY": "0", "LOG_LEVEL": "WARNING"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot", "--web", "--database",
-             f"sqlite:///{self.database}"], env=env, stdout=subprocess.PIPE, text=True,
-            cwd=Path(__file__).resolve().parents[2])
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        found = ADDRESS.search(line)
-        assert found, f"python -m bot --web printed {line!r}"
-        self.port = int(found.group(1))
+        ready = threading.Event()
+        failed: list[BaseException] = []
+
+        async def serve() -> None:
+            repo = SqliteRepository(self.database, writer_process=False)
+            await repo.open()
+            settings = Settings(_env_file=None, bot_delay=0)  # type: ignore[call-arg]
+            try:
+                server, tables, self.port = await serve_local(repo, settings, self.port)
+            except BaseException as exc:
+                failed.append(exc)
+                ready.set()
+                await repo.close()
+                return
+            self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+            ready.set()
+            try:
+                await self._stop.wait()
+            finally:
+                await server.close()
+                await tables.close()
+                await repo.close()
+
+        self._thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
+        self._thread.start()
+        assert ready.wait(20), "the web server did not start"
+        if failed:
+            raise failed[0]
         return self
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
+        if self._thread is None:
+            return
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(20)
+        self._thread = self._loop = self._stop = None
 
 
 @pytest.fixture

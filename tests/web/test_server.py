@@ -294,3 +294,25 @@ async def test_a_discord_link_is_exchanged_once_for_its_table_only(repo):
     finally:
         await server.close()
         await tables.close()
+
+
+async def test_python_m_bot_web_prints_its_address_and_serves_the_page(tmp_path):
+    """The command a newcomer types: it says where to point the browser, on loopback."""
+    import os
+    import sys
+
+    env = {**os.environ, "WEB_PORT": "0", "NO_PROXY": "127.0.0.1,localhost"}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--web", "--database", f"sqlite:///{tmp_path}/t.db",
+        env=env, stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+        assert "http://127.0.0.1:" in line
+        url = line[line.index("http://"):].split()[0]
+        async with aiohttp.ClientSession() as http, http.get(url) as answer:
+            assert answer.status == 200
+            assert '<script type="module" src="/static/app.js">' in await answer.text()
+    finally:
+        process.terminate()
+        assert await asyncio.wait_for(process.wait(), 20) == 0

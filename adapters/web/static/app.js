@@ -120,7 +120,7 @@ function draw() {
   const moves = v.moves || [];
   const hand = state.hand || [];
   const picked = selected.map(i => hand[i]);
-  const matching = moves.filter(m => contains(m.cards, picked));
+  const matching = moves.filter(m => g.fits(m, picked));
   const ctx = {
     words, play,
     pileTarget: pile => {
@@ -140,12 +140,13 @@ function draw() {
     state.hand_sizes && state.hand_sizes[i] !== undefined ? el("span", { class: "count", title: words.web_hand_size || "" }, el("span", { class: "mini" }), String(state.hand_sizes[i])) : null,
     scores[i] !== undefined ? el("span", { class: "score", text: String(scores[i]) }) : null)));
   // the hand
-  const usable = new Set(moves.flatMap(m => m.cards));
+  const usable = card => moves.some(m => g.uses(m, card));
+  const anyUsable = hand.some(usable);
   $("hand").replaceChildren(...hand.map((card, i) => {
     const face = g.card(String(card));
     const button = el("button", { class: "card-slot", type: "button", "data-card": String(card), "aria-pressed": String(selected.includes(i)),
       onclick: () => tap(i) }, face);
-    face.classList.add(...[usable.has(String(card)) ? "playable" : usable.size ? "dim" : null,
+    face.classList.add(...[usable(card) ? "playable" : anyUsable ? "dim" : null,
       selected.includes(i) ? "selected" : null].filter(Boolean));
     return button;
   }));
@@ -216,24 +217,15 @@ function drawLog(v, who, g) {
 function tap(i) {
   const hand = (view.view && view.view.hand) || [];
   const moves = view.moves || [];
+  const g = look(view.table.game);
   if (selected.includes(i)) selected = selected.filter(j => j !== i);
   else {
     const next = [...selected, i].map(j => hand[j]);
     // A card that fits no move with those already picked starts a new pick.
-    selected = moves.some(m => contains(m.cards, next)) ? [...selected, i] : [i];
+    selected = moves.some(m => g.fits(m, next)) ? [...selected, i] : [i];
   }
   $("refusal").textContent = "";
   draw();
-}
-
-function contains(cards, wanted) {
-  const left = [...cards];
-  for (const card of wanted) {
-    const at = left.indexOf(String(card));
-    if (at < 0) return false;
-    left.splice(at, 1);
-  }
-  return true;
 }
 
 // --- a new table (python -m bot --web) ------------------------------------------------------

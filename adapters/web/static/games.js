@@ -21,6 +21,12 @@ export function el(tag, attrs = {}, ...children) {
 
 function svg(tag, attrs, ...children) { return el(tag, { ...attrs, svg: true }, ...children); }
 
+// A number's corners, the lower one upside down: 6 and 9 underlined, as printed cards do.
+function corners(text) {
+  const cls = /^[0-9]+$/.test(text) && /[69]/.test(text) ? " turnable" : "";
+  return [el("span", { class: `corner${cls}`, text }), el("span", { class: `corner low${cls}`, text })];
+}
+
 // --- Ochs & Esel ---------------------------------------------------------------------------
 
 function animal(kind) {
@@ -42,7 +48,7 @@ function oeCard(card, small) {
   const n = Number(card);
   const hue = Math.round((n - 1) * 330 / 13);
   const face = el("span", { class: cls, style: `color:hsl(${hue} 65% 35%);background:linear-gradient(160deg,var(--card) 60%,hsl(${hue} 70% 88%))` },
-    el("span", { class: "corner", text: card }), card, el("span", { class: "corner low", text: card }));
+    corners(card)[0], card, corners(card)[1]);
   return face;
 }
 
@@ -69,7 +75,7 @@ function tgCard(card, small) {
   const hue = Math.round(220 - (n / 100) * 220);
   return el("span", { class: `card tg-card${small ? " small" : ""}`,
     style: `color:hsl(${hue} 70% 30%);background:linear-gradient(170deg,var(--card) 55%,hsl(${hue} 75% 86%))` },
-    el("span", { class: "corner", text: card }), card, el("span", { class: "corner low", text: card }));
+    corners(card)[0], card, corners(card)[1]);
 }
 
 const MARKS = { stop: "✋", small: "⚠" };
@@ -95,7 +101,7 @@ function nixCard(card, small) {
   const n = Number(card);
   const hue = [0, 12, 35, 55, 130, 190, 230, 280][n] || 0;
   return el("span", { class: `card nix-card${small ? " small" : ""}`, style: `color:hsl(${hue} 70% 32%)` },
-    el("span", { class: "corner", text: card }), card, el("span", { class: "corner low", text: card }));
+    corners(card)[0], card, corners(card)[1]);
 }
 
 function chip(seat, isSuper, names) {
@@ -105,7 +111,7 @@ function chip(seat, isSuper, names) {
 
 function nixBoard(v, names, ctx) {
   const rows = Object.entries(v.board || {}).map(([row, places]) => el("tr", {},
-    el("th", { text: row }),
+    el("th", { text: ctx.words[`nix.row.${row}`] || row, title: ctx.words[`nix.rowname.${row}`] || "" }),
     places.map((place, i) => el("td", {}, place ? chip(place.seat, place.super, names)
       : el("span", { class: "val", text: String(((v.board_values || {})[row] || [])[i] ?? "") })))));
   const turn = v.turn;
@@ -142,15 +148,38 @@ function miBoard(v, names, ctx) {
 
 // --- the table of games ------------------------------------------------------------------------
 
+// Whether a move plays the cards picked: they are among its cards. In Michigan a lead
+// names a suit (its lowest card is played): a card picks the lead of its suit.
+function contains(cards, wanted) {
+  const left = [...cards];
+  for (const card of wanted) {
+    const at = left.indexOf(String(card));
+    if (at < 0) return false;
+    left.splice(at, 1);
+  }
+  return true;
+}
+
+function leadFits(move, picked) {
+  const lead = move.text.match(/^lead ([SHDC])$/);
+  if (!picked.length) return true;
+  return lead ? picked.every(card => String(card).slice(-1) === lead[1]) : contains(move.cards, picked);
+}
+
 const LOOKS = {
   "ochs-esel": { card: oeCard, board: oeBoard },
   "the-game": { card: tgCard, board: tgBoard },
   "nix-fur-ungut": { card: nixCard, board: nixBoard },
-  "michigan": { card: miCard, board: miBoard },
+  "michigan": { card: miCard, board: miBoard, fits: leadFits,
+    uses: (move, card) => move.text === `lead ${String(card).slice(-1)}` },
 };
 
+const DEFAULT = { card: c => el("span", { class: "card", text: c }), board: () => [] };
+
 export function look(game) {
-  return LOOKS[game] || { card: c => el("span", { class: "card", text: c }), board: () => [] };
+  const found = LOOKS[game] || DEFAULT;
+  return { fits: (move, picked) => contains(move.cards, picked),
+    uses: (move, card) => move.cards.includes(String(card)), ...found };
 }
 
 export function fill(template, params) {
