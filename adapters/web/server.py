@@ -351,6 +351,8 @@ class WebServer:
                 return
             if self.said is not None:
                 view["said"] = self.said(page.table_id)
+            if self.local is not None and view["table"]["status"] not in {"lobby", "playing"}:
+                view["games"] = _games()  # a new table may be opened from the page
             frame = json.dumps({"type": "view", **view}, ensure_ascii=False,
                                separators=(",", ":"))
             if frame == page.last:

@@ -76,6 +76,11 @@ def test_a_whole_game_against_bots_by_tapping(browser, local_web, game, bots, op
     # The final ranking, and every hand shown now that the game is over.
     assert page.locator("#log ol li").count() == len(final["outcome"]["ranking"])
     assert page.text_content("#turn")
+    # Another game, from the page.
+    page.click("#again")
+    page.select_option("#game", "ochs-esel")
+    page.click("#start")
+    wait_until(lambda: (v := state(page)) and v["table"]["id"] != final["table"]["id"])
     assert page.errors == []
     page.close()
 
