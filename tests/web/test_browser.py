@@ -117,3 +117,15 @@ def test_a_page_catches_up_after_the_server_restarts(browser, local_web):
     assert again["table"]["id"] == table_id
     tap_move(page, again["moves"][0])
     page.close()
+
+
+def test_the_page_takes_telegrams_theme_colours_from_the_address(browser, local_web):
+    page = browser.new_page(viewport=PHONE)
+    theme = '{"bg_color":"#112233","text_color":"#eeeeee","button_color":"#ff8800"}'
+    page.goto(f"{local_web.url}#tgWebAppThemeParams={theme}")
+    page.wait_for_selector("#game")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == \
+        "rgb(17, 34, 51)"
+    assert page.evaluate("getComputedStyle(document.querySelector('#start'))"
+                         ".backgroundColor") == "rgb(255, 136, 0)"
+    page.close()

@@ -316,3 +316,59 @@ async def test_python_m_bot_web_prints_its_address_and_serves_the_page(tmp_path)
     finally:
         process.terminate()
         assert await asyncio.wait_for(process.wait(), 20) == 0
+
+
+async def test_beside_the_chat_the_page_is_off_without_web_url_and_links_work_with_it(repo):
+    from adapters.web.chat import miniapp_link, private_link, serve_beside, table_url
+
+    watchers = Watchers()
+    tables = Tables(repo, Watched(RecordingSink(), watchers), platform="telegram",
+                    settings=settings())
+    off = settings()
+    assert await serve_beside({"telegram": tables}, watchers, off, repo) is None
+    assert table_url(off, "7_abcdefghij") is None
+    on = settings(web_url=PUBLIC, web_port=0, telegram_miniapp="tapis")
+    assert miniapp_link(on, "TapisBot", "7_abcdefghij") == \
+        "https://t.me/TapisBot/tapis?startapp=7_abcdefghij"
+    await tables.start(run_scheduler=True)
+    host = Actor("42", "Ada")
+    reply = await tables.new_game(host, "-100", "ochs-esel", [])
+    await tables.add_bot(host, "-100")
+    await tables.add_bot(host, "-100")
+    await tables.start_game(host, "-100")
+    ref = await tables.ref(reply.table_id or 0)
+    server = await serve_beside({"telegram": tables}, watchers, on, repo)
+    assert server is not None and server.runner is not None
+    port = next(a[1] for a in server.runner.addresses if isinstance(a, tuple))
+    link = private_link(on, server.signer, Person("telegram", "42", "Ada"),
+                        reply.table_id or 0, ref)
+    assert link is not None and link.startswith(f"{PUBLIC}/t/{ref}?token=")
+    try:
+        async with aiohttp.ClientSession() as http, http.get(
+                link.replace(PUBLIC, f"http://127.0.0.1:{port}"),
+                allow_redirects=False) as answer:
+            assert answer.status == 303
+    finally:
+        await server.close()
+        await tables.close()
+
+
+async def test_a_turn_with_a_deadline_is_sent_with_the_seconds_left(repo):
+    server, tables, port, ref, table_id = await chat_server(repo)
+    try:
+        live = await tables.live_table(table_id)
+        assert live is not None
+        from bot.web_view import seat_view
+
+        async with asyncio.timeout(10):
+            while True:  # the bots move first, if the deal says so
+                view = await seat_view(tables, table_id, "42")
+                assert view is not None
+                if view["to_act"] == [0]:
+                    break
+                await asyncio.sleep(0.05)
+        assert view["moves"]
+        assert 290 < view["deadline_in"] <= 300 and view["deadline_seat"] == 0
+    finally:
+        await server.close()
+        await tables.close()
