@@ -354,12 +354,10 @@ async def test_beside_the_chat_the_page_is_off_without_web_url_and_links_work_wi
 
 
 async def test_a_turn_with_a_deadline_is_sent_with_the_seconds_left(repo):
-    server, tables, port, ref, table_id = await chat_server(repo)
-    try:
-        live = await tables.live_table(table_id)
-        assert live is not None
-        from bot.web_view import seat_view
+    from bot.web_view import seat_view
 
+    server, tables, _port, _ref, table_id = await chat_server(repo)
+    try:
         async with asyncio.timeout(10):
             while True:  # the bots move first, if the deal says so
                 view = await seat_view(tables, table_id, "42")
