@@ -183,6 +183,16 @@ class Settings(BaseSettings):
                              "-hex 32), or unset")
         return value
 
+    @field_validator("web_host")
+    @classmethod
+    def _host_name(cls, value: str) -> str:
+        # Said at start, not when the web server first binds (it may start later).
+        value = value.strip()
+        if not re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", value):
+            raise ValueError("WEB_HOST must be an address or host name of this machine, "
+                             "e.g. 127.0.0.1 or 0.0.0.0")
+        return value
+
     @field_validator("telegram_miniapp")
     @classmethod
     def _miniapp_name(cls, value: str | None) -> str | None:
