@@ -44,6 +44,9 @@ MAX_FRAME = 16 * 1024  # a move is a line of text; nothing a page sends is longe
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'")
 MemberCheck = Callable[[Person, int], Awaitable[bool]]
+# A drawing is shared by the pages of one seat for this long (its deadline's seconds age).
+FRAME_REUSE = 0.5
+KEPT_FRAMES = 4096
 
 
 @dataclass(eq=False)
@@ -84,6 +87,7 @@ class WebServer:
         self.clock = clock
         self.spent = Spent()
         self.pages: set[Page] = set()
+        self._frames: dict[tuple[object, ...], tuple[float, str]] = {}
         self.runner: web.AppRunner | None = None
 
     # --- serving ---------------------------------------------------------------------------
@@ -339,23 +343,12 @@ class WebServer:
     async def _push(self, page: Page) -> None:
         while page.dirty and not page.ws.closed:
             page.dirty = False
-            if page.tables is None or page.table_id is None or page.person is None:
-                return
             try:
-                view = await seat_view(page.tables, page.table_id, page.person.user_id,
-                                       await self._page_lang(page))
+                frame = await self._frame(page)
             except StorageError:
                 log.warning("a web page's table could not be read", exc_info=True)
                 return
-            if view is None:
-                return
-            if self.said is not None:
-                view["said"] = self.said(page.table_id)
-            if self.local is not None and view["table"]["status"] not in {"lobby", "playing"}:
-                view["games"] = _games()  # a new table may be opened from the page
-            frame = json.dumps({"type": "view", **view}, ensure_ascii=False,
-                               separators=(",", ":"))
-            if frame == page.last:
+            if frame is None or frame == page.last:
                 continue
             page.last = frame
             try:
@@ -363,6 +356,38 @@ class WebServer:
                 page.frames += 1
             except (ConnectionError, RuntimeError):
                 return
+
+    async def _frame(self, page: Page) -> str | None:
+        """The page's next frame. Pages of the same seat (every spectator of a table is
+        the public) share one drawing of a change: a table watched by hundreds of pages
+        is drawn once per seat, not once per page."""
+        if page.tables is None or page.table_id is None or page.person is None:
+            return None
+        live = await page.tables.live_table(page.table_id)
+        if live is None:
+            return None
+        holder = live.seat_of(page.person.user_id)
+        lang = await self._page_lang(page)
+        said = self.said(live.id) if self.said is not None else None
+        key = (page.tables.platform, live.id, live.row.version, live.row.updated_at,
+               None if holder is None else holder.seat, lang, tuple(said or ()))
+        now = time.monotonic()
+        kept = self._frames.get(key)
+        if kept is not None and now - kept[0] < FRAME_REUSE:
+            return kept[1]
+        view = await seat_view(page.tables, page.table_id, page.person.user_id, lang)
+        if view is None:
+            return None
+        if said is not None:
+            view["said"] = said
+        if self.local is not None and view["table"]["status"] not in {"lobby", "playing"}:
+            view["games"] = _games()  # a new table may be opened from the page
+        frame = json.dumps({"type": "view", **view}, ensure_ascii=False,
+                           separators=(",", ":"))
+        if len(self._frames) >= KEPT_FRAMES:
+            self._frames.clear()
+        self._frames[key] = (now, frame)
+        return frame
 
     async def _page_lang(self, page: Page) -> str:
         """The player's own /lang, else their app's language, else the table's channel's."""
