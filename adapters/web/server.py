@@ -60,7 +60,7 @@ class Page:
     stop_watching: Callable[[], None] | None = None
     dirty: bool = False
     pushing: asyncio.Task[None] | None = None
-    last: str = ""
+    last: tuple[object, ...] = ()  # what the last frame sent showed (`WebServer._frame`)
     frames: int = 0
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -274,7 +274,7 @@ class WebServer:
         if page.stop_watching is not None:
             page.stop_watching()
         page.stop_watching = self.watchers.watch(table_id, lambda _id: self._changed(page))
-        page.last = ""
+        page.last = ()
         self._changed(page)
 
     async def _refuse(self, page: Page, code: str, person: Person | None) -> None:
@@ -344,20 +344,22 @@ class WebServer:
         while page.dirty and not page.ws.closed:
             page.dirty = False
             try:
-                frame = await self._frame(page)
+                drawn = await self._frame(page)
             except StorageError:
                 log.warning("a web page's table could not be read", exc_info=True)
                 return
-            if frame is None or frame == page.last:
+            # The same table for the same seat is not sent twice (only its deadline's
+            # seconds would differ, which the page counts down itself).
+            if drawn is None or drawn[0] == page.last:
                 continue
-            page.last = frame
+            page.last, frame = drawn
             try:
                 await page.ws.send_str(frame)
                 page.frames += 1
             except (ConnectionError, RuntimeError):
                 return
 
-    async def _frame(self, page: Page) -> str | None:
+    async def _frame(self, page: Page) -> tuple[tuple[object, ...], str] | None:
         """The page's next frame. Pages of the same seat (every spectator of a table is
         the public) share one drawing of a change: a table watched by hundreds of pages
         is drawn once per seat, not once per page."""
@@ -374,7 +376,7 @@ class WebServer:
         now = time.monotonic()
         kept = self._frames.get(key)
         if kept is not None and now - kept[0] < FRAME_REUSE:
-            return kept[1]
+            return key, kept[1]
         view = await seat_view(page.tables, page.table_id, page.person.user_id, lang)
         if view is None:
             return None
@@ -387,7 +389,7 @@ class WebServer:
         if len(self._frames) >= KEPT_FRAMES:
             self._frames.clear()
         self._frames[key] = (now, frame)
-        return frame
+        return key, frame
 
     async def _page_lang(self, page: Page) -> str:
         """The player's own /lang, else their app's language, else the table's channel's."""

@@ -31,7 +31,7 @@ async def repo(tmp_path: Path) -> AsyncIterator[SqliteRepository]:
 
 
 def settings(**extra: Any) -> Settings:
-    return Settings(_env_file=None, bot_delay=0.2, **extra)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **{"bot_delay": 0.2, **extra})  # type: ignore[arg-type]
 
 
 async def frames_until(ws: aiohttp.ClientWebSocketResponse, done: Any,
@@ -367,6 +367,72 @@ async def test_a_turn_with_a_deadline_is_sent_with_the_seconds_left(repo):
                 await asyncio.sleep(0.05)
         assert view["moves"]
         assert 290 < view["deadline_in"] <= 300 and view["deadline_seat"] == 0
+    finally:
+        await server.close()
+        await tables.close()
+
+
+async def test_two_pages_at_one_table_each_see_the_others_move_within_a_second(repo):
+    watchers = Watchers()
+    tables = Tables(repo, Watched(RecordingSink(), watchers), platform="telegram",
+                    settings=settings(bot_delay=0.1))
+    await tables.start(run_scheduler=True)
+    ada, bob = Actor("42", "Ada"), Actor("43", "Bob")
+    reply = await tables.new_game(ada, "-100", "ochs-esel", [])
+    assert (await tables.join(bob, "-100")).ok
+    await tables.add_bot(ada, "-100")
+    assert (await tables.start_game(ada, "-100")).ok
+    ref = await tables.ref(reply.table_id or 0)
+    server = WebServer({"telegram": tables}, watchers, Signer(b"s" * 32), public_url=PUBLIC)
+    port = await server.start("127.0.0.1", 0)
+    url = f"http://127.0.0.1:{port}/ws"
+
+    async def page(person: Actor) -> aiohttp.ClientWebSocketResponse:
+        cookie = server.signer.session(Person("telegram", person.user_id, person.name),
+                                       time.time())
+        ws = await http.ws_connect(url, headers={"Origin": PUBLIC,
+                                                 "Cookie": f"{COOKIE}={cookie}"})
+        await ws.send_json({"type": "open", "ref": ref})
+        return ws
+
+    try:
+        async with aiohttp.ClientSession() as http:
+            pages = {"42": await page(ada), "43": await page(bob)}
+            first = {uid: (await frames_until(ws, lambda f: f["type"] == "view"))[-1]
+                     for uid, ws in pages.items()}
+            watched = 0
+            for _ in range(12):
+                live = await tables.live_table(reply.table_id or 0)
+                assert live is not None and live.state is not None
+                version = live.row.version
+                to_act = live.game.to_act(live.state)[0]
+                if live.seats[to_act].is_bot:  # the bot's turn: wait until it moved
+                    for uid, ws in pages.items():
+                        first[uid] = (await frames_until(ws, lambda f, v=version: f["type"] ==
+                                                         "view" and f["table"]["version"] > v))[-1]
+                    continue
+                mover = live.seats[to_act].user_id
+                other = next(uid for uid in pages if uid != mover)
+                if not first[mover]["moves"]:
+                    first[mover] = (await frames_until(pages[mover], lambda f: bool(
+                        f.get("moves"))))[-1]
+                started = time.monotonic()
+                await pages[mover].send_json({"type": "play",
+                                              "text": first[mover]["moves"][0]["text"]})
+                seen = await frames_until(pages[other], lambda f, v=version: f["type"] ==
+                                          "view" and f["table"]["version"] > v, within=1.0)
+                assert time.monotonic() - started < 1.0
+                assert seen[-1]["seat"] == next(s.seat for s in live.seats
+                                                if s.user_id == other)
+                first[other] = seen[-1]
+                first[mover] = (await frames_until(pages[mover], lambda f, v=version: f[
+                    "type"] == "view" and f["table"]["version"] > v))[-1]
+                watched += 1
+                if watched == 2:
+                    break
+            assert watched == 2
+            for ws in pages.values():
+                await ws.close()
     finally:
         await server.close()
         await tables.close()
