@@ -88,7 +88,6 @@ class TimedServer(WebServer):
         drawn = await super()._frame(page)
         if drawn is not None and self.measuring:
             key = drawn[0]
-            page.tasks.add(asyncio.current_task())  # type: ignore[arg-type]
             told = self.timed.told.get((int(key[1]), int(key[2])))  # type: ignore[call-overload]
             if told is not None:
                 # Sent once this returns: the send itself is queued on the socket.

@@ -12,6 +12,7 @@ pings its watchers, who read the table as it is then. A ping is only "look again
 is sent is drawn from the table in memory, never from the delivery.
 """
 
+import asyncio
 import hmac
 import logging
 from collections import Counter
@@ -37,6 +38,7 @@ class Watchers:
 
     def __init__(self) -> None:
         self._by_table: dict[int, set[Callable[[int], None]]] = {}
+        self._pending: set[int] = set()
 
     def watch(self, table_id: int, ping: Callable[[int], None]) -> Callable[[], None]:
         """Start pinging `ping`; the answer stops it."""
@@ -51,13 +53,22 @@ class Watchers:
         return stop
 
     def changed(self, table_id: int | None) -> None:
-        if table_id is None:
+        """A move makes several deliveries at once (the table, each hand): its watchers
+        are told once, when the move's work has let the event loop go."""
+        if table_id is None or table_id not in self._by_table:
             return
-        for ping in list(self._by_table.get(table_id, ())):
-            try:
-                ping(table_id)
-            except Exception:  # one page's failure is no table's
-                log.exception("a web page could not be told of a change")
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self._tell)
+        self._pending.add(table_id)
+
+    def _tell(self) -> None:
+        pending, self._pending = self._pending, set()
+        for table_id in pending:
+            for ping in list(self._by_table.get(table_id, ())):
+                try:
+                    ping(table_id)
+                except Exception:  # one page's failure is no table's
+                    log.exception("a web page could not be told of a change")
 
     def count(self) -> int:
         return sum(len(pings) for pings in self._by_table.values())
@@ -66,9 +77,10 @@ class Watchers:
 class Watched:
     """A sink that tells `watchers` of every delivery, then makes it through `inner`.
 
-    `turn` is where the outbox waits for a platform's pacing before taking a delivery:
-    the watchers are told there already, so a page does not wait for Telegram's flood
-    limits to learn of a move the table in memory already holds."""
+    `turn` is where the outbox waits for a platform's pacing before taking a delivery
+    (it calls it for every delivery of a sink that has it): the watchers are told there,
+    so a page does not wait for Telegram's flood limits to learn of a move the table in
+    memory already holds."""
 
     def __init__(self, inner: Sink, watchers: Watchers) -> None:
         self.inner = inner
@@ -81,18 +93,14 @@ class Watched:
             await pace(delivery)
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        try:
-            return await self.inner.show_table(msg, ref)
-        finally:
-            self.watchers.changed(msg.table_id)
+        return await self.inner.show_table(msg, ref)
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        try:
-            return await self.inner.show_hand(msg, ref)
-        finally:
-            self.watchers.changed(msg.table_id)
+        return await self.inner.show_hand(msg, ref)
 
     async def announce(self, msg: Announcement) -> None:
+        # Told again once made: a page where the web is the only client (`--web`) shows
+        # what was announced.
         try:
             await self.inner.announce(msg)
         finally:

@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,6 @@ class Page:
     pushing: asyncio.Task[None] | None = None
     last: tuple[object, ...] = ()  # what the last frame sent showed (`WebServer._frame`)
     frames: int = 0
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
 
 class WebServer:
