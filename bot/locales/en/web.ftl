@@ -5,7 +5,7 @@ web_your_turn = Your turn
 web_waiting = Waiting for { $names }
 web_watching = You are watching this table
 web_new_game = New game
-web_game = Game
+web_game = Which game
 web_bots = Bot players
 web_options = Options (e.g. rounds=3)
 web_open = Open the table
