@@ -42,6 +42,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--console", action="store_true",
                         help="play in the terminal even when chat tokens are set")
+    parser.add_argument("--web", action="store_true",
+                        help="play in your browser against bots: serves the table's page on "
+                             "127.0.0.1 (WEB_PORT) and prints its address")
     parser.add_argument("--game", help="console: the game to open (id or name, e.g. ochs-esel); "
                                        "asked interactively when missing")
     parser.add_argument("--bots", type=int, help="console: number of bot opponents")
@@ -76,13 +79,18 @@ async def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     await replay_ratings(repo, settings)
-    chat = bool(settings.discord_token or settings.telegram_token) and not args.console
+    chat = bool(settings.discord_token or settings.telegram_token) and not (
+        args.console or args.web)
     platforms = [name for name, token in (("discord", settings.discord_token),
                                           ("telegram", settings.telegram_token))
                  if token and chat]
     health = Health(repo, platforms)
     try:
         async with service(settings, health):
+            if args.web:
+                from adapters.web.local import run_local
+
+                return await run_local(repo, settings)
             if not chat:
                 from adapters.console.app import Console
 

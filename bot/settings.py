@@ -10,6 +10,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# BotFather's short names of Mini Apps (t.me/<bot>/<short_name>).
+MINIAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
 # Discord ids (snowflakes) are positive and fit in 63 bits.
 SNOWFLAKE_MAX = 2**63 - 1
 DAY = 86_400
@@ -72,14 +74,27 @@ class Settings(BaseSettings):
         None, ge=1, le=10_000, description="Discord shards of the whole bot; with "
         "DISCORD_SHARD_IDS, the shards this process connects (docs: Running at scale)")
     discord_shard_ids: Annotated[list[int] | None, NoDecode] = None
+    # The table as a web page (docs/web.md): off while WEB_URL is unset, except for
+    # `python -m bot --web`, which serves it on this machine only.
+    web_url: str | None = None
+    web_host: str = "127.0.0.1"
+    web_port: int = Field(8080, ge=0, le=65535, description="port of the web page's server "
+                          "(0: any free port)")
+    web_secret: str | None = Field(None, description="key that signs web "
+                                   "sessions and links; unset: one made and stored in the "
+                                   "database at first use")
+    telegram_miniapp: str | None = None
     cluster_poll: float = Field(1.0, gt=0, le=3, description="seconds between a cluster "
                                 "process's looks for tables whose driver died")
 
-    @field_validator("metrics_port", "retention_days", "discord_shard_count", mode="before")
+    @field_validator("metrics_port", "retention_days", "discord_shard_count", "web_port",
+                     mode="before")
     @classmethod
-    def _empty_is_off(cls, value: object) -> object:
+    def _empty_is_off(cls, value: object, info: ValidationInfo) -> object:
         # `METRICS_PORT=` as .env.example writes it means "not set".
-        return None if isinstance(value, str) and not value.strip() else value
+        if isinstance(value, str) and not value.strip():
+            return 8080 if info.field_name == "web_port" else None
+        return value
 
     @field_validator("log_format", mode="before")
     @classmethod
@@ -151,8 +166,46 @@ class Settings(BaseSettings):
                 raise ValueError("DISCORD_SHARD_IDS lists a shard twice")
         return self
 
+    @model_validator(mode="after")
+    def _web_apart_from_metrics(self) -> Self:
+        # The web port is exposed through a proxy; /metrics must never be reachable there.
+        if (self.web_url is not None and self.metrics_port is not None
+                and self.metrics_port == self.web_port != 0):
+            raise ValueError("WEB_PORT and METRICS_PORT must differ: the web port never "
+                             "serves /metrics")
+        return self
+
+    @field_validator("web_secret")
+    @classmethod
+    def _long_secret(cls, value: str | None) -> str | None:
+        # `WEB_SECRET=` is unset, not a short secret.
+        value = value.strip() or None if value is not None else None
+        if value is not None and len(value) < 32:
+            raise ValueError("WEB_SECRET must be at least 32 characters (e.g. openssl rand "
+                             "-hex 32), or unset")
+        return value
+
+    @field_validator("web_host")
+    @classmethod
+    def _host_name(cls, value: str) -> str:
+        # Said at start, not when the web server first binds (it may start later).
+        value = value.strip()
+        if not re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", value):
+            raise ValueError("WEB_HOST must be an address or host name of this machine, "
+                             "e.g. 127.0.0.1 or 0.0.0.0")
+        return value
+
+    @field_validator("telegram_miniapp")
+    @classmethod
+    def _miniapp_name(cls, value: str | None) -> str | None:
+        value = value.strip() or None if value is not None else None
+        if value is not None and not MINIAPP_NAME.fullmatch(value):
+            raise ValueError("TELEGRAM_MINIAPP must be the Mini App's short name from "
+                             "@BotFather (3 to 30 characters of A-Z a-z 0-9 _)")
+        return value
+
     @field_validator("discord_token", "telegram_token", "telegram_api_url", "discord_api_url",
-                     "telegram_webhook_url", "telegram_webhook_secret")
+                     "telegram_webhook_url", "telegram_webhook_secret", "web_url", "web_secret")
     @classmethod
     def _empty_is_unset(cls, value: str | None) -> str | None:
         # `TELEGRAM_WEBHOOK_SECRET=` in .env.example means "not set", not "the empty secret".
@@ -187,7 +240,7 @@ class Settings(BaseSettings):
             raise ValueError(f"DEFAULT_LANG must be one of {', '.join(LANGS)}")
         return value
 
-    @field_validator("telegram_api_url", "discord_api_url", "telegram_webhook_url")
+    @field_validator("telegram_api_url", "discord_api_url", "telegram_webhook_url", "web_url")
     @classmethod
     def _http_url(cls, value: str | None, info: ValidationInfo) -> str | None:
         # After _empty_is_unset (declared earlier, so run first): only a set value is looked at.

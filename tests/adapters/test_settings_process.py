@@ -175,6 +175,11 @@ def bad_values(discord_url: str, database: str) -> dict[str, tuple[dict[str, str
         "DISCORD_SHARD_IDS": ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "0,5"},
                               "below"),
         "CLUSTER_POLL": ({"CLUSTER_POLL": "0"}, "0"),
+        "WEB_URL": ({"WEB_URL": "tapis.example"}, "https://"),
+        "WEB_HOST": ({"WEB_HOST": "two words"}, "address"),
+        "WEB_PORT": ({"WEB_PORT": "70000"}, "65535"),
+        "WEB_SECRET": ({"WEB_SECRET": "too-short"}, "32"),
+        "TELEGRAM_MINIAPP": ({"TELEGRAM_MINIAPP": "t.me/bot/app"}, "BotFather"),
     }
 
 

@@ -1,0 +1,208 @@
+"""What the web page is told about a table: one seat's view, or the public's, as JSON-able
+data, and when to ask again.
+
+The page draws cards itself, so it gets the engine's view rather than sentences: what
+`game.view(state, seat)` lets that seat see (the public view for a spectator), never
+more. Another seat's hand is never part of it while the game runs; once the game is over
+every hand is public, as in the chat's final ranking.
+
+A page learns that a table changed from the deliveries bot/ already makes for it: the
+adapter's sink is wrapped (`Watched`), and every table, hand or announcement of a table
+pings its watchers, who read the table as it is then. A ping is only "look again": what
+is sent is drawn from the table in memory, never from the delivery.
+"""
+
+import asyncio
+import hmac
+import logging
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from bot import present
+from bot.deliveries import Announcement, Delivery, HandMessage, Notice, TableMessage
+from bot.i18n import CATALOGUES, t
+from bot.live import Live
+from bot.outbox import Sink
+from bot.render import decode_ref
+from bot.tables import Tables
+from db.repository import FINISHED, LOBBY, PLAYING, MessageRef
+
+log = logging.getLogger(__name__)
+
+MOST_MOVES = 600  # a hand's legal moves (Nix's combinations run to a few hundred)
+
+
+class Watchers:
+    """Who wants to know that a table changed: callables taking the table's id."""
+
+    def __init__(self) -> None:
+        self._by_table: dict[int, set[Callable[[int], None]]] = {}
+        self._pending: set[int] = set()
+
+    def watch(self, table_id: int, ping: Callable[[int], None]) -> Callable[[], None]:
+        """Start pinging `ping`; the answer stops it."""
+        self._by_table.setdefault(table_id, set()).add(ping)
+
+        def stop() -> None:
+            pings = self._by_table.get(table_id)
+            if pings is not None:
+                pings.discard(ping)
+                if not pings:
+                    del self._by_table[table_id]
+        return stop
+
+    def changed(self, table_id: int | None) -> None:
+        """A move makes several deliveries at once (the table, each hand): its watchers
+        are told once, when the move's work has let the event loop go."""
+        if table_id is None or table_id not in self._by_table:
+            return
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self._tell)
+        self._pending.add(table_id)
+
+    def _tell(self) -> None:
+        pending, self._pending = self._pending, set()
+        for table_id in pending:
+            for ping in list(self._by_table.get(table_id, ())):
+                try:
+                    ping(table_id)
+                except Exception:  # one page's failure is no table's
+                    log.exception("a web page could not be told of a change")
+
+    def count(self) -> int:
+        return sum(len(pings) for pings in self._by_table.values())
+
+
+class Watched:
+    """A sink that tells `watchers` of every delivery, then makes it through `inner`.
+
+    `turn` is where the outbox waits for a platform's pacing before taking a delivery
+    (it calls it for every delivery of a sink that has it): the watchers are told there,
+    so a page does not wait for Telegram's flood limits to learn of a move the table in
+    memory already holds."""
+
+    def __init__(self, inner: Sink, watchers: Watchers) -> None:
+        self.inner = inner
+        self.watchers = watchers
+
+    async def turn(self, delivery: Delivery) -> None:
+        self.watchers.changed(delivery.table_id)
+        pace = getattr(self.inner, "turn", None)
+        if pace is not None:
+            await pace(delivery)
+
+    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
+        return await self.inner.show_table(msg, ref)
+
+    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
+        return await self.inner.show_hand(msg, ref)
+
+    async def announce(self, msg: Announcement) -> None:
+        # Told again once made: a page where the web is the only client (`--web`) shows
+        # what was announced.
+        try:
+            await self.inner.announce(msg)
+        finally:
+            self.watchers.changed(msg.table_id)
+
+    async def notify(self, msg: Notice) -> None:
+        await self.inner.notify(msg)
+
+
+async def genuine_table(tables: Tables, ref: str) -> int | None:
+    """The id of the table `ref` names, if this bot made `ref`; None for a forged one."""
+    decoded = decode_ref(ref)
+    if decoded is None:
+        return None
+    expected = await tables.ref(decoded[0])
+    return decoded[0] if hmac.compare_digest(expected.encode(), ref.encode()) else None
+
+
+async def seat_view(tables: Tables, table_id: int, user_id: str | None,
+                    lang: str | None = None) -> dict[str, Any] | None:
+    """The table as `user_id`'s seat sees it (the public's when they hold none), JSON-able;
+    None when the table cannot be read."""
+    live = await tables.live_table(table_id)
+    if live is None:
+        return None
+    row = live.row
+    if lang is None:
+        lang = await (tables.lang_of(user_id, row.channel) if user_id
+                      else tables.channel_lang(row.channel))
+    holder = live.seat_of(user_id) if user_id else None
+    seat = holder.seat if holder is not None else None
+    names = present.names(live, lang)
+    out: dict[str, Any] = {
+        "table": {"id": row.id, "ref": live.ref or await tables.ref(row.id), "game": row.game,
+                  "name": live.game.NAME, "status": row.status, "version": row.version,
+                  "title": str(row.settings.get("title", ""))},
+        "lang": lang,
+        "seats": [{"name": names[s.seat] if s.seat < len(names) else s.name,
+                   "bot": s.is_bot, "you": s.seat == seat} for s in live.seats],
+        "extra_names": names[len(live.seats):],
+        "seat": seat,
+        "view": None, "moves": [], "hands": None, "outcome": None, "deadline_in": None,
+        "last": [], "to_act": [],
+        "lines": present.table(live, lang).lines,
+        "words": words(lang),
+    }
+    state = live.state
+    if state is None or row.status == LOBBY:
+        return out
+    game = live.game
+    over = game.outcome(state)
+    if seat is not None and row.status == PLAYING:
+        view = dict(live.seat_view(seat))
+    else:
+        view = dict(live.public_view())
+    out["view"] = view
+    out["to_act"] = list(view.get("to_act", []))
+    out["last"] = live.last_lines()[0]
+    if over is not None or row.status == FINISHED:
+        # The game is over: every hand is public now.
+        out["hands"] = [game.view(state, s).get("hand") for s in range(len(live.seats))]
+        if over is not None:
+            out["outcome"] = {"scores": list(over.scores), "ranking": list(over.ranking)}
+    elif row.status == PLAYING:
+        if seat is not None and seat in game.to_act(state):
+            out["moves"] = _moves(live, seat, view.get("hand") or [])
+        deadline = live.deadline
+        if deadline is not None and deadline.version == row.version:
+            out["deadline_in"] = max(0.0, deadline.due_at - tables.clock.now())
+            out["deadline_seat"] = deadline.seat
+    return out
+
+
+def _moves(live: Live, seat: int, hand: list[Any]) -> list[dict[str, Any]]:
+    """The seat's legal moves as the chat writes them, each with the cards of the hand it
+    plays (the page highlights them and matches a selection against them)."""
+    assert live.state is not None
+    held = Counter(str(card) for card in hand)
+    out = []
+    for move in live.game.legal_moves(live.state, seat)[:MOST_MOVES]:
+        text = str(move)
+        left = held.copy()
+        cards = []
+        for word in text.split()[1:]:
+            if left[word] > 0:
+                left[word] -= 1
+                cards.append(word)
+        out.append({"text": text, "cards": cards})
+    return out
+
+
+# The page's own words (bot/locales/*/web.ftl) and a few of the chat's; a sentence with a
+# parameter is sent with `{name}` in its place, which the page fills.
+_ROWS = ("quad", "run4", "triple", "run3", "pair", "run2", "single", "none")
+_WORDS = ("table_last", "table_over", "table_cancelled",
+          *(f"nix.row{kind}.{row}" for row in _ROWS for kind in ("", "name")))
+_PARAMS = {"web_waiting": ("names",), "web_seconds": ("seconds",), "web_draw_pile": ("count",),
+           "web_round": ("round", "rounds")}
+
+
+def words(lang: str) -> dict[str, str]:
+    """The sentences the page shows as they are, in the reader's language."""
+    keys = [*_WORDS, *(key for key in CATALOGUES.get("en", {}) if key.startswith("web_"))]
+    return {key: t(lang, key, **{name: f"{{{name}}}" for name in _PARAMS.get(key, ())})
+            for key in keys}
