@@ -1,33 +1,38 @@
 """Tables: where every event of a platform finds the table it is for.
 
 Every platform adapter calls the same methods here; each finds the table the event is
-for (by channel, by a button's reference, by a timer) and hands it to that table's
-`bot.table.Table`, which owns its lock, its state, its timers and its deliveries. What
-is not one table's stays here: which tables this process keeps in memory and drives,
-start-up and shutdown, references, languages and settings (kept by `bot.people`), and a
-person's own data (`bot.privacy`). Each method returns a `Reply` (a sentence for the person
-who acted, already in their language).
+for (by channel, by a button's reference, by a timer), reading it if need be, and hands
+it to that table's `bot.table.Table`, which owns its lock, its state, its timers and its
+deliveries. Kept here is what is no one table's: which tables this process holds in
+memory and drives, the references buttons carry, and the life of the process. What an
+event does before or around a table lives in a module of its own, each given this object
+through a Protocol of what it needs: start-up and take-overs (`bot.startup`), the safety
+net (`bot.stuck`), opening a table (`bot.opening`), a press's check (`bot.presses`), the
+commands that only show (`bot.views`), /lang and /mentions (`bot.choices`), platform
+events (`bot.events`); languages and settings are `bot.people`'s, and a person's own data
+`bot.privacy`'s. Each command returns a `Reply` (a sentence for the person who acted,
+already in their language).
 """
 
 import asyncio
 import base64
 import contextlib
-import functools
 import hashlib
 import hmac
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
-from bot import changes, events, logs, metrics, opening, present, presses, startup, stuck, views
+from bot import choices, events, logs, metrics, opening, present, presses, startup, stuck, views
 from bot.authority import MemberCheck, Press, RightsUnknown
 from bot.clock import Clock, RealClock
-from bot.deliveries import Announcement, Called, Delivery, calls_someone, names_at
+from bot.deliveries import Delivery, with_called
 from bot.driving import Driving
+from bot.faults import answers_storage_faults
 from bot.host import Host
-from bot.i18n import LANGS, t
+from bot.i18n import t
 from bot.live import Actor, Live, Reply
 from bot.outbox import Outbox, Sink
 from bot.people import People
@@ -37,7 +42,7 @@ from bot.render import TAG_LENGTH, Rendering, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table
-from db.repository import PLAYING, Repository, StorageError, TableRow, UserSettings
+from db.repository import PLAYING, Repository, TableRow, UserSettings
 from engine import BadOptions
 from engine.core.protocol import Game
 
@@ -57,37 +62,6 @@ __all__ = [
 
 # The stored secret that keys table references (`Tables.ref`): generated on first run.
 REFERENCE_SECRET = "table-references"
-
-P = ParamSpec("P")
-S = TypeVar("S", bound="Tables")
-
-
-def answers_storage_faults(
-    method: Callable[Concatenate[S, Actor, P], Awaitable[Reply]],
-) -> Callable[Concatenate[S, Actor, P], Awaitable[Reply]]:
-    """A command whose storage read or write fails answers the storage sentence.
-
-    Each command already says "I couldn't save that" where it writes; this catches the
-    rest (a damaged page on a read, a full disk under a preference) so that nobody reads
-    "Something went wrong", and nothing half done is kept: every repository call is
-    atomic.
-    """
-
-    @functools.wraps(method)
-    async def answered(self: S, actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Reply:
-        try:
-            return await method(self, actor, *args, **kwargs)
-        except StorageError:
-            log.exception("%s for %s: storage failed", method.__name__, actor.user_id)
-            lang = self.settings.default_lang
-            with contextlib.suppress(StorageError):
-                lang = await self.lang_of(actor.user_id)
-            # Once something was stored for this request, "nothing changed" is untrue.
-            key = "error_after_change" if changes.stored() else "storage_unavailable"
-            return Reply(t(lang, key), ok=False)
-
-    return answered
-
 
 class Tables:
     # The class of each table's driver: benchmarks count moves with a subclass.
@@ -395,47 +369,14 @@ class Tables:
 
     @answers_storage_faults
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
-        lang = lang.strip().lower()[:2]
-        if lang not in LANGS:
-            return await self.refuse(actor, channel, "lang_unknown", langs=", ".join(LANGS))
-        if personal:
-            try:
-                await self.people.set_lang(actor.user_id, lang)
-            except StorageError:
-                return await self.refuse(actor, channel, "storage_failed")
-            return Reply(t(lang, "lang_set_personal"))
-        if not actor.is_admin:
-            return await self.refuse(actor, channel, "admin_only")
-        try:
-            await self.people.set_channel_lang(channel, lang)
-        except StorageError:
-            return await self.refuse(actor, channel, "storage_failed")
-        table = await self.in_channel(channel)
-        if table is not None:
-            await table.show_in_channel_lang()
-        return Reply(t(lang, "lang_set_channel"))
+        return await choices.set_lang(self, actor, channel, lang, personal=personal)
 
     async def _show_hands_of(self, user_id: str) -> None:
-        """Their hand at every table in play where they hold a seat, drawn again: in the
-        language they now read (`People` calls this when that changed). Their choice is
-        stored already: a hand not redrawn for a storage fault follows at its next change."""
-        try:
-            for table_id in await self.repo.playing_tables_of(self.platform, user_id):
-                table = await self.loaded_table(table_id)
-                if table is not None:
-                    await table.show_hands_of(user_id)
-        except StorageError:
-            log.warning("the hands of %s not redrawn in their new language", user_id,
-                        exc_info=True)
+        await choices.show_hands_of(self, user_id)
 
     @answers_storage_faults
     async def set_mentions(self, actor: Actor, on: bool) -> Reply:
-        try:
-            await self.people.set_mentions(actor.user_id, on)
-        except StorageError:
-            return await self.refuse(actor, None, "storage_failed")
-        lang = await self.lang_of(actor.user_id)
-        return Reply(t(lang, "mentions_on" if on else "mentions_off"))
+        return await choices.set_mentions(self, actor, on)
 
     async def refuse(self, actor: Actor, channel: str | None, key: str, /,
                       **params: Any) -> Reply:
@@ -593,18 +534,8 @@ class Tables:
         self.let_go_if_unused(table)
 
     def stamp(self, delivery: Delivery) -> None:
-        """An announcement queued here learns whom it calls (`Announcement.called`), to be
-        asked when it is sent: the sink asks it, never the table."""
-        if isinstance(delivery, Announcement) and delivery.called is None:
-            delivery.called = functools.partial(self._called, delivery.table_id,
-                                                delivery.calls, list(delivery.mentions))
-
-    async def _called(self, table_id: int, calls: bool, mentions: list[str]) -> Called:
-        # The table is read only when there is something to judge.
-        live = await self._load(table_id) if calls or mentions else None
-        if calls and not calls_someone(live, mentions):
-            return Called(False, {})
-        return Called(True, names_at(live, mentions))
+        """An announcement queued here learns whom it calls (`deliveries.with_called`)."""
+        with_called(delivery, self.live_table)
 
     async def channel_back(self, channel: str) -> list[int]:
         """A table closed when the bot lost `channel` carries on (`events.channel_back`)."""
