@@ -63,6 +63,7 @@ __all__ = [
 # The stored secret that keys table references (`Tables.ref`): generated on first run.
 REFERENCE_SECRET = "table-references"
 
+
 class Tables:
     # The class of each table's driver: benchmarks count moves with a subclass.
     table_type: type[Table] = Table
@@ -202,9 +203,6 @@ class Tables:
         if self.driving is not None and self.drives(table_id):
             await table.catch_up()
         return table
-
-    async def _load(self, table_id: int, *, check: bool = True) -> Live | None:
-        return await self.table(table_id).load(check=check)
 
     def used(self, table: Table) -> None:
         """A table's state in memory was used: the last to be let go."""
@@ -546,4 +544,6 @@ class Tables:
         return None if table is None else table.live.row
 
     async def live_table(self, table_id: int) -> Live | None:
-        return await self._load(table_id)
+        """The table's state, read (and its log checked) if need be: None when there is no
+        such table, or it could not be restored."""
+        return await self.table(table_id).load()
