@@ -48,17 +48,9 @@ from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "MAX_MOVE_CHARS",
-    "Actor",
-    "Live",
-    "LobbyMoved",
-    "Press",
-    "Reply",
-    "RightsUnknown",
-    "Table",
-    "Tables",
-]
+# What adapters and tests take from here with `Tables`.
+__all__ = ["MAX_MOVE_CHARS", "Actor", "Live", "LobbyMoved", "Press", "Reply", "RightsUnknown",
+           "Table", "Tables"]
 
 # The stored secret that keys table references (`Tables.ref`): generated on first run.
 REFERENCE_SECRET = "table-references"
