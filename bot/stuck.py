@@ -9,7 +9,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
-from bot.table import Table, stamp
+from bot.loading import stamp
+from bot.table import Table
 from db.repository import StorageError
 
 log = logging.getLogger(__name__)
