@@ -217,7 +217,7 @@ class Showing:
         they play first), at most once per restart.
 
         A game whose last move was stored just before the stop (see `REDRAW_WINDOW` in
-        `bot.tables`) gets its final table and hands the same way; its final ranking
+        `bot.startup`) gets its final table and hands the same way; its final ranking
         message, if it was lost, is dropped too: the table message shows the final scores
         and the rematch button, and /scores gives the ranking. A table cancelled then gets
         its table message, and its hands are closed (no move button left on them).

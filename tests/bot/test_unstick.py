@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import STUCK_CHECK_SECONDS
+from bot.stuck import STUCK_CHECK_SECONDS
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness
 
 
