@@ -317,7 +317,7 @@ class Tables:
         """The one object of this table here, made on first need (nothing is read yet)."""
         table = self._tables.get(table_id)
         if table is None:
-            table = self._tables[table_id] = self.table_type(self, table_id)
+            table = self._tables[table_id] = self.table_type(self.host, table_id)
         return table
 
     def in_memory(self, table_id: int) -> Table | None:
