@@ -223,7 +223,7 @@ class Tables:
 
         Tables that changed shortly before the previous process stopped (within
         `REDRAW_WINDOW` of the newest stored change) are redrawn too, lobbies and games
-        finished then included (see `Table.redraw`): only their deliveries can have been
+        finished then included (see `Showing.redraw`): only their deliveries can have been
         in flight. Older ones were delivered, or given up, long before; redrawing them
         would cost a request per message for nothing, all queued before the players'
         own moves under the platform's rate limit.
