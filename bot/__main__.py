@@ -16,7 +16,7 @@ from bot import logs
 from bot.i18n import LANGS
 from bot.monitor import Health
 from bot.settings import Settings, StartupError
-from db.repository import StorageError
+from db.repository import Repository, StorageError
 
 DESCRIPTION = """\
 Tapis: card games (Ochs & Esel, The Game, Nix für Ungut, Michigan) for Discord and Telegram.
@@ -32,6 +32,7 @@ button with `#N`; /hand, /table, /scores, /stats, /rules [game], /cancel, /newga
 .env.example; METRICS_PORT serves /healthz and /metrics in every mode (docs/monitoring.md).
 
 `python -m bot invite` prints the link that adds the bot to a Discord server.
+`python -m bot ratings rebuild` recomputes every rating from the rating log.
 """
 
 
@@ -74,6 +75,7 @@ async def run(args: argparse.Namespace) -> int:
         print(logs.printable(f"tapis: cannot open the database ({exc})", settings),
               file=sys.stderr)
         return 2
+    await replay_ratings(repo, settings)
     chat = bool(settings.discord_token or settings.telegram_token) and not args.console
     platforms = [name for name, token in (("discord", settings.discord_token),
                                           ("telegram", settings.telegram_token))
@@ -103,6 +105,20 @@ async def run(args: argparse.Namespace) -> int:
                 return 2
     finally:
         await repo.close()
+
+
+async def replay_ratings(repo: Repository, settings: Settings) -> None:
+    """Apply the rating log entries a previous process stored but did not apply (its
+    rating model failed on them): the ratings catch up before any game is played."""
+    from bot.ratings import Rater
+
+    try:
+        applied = await repo.replay_ratings(Rater(settings.rating_season))
+    except StorageError:
+        logging.getLogger(__name__).exception("replaying the rating log failed")
+        return
+    if applied:
+        logging.getLogger(__name__).info("replayed %d rated games", applied)
 
 
 def load_settings(overrides: dict[str, object] | None = None) -> Settings | None:
@@ -229,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["invite"]:
         return invite(argv[1:])
+    if argv[:1] == ["ratings"]:
+        from bot import ratings_cli
+
+        settings = load_settings()
+        return 2 if settings is None else ratings_cli.main(argv[1:], settings)
     args = parse_args(argv)
     try:
         return asyncio.run(run(args))

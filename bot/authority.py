@@ -12,6 +12,7 @@ that hand belongs to.
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.live import Acted
 from bot.privacy import decode_privacy
 from bot.render import Payload, decode_payload
 
@@ -59,6 +60,13 @@ class Press:
     # Whether the bot may write to the presser privately, where a join needs it (their
     # hand must reach them) and the platform can tell; None where it never asks.
     can_reach: Check | None = None
+    # The adapter answers this press in place (Discord: a hand shown where it was asked
+    # for, a move's new hand in the message pressed, the table in place of its lobby): the
+    # reply then carries what to show (`Reply.shown`).
+    in_place: bool = False
+    # What the adapter does once the press is checked, before it acts (Discord: the hand
+    # message pressed takes its fresh token, through which the move's new hand is drawn).
+    before: Callable[[Acted], None] | None = field(default=None, compare=False)
     # The payload read once, when the press is made: what a table's button says (None
     # for anything we could not have drawn), or what the /forgetme question's says.
     button: Payload | None = field(init=False, default=None, compare=False)
@@ -75,19 +83,6 @@ class Press:
         return self.button.action if self.button is not None else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """The table a press may act on, as an adapter that answers the press in place (a hand
-    shown where it was asked for) needs it: the press is checked (see `Tables.pressed`),
-    the adapter reads no table. `seat`: the presser's while the game is played, else None.
-    """
-
-    table_id: int
-    ref: str
-    channel: str
-    seat: int | None
-
-
 def is_move(action: str) -> bool:
     return action.startswith(MOVE_PREFIX)
 
@@ -101,5 +96,5 @@ def private_action(action: str) -> bool:
     return is_move(action) or is_signal(action) or action in HAND_ACTIONS
 
 
-__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "Pressed", "RightsUnknown", "is_move",
+__all__ = ["MANAGING", "Check", "MemberCheck", "Press", "RightsUnknown", "is_move",
            "is_signal", "private_action"]

@@ -1,9 +1,9 @@
 """What `bot/` asks an adapter to show, and the errors an adapter reports back."""
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.live import Told
+from bot.live import Live, Told
 from bot.render import Button, Rendering
 
 
@@ -63,6 +63,49 @@ class Announcement:
     # "turn" (a turn starts), "reminder", "result" (round or final ranking), "info":
     # adapters may treat them differently, e.g. replace the previous turn ping.
     kind: str = "info"
+    # Whom it calls as the table is when it is sent (set by bot/ as it is queued): a sink
+    # that holds back what no longer calls anyone asks this, never the table.
+    called: "Callable[[], Awaitable[Called]] | None" = field(default=None, compare=False,
+                                                            repr=False)
+
+    @property
+    def calls(self) -> bool:
+        """A call to act: a turn ping or a reminder, pointless once nobody it names acts."""
+        return self.kind in CALLS
+
+
+CALLS = frozenset({"turn", "reminder"})
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """What a sink needs to judge an announcement when it sends it: whether it still calls
+    someone (always so for one that is not a call to act), and the names the people it
+    mentions sit under at the table ("" for one who holds no seat)."""
+
+    still: bool
+    names: dict[str, str]
+
+
+def calls_someone(live: Live | None, user_ids: list[str]) -> bool:
+    """Whether a call to act naming `user_ids` is still worth sending: not once the game is
+    over, nor once none of them is to act. A table that cannot be read (None) is given
+    the benefit of the doubt."""
+    if live is None or live.state is None:
+        return True
+    if live.game.outcome(live.state) is not None:
+        return False
+    to_act = {live.seats[s].user_id for s in live.game.to_act(live.state)}
+    return bool(to_act & set(user_ids))
+
+
+def names_at(live: Live | None, user_ids: list[str]) -> dict[str, str]:
+    """The names `user_ids` sit under at the table ("" for one who holds no seat)."""
+    names = dict.fromkeys(user_ids, "")
+    for seat in live.seats if live else []:
+        if seat.user_id in names:
+            names[seat.user_id] = seat.name
+    return names
 
 
 @dataclass(slots=True)

@@ -2,13 +2,13 @@
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot import clean
 from bot.render import Rendering
-from db.repository import Deadline, SeatRow, TableRow
+from db.repository import Deadline, MessageRef, SeatRow, TableRow
 from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,31 @@ class Actor:
         object.__setattr__(self, "name", clean.name(self.name))
 
 
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """Where a press acted, once it was checked (see `Tables.press`): the table, its
+    reference and channel, and the presser's seat while the game is played (else None)."""
+
+    table_id: int
+    ref: str
+    channel: str
+    seat: int | None
+
+
+@dataclass(slots=True)
+class InPlace:
+    """What an adapter that answers a press in place (`Press.in_place`) shows in its answer,
+    drawn for the presser as it is now: their hand, or the table in place of its lobby.
+
+    `message`: the message that showed it until now, as last sent or stored (None: none).
+    `keep`, for a hand asked for: once the adapter shows it, makes that message the seat's
+    hand message, the one the next changes edit; None when nothing is left to do."""
+
+    rendering: Rendering
+    message: MessageRef | None = None
+    keep: Callable[[], Awaitable[None]] | None = None
+
+
 @dataclass(slots=True)
 class Reply:
     text: str
@@ -86,6 +111,10 @@ class Reply:
     # A platform effect that comes with the answer: ask the presser to open their private
     # chat with the bot (a Telegram deep link that then seats them at the table `ref`).
     open_private: str | None = None
+    # A press: where it acted (None when it was refused before reaching a table), and what
+    # the adapter shows in place, when it asked to (`Press.in_place`).
+    acted: Acted | None = None
+    shown: InPlace | None = None
 
 
 @dataclass

@@ -62,6 +62,7 @@ class Outbox:
         attempts: int = 5, backoff: float = 0.5,
         drives: Callable[[int], bool] | None = None,
         elsewhere: Callable[[Delivery], None] | None = None,
+        queued: Callable[[Delivery], None] | None = None,
     ) -> None:
         self._sink = sink
         self._repo = repo
@@ -73,6 +74,8 @@ class Outbox:
         # (which tells that driver), so each message is edited by one process only.
         self._drives = drives
         self._elsewhere = elsewhere
+        # What bot/ adds to a delivery queued here, for its sink (`Announcement.called`).
+        self._queued = queued
         self._queues: dict[Key, deque[Delivery]] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
         self._refs: dict[int, dict[str, MessageRef]] = {}
@@ -87,6 +90,8 @@ class Outbox:
             if self._elsewhere is not None:
                 self._elsewhere(delivery)
             return
+        if self._queued is not None:
+            self._queued(delivery)
         key = _key(delivery)
         queue = self._queues.setdefault(key, deque())
         if isinstance(delivery, TableMessage | HandMessage) and queue:

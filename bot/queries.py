@@ -2,10 +2,9 @@
 engine's state (whose turn it is, which moves are legal) itself: the rules stay behind
 bot/, and an adapter only shows what it is told."""
 
-from bot import present
-from bot.render import Rendering
+from bot.deliveries import calls_someone, names_at
 from bot.tables import Tables
-from db.repository import PLAYING, MessageRef
+from db.repository import PLAYING
 
 SUGGESTIONS = 25  # Discord shows at most 25 choices
 SUGGESTION_CHARS = 100  # and none longer than 100 characters
@@ -39,47 +38,13 @@ async def move_texts(tables: Tables, user_id: str, channel: str, wanted: str = "
 
 async def still_called(tables: Tables, table_id: int, user_ids: list[str]) -> bool:
     """Whether a call to act (a turn ping, a reminder) naming `user_ids` is still worth
-    sending: not once the game is over, nor once none of them is to act. A table that
-    cannot be read is given the benefit of the doubt."""
-    live = await tables.live_table(table_id)
-    if live is None or live.state is None:
-        return True
-    if live.game.outcome(live.state) is not None:
-        return False
-    to_act = {live.seats[s].user_id for s in live.game.to_act(live.state)}
-    return bool(to_act & set(user_ids))
-
-
-async def table_rendering(tables: Tables, table_id: int) -> Rendering | None:
-    """The table as its channel sees it now, in the channel's language, for an adapter
-    that shows it in place of the message pressed: None when it cannot be read."""
-    live = await tables.live_table(table_id)
-    if live is None:
-        return None
-    return present.table(live, await tables.channel_lang(live.row.channel))
-
-
-async def hand_message(tables: Tables, table_id: int, seat: int, user_id: str
-                       ) -> MessageRef | None:
-    """The message that shows `user_id` their hand at `seat`, as last sent or stored: None
-    when there is none, or when it was somebody else's (the seat changed hands)."""
-    key = f"hand:{seat}"
-    ref = tables.outbox.ref(table_id, key)
-    if ref is None:
-        ref = (await tables.repo.messages(table_id)).get(key)
-    if ref is not None and ref.extra.get("user") not in (None, user_id):
-        return None
-    return ref
+    sending (see `bot.deliveries.calls_someone`)."""
+    return calls_someone(await tables.live_table(table_id), user_ids)
 
 
 async def seat_names(tables: Tables, table_id: int, user_ids: list[str]) -> dict[str, str]:
     """The names `user_ids` sit under at the table ("" for one who holds no seat)."""
-    names = dict.fromkeys(user_ids, "")
-    live = await tables.live_table(table_id) if user_ids else None
-    for seat in live.seats if live else []:
-        if seat.user_id in names:
-            names[seat.user_id] = seat.name
-    return names
+    return names_at(await tables.live_table(table_id) if user_ids else None, user_ids)
 
 
 async def seated(tables: Tables, table_id: int, user_id: str) -> bool:
@@ -97,5 +62,4 @@ async def bots_range(tables: Tables, table_id: int) -> tuple[int, int] | None:
     return max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
 
 
-__all__ = ["bots_range", "hand_message", "move_texts", "seat_names", "seated", "still_called",
-           "table_rendering"]
+__all__ = ["bots_range", "move_texts", "seat_names", "seated", "still_called"]

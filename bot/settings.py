@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     retention_days: int | None = Field(None, ge=1, le=100_000, description="delete finished "
                                        "and cancelled tables older than this; unset: keep them")
+    # Rating seasons (docs/ratings.md): a change takes effect at the next boundary.
+    rating_season: Literal["off", "month", "quarter"] = "quarter"
     # Several processes on one PostgreSQL database (docs: "Running at scale").
     telegram_messages_per_second: float = Field(
         25, gt=0, le=30, description="this process's share of Telegram's ~30 messages a "

@@ -22,27 +22,25 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from bot import changes, clean, logs, metrics, present
+from bot import changes, clean, logs, metrics, present, presses
 from bot import options as table_options
 from bot.authority import (
-    MANAGING,
     MemberCheck,
     Press,
-    Pressed,
     RightsUnknown,
-    is_move,
-    is_signal,
     private_action,
 )
 from bot.clock import Clock, RealClock
+from bot.deliveries import Announcement, Called, Delivery, calls_someone, names_at
 from bot.driving import Driving
 from bot.host import Host
 from bot.i18n import LANGS, t
-from bot.live import Actor, Live, Reply
+from bot.live import Acted, Actor, Live, Reply
 from bot.outbox import Outbox, Sink
 from bot.people import People
+from bot.presses import Pressed
 from bot.privacy import Privacy
-from bot.render import TAG_LENGTH, Payload, decode_ref, encode_ref
+from bot.render import TAG_LENGTH, Payload, Rendering, decode_ref, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table, stamp
@@ -52,6 +50,7 @@ from db.repository import (
     LOBBY,
     PLAYING,
     Deadline,
+    MessageRef,
     Repository,
     SeatRow,
     StorageError,
@@ -177,7 +176,8 @@ class Tables:
         drives = self.driving.drives if self.driving is not None else None
         self.outbox = Outbox(sink, repo, on_channel_gone=self._channel_gone,
                              on_unreachable=self._unreachable, drives=drives,
-                             elsewhere=self.driving.elsewhere if self.driving else None)
+                             elsewhere=self.driving.elsewhere if self.driving else None,
+                             queued=self.stamp)
         self.scheduler = Scheduler(self.clock, self._run_job, accepts=drives)
         metrics.QUEUE.labels(platform).set_function(self.outbox.depth)
         self.privacy = Privacy(self)
@@ -762,69 +762,44 @@ class Tables:
 
     @answers_storage_faults
     async def press(self, actor: Actor, press: Press) -> Reply:
-        """A button press from anywhere (channel or private chat), validated from scratch.
+        """A button press from anywhere (channel or private chat), validated from scratch:
+        the one entry point of presses. The table is checked and read once (`pressed`); the
+        reply says where the press acted and, for an adapter that answers it in place, what
+        to show (`Reply.shown`).
 
         Who may do what comes from the platform's facts in `press`, never from the
         payload nor from `actor.is_admin`: see `bot.authority`.
         """
         if press.privacy is not None:  # the /forgetme question: it acts for whoever pressed
             return await self.privacy.privacy_press(actor, *press.privacy)
+        found = await self.pressed(actor, press)
+        if isinstance(found, Reply):
+            return found
+        return await presses.act(self, actor, press, found)
+
+    async def hand_message(self, table_id: int, seat: int, user_id: str) -> MessageRef | None:
+        """The message that shows `user_id` their hand at `seat`, as last sent or stored:
+        None when there is none, or when it was somebody else's (the seat changed hands)."""
+        key = f"hand:{seat}"
+        ref = self.outbox.ref(table_id, key)
+        if ref is None:
+            ref = (await self.repo.messages(table_id)).get(key)
+        if ref is not None and ref.extra.get("user") not in (None, user_id):
+            return None
+        return ref
+
+    async def pressed(self, actor: Actor, press: Press) -> Pressed | Reply:
+        """The table a press may act on, read once, or the refusal: the payload must be one
+        we drew, and the pressed message must be in that table's chat, or be the
+        presser's own hand message of that table in their private chat."""
         found = await self._pressed(actor, press)
         if isinstance(found, Reply):
             return found
         table, payload = found
         live = table.live
-        action, channel = payload.action, live.row.channel
-        if action == "join" and press.can_reach is not None and not await press.can_reach():
-            # Seated only once their hand can reach them: they are asked to open it first.
-            return Reply(t(await self.lang_of(actor.user_id), "needs_private_chat_short"),
-                         open_private=live.ref)
-        logs.bind(platform=self.platform, table_id=live.id, channel=channel)
-        actor = Actor(actor.user_id, actor.name)
-        # Only a lobby's answer depends on the presser's rights (a running game refuses
-        # Start whoever presses it): the platform is asked only then.
-        if action in MANAGING and live.row.status == LOBBY and live.row.host != actor.user_id:
-            try:
-                # The press is in the table's own chat (checked above): its rights are asked.
-                actor = Actor(actor.user_id, actor.name, is_admin=await press.is_admin())
-            except RightsUnknown:
-                return await self.refuse(actor, channel, "rights_unknown")
-        lang = await self.lang_of(actor.user_id, channel)
-        if is_move(action):
-            if live.row.status != PLAYING or not live.current(payload.version):
-                metrics.REFUSED.labels(self.platform, "out_of_date").inc()
-                return Reply(t(lang, "out_of_date"), ok=False)
-            return await table.play(actor, action[2:], expected_version=payload.version)
-        if is_signal(action):
-            # Talk (The Game's signals): valid whatever happened since the button was drawn.
-            if live.row.status != PLAYING:
-                metrics.REFUSED.labels(self.platform, "out_of_date").inc()
-                return Reply(t(lang, "out_of_date"), ok=False)
-            return await table.play(actor, action[2:], expected_version=None, talk_only=True)
-        if action == "rematch":
-            if live.row.status != FINISHED:
-                return Reply(t(lang, "out_of_date"), ok=False)
-            return await table.rematch(actor, press.is_member)
-        handlers: dict[str, Callable[[Table, Actor], Awaitable[Reply]]] = {
-            "join": Table.join, "leave": Table.leave, "addbot": Table.add_bot,
-            "start": Table.start, "hand": Table.hand_for, "options": Table.options_text,
-            "removebot": Table.remove_bot}
-        handler = handlers.get(action)
-        if handler is None:
-            return Reply(t(lang, "bad_button"), ok=False)
-        return await handler(table, actor)
-
-    async def pressed(self, actor: Actor, press: Press) -> Pressed | Reply:
-        """The table a press may act on, or the refusal: the payload must be one we drew,
-        and the pressed message must be in that table's chat, or be the presser's own hand
-        message of that table in their private chat. Adapters that answer some presses
-        themselves (a hand shown in place, a deep link) ask this first."""
-        found = await self._pressed(actor, press)
-        if isinstance(found, Reply):
-            return found
-        live = found[0].live
         seat = live.seat_of(actor.user_id) if live.row.status == PLAYING else None
-        return Pressed(live.id, live.ref, live.row.channel, None if seat is None else seat.seat)
+        return Pressed(table, payload, Acted(live.id, live.ref, live.row.channel,
+                                             None if seat is None else seat.seat))
 
     async def _pressed(self, actor: Actor, press: Press) -> tuple[Table, Payload] | Reply:
         decoded = press.button
@@ -849,15 +824,11 @@ class Tables:
             # A hand message kept from a seat a bot has taken since: how to come back, if
             # they may.
             return await self.refuse(actor, live.row.channel, table.unseated(actor))
-        key = f"hand:{seat.seat}"
-        shown = self.outbox.ref(live.id, key)
-        if shown is None:
-            try:
-                shown = (await self.repo.messages(live.id)).get(key)
-            except StorageError:
-                return await self.refuse(actor, live.row.channel, "storage_failed")
-        if shown is None or shown.message_id != press.message_id \
-                or shown.extra.get("user") not in (None, actor.user_id):
+        try:
+            shown = await self.hand_message(live.id, seat.seat, actor.user_id)
+        except StorageError:
+            return await self.refuse(actor, live.row.channel, "storage_failed")
+        if shown is None or shown.message_id != press.message_id:
             return await self.refuse(actor, live.row.channel, "button_not_your_hand")
         return table, decoded
 
@@ -870,7 +841,9 @@ class Tables:
             return await self.refuse(actor, channel, "no_game")
         return await table.hand_for(actor)
 
-    async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Any:
+    async def hand_rendering_for_table(self, actor: Actor, table_id: int) -> Rendering | None:
+        """The presser's hand at the table, drawn in what they read, for an adapter to show
+        in place: None when they hold no seat in a game there."""
         live = await self._load(table_id)
         if live is None or live.state is None or live.row.status != PLAYING:
             return None
@@ -942,6 +915,20 @@ class Tables:
         table = self.table(table_id)
         await table.unreachable(user_id)
         self._let_go_if_unused(table)
+
+    def stamp(self, delivery: Delivery) -> None:
+        """An announcement queued here learns whom it calls (`Announcement.called`), to be
+        asked when it is sent: the sink asks it, never the table."""
+        if isinstance(delivery, Announcement) and delivery.called is None:
+            delivery.called = functools.partial(self._called, delivery.table_id,
+                                                delivery.calls, list(delivery.mentions))
+
+    async def _called(self, table_id: int, calls: bool, mentions: list[str]) -> Called:
+        # The table is read only when there is something to judge.
+        live = await self._load(table_id) if calls or mentions else None
+        if calls and not calls_someone(live, mentions):
+            return Called(False, {})
+        return Called(True, names_at(live, mentions))
 
     async def chat_closed(self, chat: str) -> None:
         """The bot left a whole chat: close its table and those of its topics/threads."""

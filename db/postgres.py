@@ -31,6 +31,7 @@ from db.migrate import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from db.pg_cluster import DRIVER_LOCK_SPACE as DRIVER_LOCK_SPACE
 from db.pg_cluster import PostgresCluster
 from db.pg_errors import DRIVER_ERRORS, Connection, storage_error
+from db.ratings import RatedGame
 from db.repository import (
     FINISHED,
     PLAYING,
@@ -48,6 +49,7 @@ from db.rows import (
 )
 from db.statements import Body, Clash, Op
 from db.store import TRANSACTION, WIPE, Mode, Store, refusal, stored_move
+from db.store_ratings import rate_game
 
 T = TypeVar("T")
 
@@ -244,7 +246,7 @@ class PostgresRepository(Store):
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
         deadline: Deadline | None = None, clear_deadline: bool = False,
-        expected_updated_at: float | None = None,
+        expected_updated_at: float | None = None, rating: RatedGame | None = None,
     ) -> TableRow:
         timed = (None, None, None) if deadline is None else (
             deadline.seat, deadline.due_at, deadline.remind_at)
@@ -263,10 +265,14 @@ class PostgresRepository(Store):
                 raise Unstorable(f"{type(error).__name__}: {error}") from error
             if row is None:
                 raise await _drive(db, refusal, (table_id, f"move {seq}"))
+            if rated is not None:
+                await _drive(db, rate_game, (table_id, params[4], rated))
             return table_row(row)
 
+        # A game's end with its rating: one transaction of several statements.
+        rated = rating if results is not None else None
         try:
-            return await self._run(body)
+            return await self._call(body, transaction=rated is not None)
         except (VersionConflict, Unstorable):
             raise  # the server answered: nothing was stored
         except StorageError as failure:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
 
+from db.ratings import RatedGame, Ratings
+
 LOBBY, PLAYING, FINISHED, CANCELLED, CLOSED = "lobby", "playing", "finished", "cancelled", "closed"
 OPEN_STATUSES = (LOBBY, PLAYING)
 
@@ -227,7 +229,7 @@ class Cluster(ABC):
         """Remember the guild `home` of a channel (its tables' home is that guild's shard)."""
 
 
-class Repository(ABC):
+class Repository(Ratings, ABC):
     """Every method is atomic: it commits as a whole or raises and changes nothing."""
 
     @abstractmethod
@@ -257,8 +259,11 @@ class Repository(ABC):
     async def create_table(
         self, *, platform: str, channel: str, game: str, options: dict[str, Any],
         settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+        community: str | None = None,
     ) -> TableRow:
-        """Raises TableExists when the channel has an open table."""
+        """Raises TableExists when the channel has an open table. `community` (a Telegram
+        chat, a Discord server, the console: `<platform>:<id>`) is what its games are
+        rated in; a table without one is not rated."""
 
     @abstractmethod
     async def get_table(self, table_id: int) -> TableRow | None: ...
@@ -339,9 +344,12 @@ class Repository(ABC):
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
         deadline: Deadline | None = None, clear_deadline: bool = False,
-        expected_updated_at: float | None = None,
+        expected_updated_at: float | None = None, rating: RatedGame | None = None,
     ) -> TableRow:
         """Append move `seq` and store `snapshot` in one transaction.
+
+        With `results` and `rating`, the game is also logged for ratings and the ratings
+        updated in that transaction (`db.store_ratings.rate_game`).
 
         With `expected_updated_at`, also VersionConflict when the table changed otherwise
         since (a seat or setting: these do not move the version), so a move decided on

@@ -26,6 +26,7 @@ import aiosqlite
 
 import db.statements as S
 from db.migrate import load_migrations, migrate_sqlite
+from db.ratings import RatedGame
 from db.repository import (
     FINISHED,
     PLAYING,
@@ -42,6 +43,7 @@ from db.rows import (
 from db.sqlite_writer import Item, WriterFailed, WriterProcess
 from db.statements import Body
 from db.store import READ, WIPE, Mode, Store, change, refusal, stored_move
+from db.store_ratings import rate_game
 from db.transactions import (
     bound,
     configure,
@@ -80,7 +82,7 @@ _CLEAR_DEADLINE = _positional(S.CLEAR_DEADLINE, "table_id")
 
 def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...],
                  result_rows: list[tuple[Any, ...]], deadline_row: tuple[Any, ...] | None,
-                 clear_deadline: bool) -> TableRow:
+                 clear_deadline: bool, rating: RatedGame | None = None) -> TableRow:
     rows = db.execute(COMMIT_MOVE, update).fetchall()
     if not rows:
         table_id, seq = insert[0], insert[1]
@@ -88,6 +90,8 @@ def _commit_move(db: Connection, update: tuple[Any, ...], insert: tuple[Any, ...
     db.execute(INSERT_MOVE, insert)
     if result_rows:
         db.executemany(_INSERT_RESULT, result_rows)
+        if rating is not None:
+            drive(db, rate_game, insert[0], insert[5], rating)
     if deadline_row is not None:
         db.execute(_SET_DEADLINE, deadline_row)
     elif clear_deadline:
@@ -259,7 +263,7 @@ class SqliteRepository(Store):
         self, table_id: int, *, seq: int, seat: int, move: str, actor: str, snapshot: str,
         status: str = PLAYING, results: list[ResultRow] | None = None,
         deadline: Deadline | None = None, clear_deadline: bool = False,
-        expected_updated_at: float | None = None,
+        expected_updated_at: float | None = None, rating: RatedGame | None = None,
     ) -> TableRow:
         now = self._clock()
         update = (seq, snapshot, FINISHED if results is not None else status, now, table_id,
@@ -269,7 +273,8 @@ class SqliteRepository(Store):
                        for r in results or ()]
         deadline_row = deadline_params(deadline) if deadline is not None else None
         return cast(TableRow, await self._grouped(
-            _commit_move, update, insert, result_rows, deadline_row, clear_deadline))
+            _commit_move, update, insert, result_rows, deadline_row, clear_deadline,
+            rating if results is not None else None))
 
     async def _grouped(self, function: Callable[..., Any], *args: Any) -> Any:
         """Run `function(db, *args)` in the next group commit (see `_flush_moves`).

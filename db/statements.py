@@ -359,3 +359,139 @@ MARK_CHANGED = Sql(
     " WHERE id IN (SELECT value FROM json_each(:table_ids))",
     postgres="UPDATE tables SET updated_at = GREATEST(:now, updated_at + 0.001)"
     " WHERE id = ANY(:table_ids::bigint[])")
+
+# ----------------------------------------------------------------------------- ratings
+
+SET_COMMUNITY = Sql("UPDATE tables SET community = :community WHERE id = :table_id")
+TABLE_COMMUNITY = Sql("SELECT community FROM tables WHERE id = :table_id")
+NEWEST_RATING = Sql("SELECT season, finished_at FROM rating_log ORDER BY seq DESC LIMIT 1")
+# The community's row, locked until the commit (PostgreSQL: the UPDATE of the conflict
+# takes the row lock), so that two games ending at once in one community are logged and
+# applied one after the other, in sequence order. SQLite's write lock does it anyway.
+LOCK_COMMUNITY = Sql(
+    "INSERT INTO rating_state (community, applied_seq, logged_seq) VALUES (:community, 0, 0)"
+    " ON CONFLICT (community) DO UPDATE SET applied_seq = rating_state.applied_seq"
+    " RETURNING applied_seq, logged_seq")
+# The same for the community of a table, read in the same statement; no row when the table
+# has none (opened before communities were stored: not rated).
+LOCK_TABLE_COMMUNITY = Sql(
+    "INSERT INTO rating_state (community, applied_seq, logged_seq) SELECT community, 0, 0"
+    " FROM tables WHERE id = :table_id AND community IS NOT NULL"
+    " ON CONFLICT (community) DO UPDATE SET applied_seq = rating_state.applied_seq"
+    " RETURNING community, applied_seq, logged_seq")
+LOCK_ALL_COMMUNITIES = Sql("SELECT community FROM rating_state ORDER BY community",
+                           postgres="SELECT community FROM rating_state ORDER BY community"
+                           " FOR UPDATE")
+INSERT_RATING_LOG = Sql(
+    "INSERT INTO rating_log (table_id, community, game, season, finished_at, players, rules,"
+    " score) VALUES (:table_id, :community, :game, :season, :now, :players, :rules, :score)"
+    " RETURNING seq")
+INSERT_ENTRANT = Sql("INSERT INTO rating_entrants (seq, pos, participant, place)"
+                     " VALUES (:seq, :pos, :participant, :place)")
+SET_RATING_NAME = Sql(
+    "INSERT INTO rating_names (community, player, name) VALUES (:community, :player, :name)"
+    " ON CONFLICT (community, player) DO UPDATE SET name = excluded.name")
+PENDING_ENTRIES = Sql(
+    "SELECT seq, game, season, players, rules, score FROM rating_log"
+    " WHERE community = :community AND seq > :after ORDER BY seq")
+PENDING_ENTRANTS = Sql(
+    "SELECT e.seq, e.participant, e.place FROM rating_entrants AS e JOIN rating_log AS l"
+    " ON l.seq = e.seq WHERE l.community = :community AND l.seq > :after"
+    " ORDER BY e.seq, e.pos")
+SET_APPLIED = Sql("UPDATE rating_state SET applied_seq = :seq WHERE community = :community")
+SET_LOGGED = Sql("UPDATE rating_state SET logged_seq = :seq WHERE community = :community")
+SET_BOTH = Sql("UPDATE rating_state SET applied_seq = :seq, logged_seq = :seq"
+               " WHERE community = :community")
+BEHIND_COMMUNITIES = Sql("SELECT community FROM rating_state WHERE logged_seq > applied_seq"
+                         " ORDER BY community")
+CURRENT_RATINGS = Sql(
+    "SELECT player, mu, sigma FROM ratings WHERE community = :community AND game = :game"
+    " AND season = :season AND player IN (SELECT value FROM json_each(:players))",
+    postgres="SELECT player, mu, sigma FROM ratings WHERE community = :community"
+    " AND game = :game AND season = :season AND player = ANY(:players::text[])")
+SET_RATING = Sql(
+    "INSERT INTO ratings (community, game, season, player, mu, sigma, shown, games)"
+    " VALUES (:community, :game, :season, :player, :mu, :sigma, :shown, 1)"
+    " ON CONFLICT (community, game, season, player) DO UPDATE SET mu = excluded.mu,"
+    " sigma = excluded.sigma, shown = excluded.shown, games = ratings.games + 1")
+INSERT_RATING = Sql(
+    "INSERT INTO ratings (community, game, season, player, mu, sigma, shown, games)"
+    " VALUES (:community, :game, :season, :player, :mu, :sigma, :shown, :games)")
+INSERT_RATING_CHANGE = Sql(
+    "INSERT INTO rating_changes (seq, player, community, game, season, shown, delta)"
+    " VALUES (:seq, :player, :community, :game, :season, :shown, :delta)")
+TEAM_RECORD = Sql(
+    "SELECT games, best_score, best_seq, perfect, under_ten, streak, best_streak"
+    " FROM team_records WHERE community = :community AND game = :game"
+    " AND players = :players AND rules = :rules")
+SET_TEAM_RECORD = Sql(
+    "INSERT INTO team_records (community, game, players, rules, games, best_score, best_seq,"
+    " perfect, under_ten, streak, best_streak) VALUES (:community, :game, :players, :rules,"
+    " :games, :best_score, :best_seq, :perfect, :under_ten, :streak, :best_streak)"
+    " ON CONFLICT (community, game, players, rules) DO UPDATE SET games = excluded.games,"
+    " best_score = excluded.best_score, best_seq = excluded.best_seq,"
+    " perfect = excluded.perfect, under_ten = excluded.under_ten, streak = excluded.streak,"
+    " best_streak = excluded.best_streak")
+CLEAR_RATINGS = Sql("DELETE FROM ratings")
+CLEAR_RATING_CHANGES = Sql("DELETE FROM rating_changes")
+CLEAR_TEAM_RECORDS = Sql("DELETE FROM team_records")
+RESET_APPLIED = Sql("UPDATE rating_state SET applied_seq = 0")
+
+GAME_RATINGS = Sql(
+    "SELECT player, shown, delta FROM rating_changes WHERE seq = (SELECT max(seq)"
+    " FROM rating_log WHERE table_id = :table_id) ORDER BY shown DESC, player")
+_BOARD_TOP = (
+    "SELECT r.player, coalesce(n.name, ''), r.shown, r.games FROM (SELECT community,"
+    " player, shown, games FROM ratings WHERE community = :community AND game = :game"
+    " AND season = :season AND games >= :listed_after ORDER BY shown DESC, {inner} DESC"
+    " LIMIT :size) AS r LEFT JOIN rating_names AS n ON n.community = r.community"
+    " AND n.player = r.player ORDER BY r.shown DESC, {outer} DESC")
+BOARD_TOP = Sql(_BOARD_TOP.format(inner="player", outer="r.player"),
+                postgres=_BOARD_TOP.format(inner='player COLLATE "C"',
+                                           outer='r.player COLLATE "C"'))
+# Statistics for PostgreSQL's planner after a rebuild rewrote the tables (SQLite keeps
+# none: its plans here follow the indexes alone).
+ANALYZE_RATINGS = Sql("SELECT 1", postgres="ANALYZE ratings, rating_changes, rating_names")
+# How many are listed, and how many of them rank above `shown`: one pass over the ladder.
+_BOARD_COUNTS = (
+    "SELECT count(*), {above} FROM ratings WHERE community = :community AND game = :game"
+    " AND season = :season AND games >= :listed_after")
+BOARD_COUNTS = Sql(_BOARD_COUNTS.format(above="coalesce(sum(shown > :shown), 0)"),
+                   postgres=_BOARD_COUNTS.format(above="count(*) FILTER (WHERE shown > :shown)"))
+OWN_RATING = Sql(
+    "SELECT r.shown, r.games, coalesce(n.name, '') FROM ratings AS r LEFT JOIN rating_names"
+    " AS n ON n.community = r.community AND n.player = r.player WHERE r.community = :community"
+    " AND r.game = :game AND r.season = :season AND r.player = :player")
+PLAYER_RATINGS = Sql(
+    "SELECT game, shown, games FROM ratings WHERE player = :player AND community = :community"
+    " AND season = :season ORDER BY game")
+PLAYER_HISTORY = Sql(
+    "SELECT game, shown FROM rating_changes WHERE player = :player AND community = :community"
+    " AND season = :season ORDER BY game, seq")
+USER_RATINGS = Sql(
+    "SELECT community, game, season, shown, games FROM ratings WHERE player = :player"
+    " AND substr(community, 1, :length) = :prefix ORDER BY community, game, season")
+TEAM_RECORDS = Sql(
+    "SELECT players, rules, games, best_score, perfect, under_ten, streak, best_streak,"
+    " best_seq FROM team_records WHERE community = :community AND game = :game"
+    " ORDER BY players, rules")
+RECORD_TEAM = Sql(
+    "SELECT coalesce(n.name, '') FROM rating_entrants AS e JOIN rating_log AS l"
+    " ON l.seq = e.seq LEFT JOIN rating_names AS n ON n.community = l.community"
+    " AND n.player = e.participant WHERE e.seq = :seq AND e.participant LIKE 'u:%'"
+    " AND e.place = 1 ORDER BY e.pos")
+RATING_SEASONS = Sql("SELECT DISTINCT season FROM rating_log WHERE community = :community")
+PLAYERS_NAMED = Sql("SELECT player FROM rating_names WHERE community = :community"
+                    " AND name = :name ORDER BY player")
+IS_PLAYER = Sql("SELECT 1 FROM rating_names WHERE community = :community AND player = :player")
+
+# /forgetme: the person's id leaves the log for a stand-in; their derived rows go.
+_IN_PLATFORM = "substr(community, 1, :length) = :prefix"
+FORGET_ENTRANTS = Sql(
+    "UPDATE rating_entrants SET participant = :stand_in WHERE participant = :player"
+    " AND (SELECT substr(l.community, 1, :length) FROM rating_log AS l"
+    " WHERE l.seq = rating_entrants.seq) = :prefix")
+FORGET_RATINGS = Sql(f"DELETE FROM ratings WHERE player = :player AND {_IN_PLATFORM}")
+FORGET_RATING_CHANGES = Sql(
+    f"DELETE FROM rating_changes WHERE player = :player AND {_IN_PLATFORM}")
+FORGET_RATING_NAMES = Sql(f"DELETE FROM rating_names WHERE player = :player AND {_IN_PLATFORM}")

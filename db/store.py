@@ -49,6 +49,7 @@ from db.statements import (
     fetch_one,
     fetch_one_fenced,
 )
+from db.store_ratings import RatingStore, forget_ratings, stand_in
 
 T = TypeVar("T")
 Mode = Literal["read", "write", "transaction", "wipe"]
@@ -60,7 +61,7 @@ WRITE: Mode = "write"
 TRANSACTION: Mode = "transaction"
 
 
-class Store(Repository):
+class Store(RatingStore, Repository):
     """What both repositories share: each method names its body and how it runs; the
     subclass runs it (`_do`) on its own connection."""
 
@@ -76,11 +77,12 @@ class Store(Repository):
     async def create_table(
         self, *, platform: str, channel: str, game: str, options: dict[str, Any],
         settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+        community: str | None = None,
     ) -> TableRow:
         return await self._do(TRANSACTION, create_table, {
             "platform": platform, "channel": channel, "game": game, "options": dumps(options),
             "settings": dumps(settings), "seed": seed, "status": LOBBY, "host": host,
-            "now": self._now()}, seats)
+            "now": self._now()}, seats, community)
 
     async def update_table(
         self, table_id: int, *, expected_version: int, status: str | None = None,
@@ -236,7 +238,7 @@ class Store(Repository):
     async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
                           default_name: str) -> None:
         await self._do(WIPE, forget_user, platform, user_id, dict(names), default_name,
-                       self._now())
+                       self._now(), stand_in())
 
 
 # ------------------------------------------------------------------------------- bodies
@@ -258,7 +260,8 @@ def tables(sql: S.Sql, params: dict[str, Any]) -> Body[list[TableRow]]:
     return [table_row(row) for row in rows]
 
 
-def create_table(params: dict[str, Any], seats: list[SeatRow]) -> Body[TableRow]:
+def create_table(params: dict[str, Any], seats: list[SeatRow], community: str | None,
+                 ) -> Body[TableRow]:
     # ON CONFLICT waits (PostgreSQL) for a concurrent /newgame in the channel to commit,
     # then skips the insert; the SELECT sees that table.
     row = yield fetch_one(S.CREATE_TABLE, **params)
@@ -270,6 +273,8 @@ def create_table(params: dict[str, Any], seats: list[SeatRow]) -> Body[TableRow]
                 f"channel {params['channel']!r} changed while its table was being created")
         raise TableExists(existing[0])
     yield from insert_seats(row[0], seats)
+    if community is not None:
+        yield execute(S.SET_COMMUNITY, community=community, table_id=row[0])
     return table_row(row)
 
 
@@ -520,7 +525,7 @@ def user_tables(platform: str, user_id: str) -> Body[list[TableRow]]:
 
 
 def forget_user(platform: str, user_id: str, names: dict[int, str], default_name: str,
-                now: float) -> Body[None]:
+                now: float, anonymous: str) -> Body[None]:
     person = {"platform": platform, "user_id": user_id}
     # Open tables that name them, read before anything changes: marked as changed.
     named = [row[0] for row in (yield fetch(S.OPEN_TABLES_NAMING, **person))]
@@ -538,5 +543,6 @@ def forget_user(platform: str, user_id: str, names: dict[int, str], default_name
             yield execute(S.SET_SETTINGS, settings=dumps(cleaned), table_id=table_id)
     yield execute(S.FORGET_HANDS, **person)
     yield execute(S.FORGET_USER_SETTINGS, **person)
+    yield from forget_ratings(platform, user_id, anonymous)
     if named:
         yield execute(S.MARK_CHANGED, now=now, table_ids=named)

@@ -201,6 +201,16 @@ def minimum(state: State, seat: int | None = None) -> int:
     return min(base, held)
 
 
+def variant(options: dict[str, Any]) -> str:
+    """Which rules a game was played under, for records that compare like with like:
+    "standard", "expert" (the rulebook's expert rule, three cards a turn) or, for any
+    other mix of options, the options that decide difficulty written out."""
+    chosen = Options.model_validate(options)
+    if not chosen.hand_minus_one and chosen.min_play in (2, 3):
+        return "standard" if chosen.min_play == 2 else "expert"
+    return f"min_play={chosen.min_play}" + (",hand_minus_one" if chosen.hand_minus_one else "")
+
+
 def score(state: State) -> int:
     """"la somme de toutes les cartes encore en main et éventuellement restantes dans la pioche"."""
     return sum(len(h) for h in state.hands) + len(state.draw)

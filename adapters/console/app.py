@@ -24,7 +24,7 @@ from typing import TextIO
 from adapters.console import keyboard, texts
 from adapters.console.screen import Screen
 from adapters.console.sink import ConsoleSink
-from bot import present, queries
+from bot import commands, present, queries
 from bot.authority import Press
 from bot.clean import echo
 from bot.i18n import DIALECT, t
@@ -68,6 +68,10 @@ class Console:
 
     def say(self, text: str, style: str = "") -> None:
         self.screen.line(text, style)
+
+    async def ask(self, command: commands.Command) -> Reply:
+        """The command, typed by the one person at the keyboard, at the console's table."""
+        return await commands.run(self.tables, USER, CHANNEL, command)
 
     async def _seated(self, table_id: int) -> bool:
         return await queries.seated(self.tables, table_id, USER.user_id)
@@ -124,7 +128,7 @@ class Console:
         code = 0
         try:
             if lang is not None:
-                await self.tables.set_lang(USER, CHANNEL, lang, personal=False)
+                await self.ask(commands.Lang(lang, personal=False))
             self.lang = self.sink.lang = await self.tables.channel_lang(CHANNEL)
             table = await self.tables.table_for_channel(CHANNEL)
             if table is None:
@@ -132,9 +136,9 @@ class Console:
                     code = 0 if self.quitting else 1
             else:
                 self.say(t(self.lang, "console_resume", game=games.get(table.game).NAME))
-                await self.tables.show(USER, CHANNEL)
+                await self.ask(commands.Show())
                 if table.status == PLAYING:
-                    await self.tables.hand(USER, CHANNEL)
+                    await self.ask(commands.Hand())
                 await self._settle()
             if code == 0:
                 await self._settle()
@@ -174,8 +178,7 @@ class Console:
                     game, options = await self._ask_game(options)
                     if game is None:
                         return False
-            reply = await self.tables.new_game(USER, CHANNEL, game or "", options,
-                                               title="console")
+            reply = await self.ask(commands.NewGame(game or "", options, "console"))
             self.say(reply.text)
             if reply.ok:
                 break
@@ -216,7 +219,7 @@ class Console:
         self.sink.lobby_quiet = True  # the game starts right after: no lobby per bot
         try:
             for _ in range(bots):
-                reply = await self.tables.add_bot(USER, CHANNEL)
+                reply = await self.ask(commands.AddBot())
                 if not reply.ok:
                     self.say(reply.text)
                     return False
@@ -224,7 +227,7 @@ class Console:
         finally:
             self.sink.lobby_quiet = False
         while True:
-            reply = await self.tables.start_game(USER, CHANNEL)
+            reply = await self.ask(commands.Start())
             self.say(reply.text)
             if reply.ok or not asking:
                 return reply.ok
@@ -235,7 +238,7 @@ class Console:
                 answer = await self.readline(t(self.lang, "console_options_change"))
                 if answer is None:
                     return False
-                changed = await self.tables.set_options(USER, CHANNEL, answer.split())
+                changed = await self.ask(commands.Options(answer.split()))
                 self.say(changed.text)
 
     async def _ask_game(self, options: list[str]) -> tuple[str | None, list[str]]:
@@ -305,16 +308,16 @@ class Console:
         command = word.lstrip("/").lower() if word.startswith("/") else "play"
         if command == "play":
             text = rest if word.startswith("/") else line
-            reply = await tables.play(USER, CHANNEL, text)
+            reply = await self.ask(commands.Play(text))
             return None if reply.ok else reply.text
         if command == "pass":
-            reply = await tables.play(USER, CHANNEL, "pass")
+            reply = await self.ask(commands.Play("pass"))
             return None if reply.ok else reply.text
         if command == "table":
-            reply = await tables.show(USER, CHANNEL)
+            reply = await self.ask(commands.Show())
             return None if reply.ok else reply.text
         if command == "hand":
-            reply = await tables.hand(USER, CHANNEL)
+            reply = await self.ask(commands.Hand())
             if reply.ok:
                 await self._settle()
                 if not self.sink.my_turn:
@@ -322,24 +325,25 @@ class Console:
                 self.sink.print_turn()
                 return None
             return reply.text
-        simple = {"scores": tables.scores, "stats": tables.stats, "cancel": tables.cancel,
-                  "join": tables.join, "leave": tables.leave, "start": tables.start_game,
-                  "addbot": tables.add_bot, "removebot": tables.remove_bot}
+        simple: dict[str, commands.Command] = {
+            "scores": commands.Scores(), "stats": commands.Stats(), "cancel": commands.Cancel(),
+            "join": commands.Join(), "leave": commands.Leave(), "start": commands.Start(),
+            "addbot": commands.AddBot(), "removebot": commands.RemoveBot()}
         if command in simple:
-            return (await simple[command](USER, CHANNEL)).text
+            return (await self.ask(simple[command])).text
         if command == "options":
-            return (await tables.set_options(USER, CHANNEL, rest.split())).text
+            return (await self.ask(commands.Options(rest.split()))).text
         if command == "newgame":
             parts = rest.split()
-            reply = await tables.new_game(USER, CHANNEL, parts[0] if parts else "", parts[1:],
-                                          title="console")
+            reply = await self.ask(commands.NewGame(parts[0] if parts else "", parts[1:],
+                                                    "console"))
             if not reply.ok:
                 return reply.text
             self.say(reply.text)
             await self._fill_and_start(reply.table_id or 0, None, asking=True)
             return None
         if command == "lang":
-            reply = await tables.set_lang(USER, CHANNEL, rest, personal=False)
+            reply = await self.ask(commands.Lang(rest, personal=False))
             self.lang = self.sink.lang = await tables.channel_lang(CHANNEL)
             return reply.text
         if command == "mydata":

@@ -15,7 +15,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urlparse
 
 import aiohttp
@@ -36,16 +36,17 @@ from adapters.discord.sink import (
     plain,
     view_of,
 )
-from bot import changes, events, logs, present, queries
+from bot import changes, commands, events, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
+from bot.live import Acted
 from bot.monitor import Health
 from bot.privacy import PRIVACY_REF
 from bot.render import encode_payload
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
-from db.repository import PLAYING, MessageRef, Repository, StorageError
+from db.repository import PLAYING, Repository, StorageError
 from engine import games
 
 log = logging.getLogger(__name__)
@@ -320,6 +321,12 @@ class TapisDiscord(discord.Client):
             # nothing changed, which would be untrue now, so the confirmation is dropped.
             log.warning("the answer to a done action was not delivered", exc_info=True)
 
+    def ask(self, interaction: discord.Interaction, command: commands.Command
+            ) -> Awaitable[Reply]:
+        """The command, asked by the interaction's user in its channel."""
+        return commands.run(self.tables, actor_of(interaction), channel_of(interaction),
+                            command)
+
     async def _lang(self, interaction: discord.Interaction) -> str:
         return await self.tables.lang_of(str(interaction.user.id), channel_of(interaction))
 
@@ -404,8 +411,7 @@ class TapisDiscord(discord.Client):
             await self._move(interaction, actor, press)
         elif action == "start" and interaction.message is not None \
                 and not interaction.message.flags.ephemeral and decoded is not None:
-            await self._start_on_table(interaction, interaction.message, actor, press,
-                                       decoded.table_id)
+            await self._start_on_table(interaction, interaction.message, actor, press)
         else:
             # Lobby and table buttons, rematch, and anything forged: the core judges.
             await self.answer(interaction, self.tables.press(actor, press))
@@ -468,21 +474,23 @@ class TapisDiscord(discord.Client):
         # Acknowledge at once ("deferred update"): what changes is the hand message itself,
         # which the outbox edits.
         await interaction.response.defer()
-        found = await self.tables.pressed(actor, press)
-        if isinstance(found, Reply):
-            await interaction.followup.send(fit(found.text), ephemeral=True)
-            return
-        if ephemeral and message is not None:
+
+        def adopt(acted: Acted) -> None:
             # This press's token is fresh for 15 minutes: the hand is edited through it.
-            self.sink.adopt(found.table_id, actor.user_id, self.sink.ephemeral_ref(
-                interaction.channel_id or 0, message.id, interaction.token))
-        reply = await self.tables.press(actor, press)
+            if ephemeral and message is not None:
+                self.sink.adopt(acted.table_id, actor.user_id, self.sink.ephemeral_ref(
+                    interaction.channel_id or 0, message.id, interaction.token))
+
+        reply = await self.tables.press(actor, replace(press, before=adopt))
         if reply.ok:
+            return
+        if reply.acted is None:  # refused before reaching a table
+            await interaction.followup.send(fit(reply.text), ephemeral=True)
             return
         if ephemeral:
             # The view may be older than the table (e.g. its token had expired): redraw it.
             await self.tables.press(actor, replace(press, payload=encode_payload(
-                found.ref, 0, "hand")))
+                reply.acted.ref, 0, "hand")))
         await interaction.followup.send(plain(reply.text), ephemeral=True)
 
     async def _move_from_dm(self, interaction: discord.Interaction, message: discord.Message,
@@ -491,11 +499,13 @@ class TapisDiscord(discord.Client):
 
         The interaction response edits the message the button was on (UPDATE_MESSAGE), so
         the acknowledgement and the hand's edit are one call; the outbox's own edit of the
-        same hand then finds the message already showing it and is skipped.
+        same hand then finds the message already showing it and is skipped. Where another
+        process drives the table (bot/driving.py), it alone edits the hand, so the reply
+        shows nothing in place.
         """
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            reply = await self.in_time(interaction, self.tables.press(actor, press),
-                                       update=True)
+            reply = await self.in_time(interaction, self.tables.press(
+                actor, replace(press, in_place=True)), update=True)
             if not reply.ok:
                 if not interaction.response.is_done():
                     await interaction.response.defer()
@@ -503,18 +513,10 @@ class TapisDiscord(discord.Client):
                 return
             if interaction.response.is_done():
                 return  # deferred: the outbox edits the hand as usual
-            decoded = press.button
-            rendering = None
-            # Another process drives the table (bot/driving.py): it alone edits the hand,
-            # so the hand's edits never come from two processes in turn.
-            if decoded is not None and self.tables.drives(decoded.table_id):
-                rendering = await self.in_time(interaction, self.tables.hand_rendering_for_table(
-                    actor, decoded.table_id), update=True)
-                if interaction.response.is_done():
-                    return  # deferred after all: the outbox edits the hand
-            if rendering is None:
+            if reply.shown is None:
                 await interaction.response.defer()
                 return
+            rendering = reply.shown.rendering
             content = content_of(rendering)
             view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
@@ -528,29 +530,22 @@ class TapisDiscord(discord.Client):
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
 
     async def _start_on_table(self, interaction: discord.Interaction,
-                              message: discord.Message, actor: Actor, press: Press,
-                              table_id: int) -> None:
+                              message: discord.Message, actor: Actor, press: Press) -> None:
         """Start pressed on the lobby: the answer turns the lobby into the table itself
         (UPDATE_MESSAGE), so the channel sees no edit of its own for the start. A refusal
         is said to the presser alone, as any answer."""
         with self.sink.answering(str(message.channel.id), str(message.id)):
-            reply = await self.in_time(interaction, self.tables.press(actor, press),
-                                       update=True)
-            rendering = await queries.table_rendering(self.tables, table_id) \
-                if reply.ok else None
-            table = self.tables.outbox.ref(table_id, "table")
-            if table is None or table.message_id != str(message.id):
-                rendering = None  # a press forged onto another message: it stays as it is
-            if not self.tables.drives(table_id):
-                rendering = None  # its driver, another process, edits the table
-            if rendering is None or interaction.response.is_done():
+            reply = await self.in_time(interaction, self.tables.press(
+                actor, replace(press, in_place=True)), update=True)
+            if reply.shown is None or reply.acted is None or interaction.response.is_done():
                 text = plain(reply.text) or "…"
                 if interaction.response.is_done():
                     await interaction.followup.send(text, ephemeral=True)
                 else:
                     await interaction.response.send_message(text, ephemeral=True)
                 return
-            content = self.sink.table_content(table_id, rendering)
+            rendering = reply.shown.rendering
+            content = self.sink.table_content(reply.acted.table_id, rendering)
             view = view_of(rendering.ref, rendering.version, rendering.buttons)
             try:
                 await interaction.response.edit_message(
@@ -564,24 +559,24 @@ class TapisDiscord(discord.Client):
     async def show_hand(self, interaction: discord.Interaction, actor: Actor, press: Press
                         ) -> None:
         """"My hand" and /hand: in DMs when they work, else here, ephemeral, with buttons."""
-        # Loading a table (first touch after a restart replays its log) may be slow: every
-        # step before the answer shares the interaction's one budget (`in_time`).
-        found = await self.in_time(interaction, self.tables.pressed(actor, press))
-        if isinstance(found, Reply) or found.seat is None:
-            await self.answer(interaction, self.tables.press(actor, press))
+        # Loading a table (first touch after a restart replays its log) may be slow: the
+        # press shares the interaction's one budget (`in_time`).
+        reply = await self.in_time(interaction, self.tables.press(
+            actor, replace(press, in_place=True)))
+        shown, acted = reply.shown, reply.acted
+        if shown is None or acted is None:
+            # Refused (no seat, not in play...), or a hand that could not be drawn here.
+            await self.answer(interaction, self._in_dm(actor, reply))
             return
-        table_id, seat_no, channel = found.table_id, found.seat, found.channel
-
-        async def prepare() -> tuple[MessageRef | None, Any]:
-            return (await queries.hand_message(self.tables, table_id, seat_no, actor.user_id),
-                    await self.tables.hand_rendering_for_table(actor, table_id))
-
-        stored, rendering = await self.in_time(interaction, prepare())
+        stored = shown.message
         private = (self.sink.dms_closed(actor.user_id) or stored is None
                    or stored.extra.get("via") == "ephemeral")
-        if not private or rendering is None:
-            await self.answer(interaction, self._hand_in_dm(actor, press, channel))
+        if not private:
+            if shown.keep is not None:
+                await shown.keep()
+            await self.answer(interaction, self._in_dm(actor, reply))
             return
+        rendering = shown.rendering
         content = content_of(rendering)
         view = view_of(rendering.ref, rendering.version, rendering.buttons)
         message_id: int | None
@@ -595,19 +590,21 @@ class TapisDiscord(discord.Client):
             message_id = sent.message_id if sent is not None else None
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-        self.sink.adopt(table_id, actor.user_id, self.sink.ephemeral_ref(
+        self.sink.adopt(acted.table_id, actor.user_id, self.sink.ephemeral_ref(
             interaction.channel_id or 0, message_id, interaction.token),
             fingerprint(content, view))
         if not (stored is not None and stored.extra.get("told")):
-            lang = await self.tables.lang_of(actor.user_id, channel)
+            lang = await self.tables.lang_of(actor.user_id, acted.channel)
             await interaction.followup.send(t(lang, "discord.hand_here"), ephemeral=True)
         # Through the core, so that this message is stored as the seat's hand display.
-        await self.tables.press(actor, press)
+        if shown.keep is not None:
+            await shown.keep()
 
-    async def _hand_in_dm(self, actor: Actor, press: Press, channel: str) -> Reply:
-        reply = await self.tables.press(actor, press)
-        if reply.ok:
-            lang = await self.tables.lang_of(actor.user_id, channel)
+    async def _in_dm(self, actor: Actor, reply: Reply) -> Reply:
+        """A player's hand asked for and sent to their DMs: the answer says where it went."""
+        acted = reply.acted
+        if reply.ok and acted is not None and acted.seat is not None:
+            lang = await self.tables.lang_of(actor.user_id, acted.channel)
             reply.text = f"{reply.text}\n\n{t(lang, 'discord.hand_in_dm')}"
         return reply
 
@@ -628,22 +625,23 @@ def _add_commands(app: TapisDiscord) -> None:
     lang_choices = [app_commands.Choice(name=LANG_NAMES.get(code, code), value=code)
                     for code in LANGS]
 
-    def simple(name: str, description: str, method: str) -> None:
-        """A command that is one `Tables` call on (actor, channel)."""
+    def simple(name: str, description: str, asked: commands.Command) -> None:
+        """A command that is always the same question, asked in its channel."""
         async def command(interaction: discord.Interaction) -> None:
-            call: Callable[[Actor, str], Awaitable[Reply]] = getattr(app.tables, method)
-            await app.answer(interaction, call(actor_of(interaction), channel_of(interaction)))
+            await app.answer(interaction, app.ask(interaction, asked))
 
         command.__name__ = name
         tree.command(name=name, description=description)(app_commands.guild_only(command))
 
-    simple("join", "Take a seat at this channel's table", "join")
-    simple("leave", "Leave this channel's table (a bot plays your seat in a game)", "leave")
-    simple("start", "Start the game (host or channel admin)", "start_game")
-    simple("addbot", "Add a bot player to the lobby (host or channel admin)", "add_bot")
+    simple("join", "Take a seat at this channel's table", commands.Join())
+    simple("leave", "Leave this channel's table (a bot plays your seat in a game)",
+           commands.Leave())
+    simple("start", "Start the game (host or channel admin)", commands.Start())
+    simple("addbot", "Add a bot player to the lobby (host or channel admin)", commands.AddBot())
     simple("removebot", "Remove a bot player from the lobby (host or channel admin)",
-           "remove_bot")
-    simple("cancel", "Cancel this channel's table (host or channel admin)", "cancel")
+           commands.RemoveBot())
+    simple("cancel", "Cancel this channel's table (host or channel admin)", commands.Cancel())
+
     async def cannot_post(interaction: discord.Interaction) -> Reply:
         actor = actor_of(interaction)  # in their Discord's language
         lang = await tables.lang_of(actor.user_id, channel_of(interaction))
@@ -655,10 +653,9 @@ def _add_commands(app: TapisDiscord) -> None:
         if not can_post(interaction):
             await app.answer(interaction, cannot_post(interaction))
             return
-        await app.answer(interaction, tables.show(actor_of(interaction),
-                                                  channel_of(interaction)))
+        await app.answer(interaction, app.ask(interaction, commands.Show()))
 
-    simple("scores", "The scores of the game in this channel", "scores")
+    simple("scores", "The scores of the game in this channel", commands.Scores())
 
     @tree.command(name="newgame", description="Open a table for a game in this channel")
     @app_commands.describe(game=locale_str("The game to play"),
@@ -671,22 +668,20 @@ def _add_commands(app: TapisDiscord) -> None:
         if not can_post(interaction):
             await app.answer(interaction, cannot_post(interaction))
             return
-        await app.answer(interaction, tables.new_game(
-            actor_of(interaction), channel_of(interaction), game.value,
-            (options or "").split(), title=_title(interaction)))
+        await app.answer(interaction, app.ask(interaction, commands.NewGame(
+            game.value, (options or "").split(), _title(interaction))))
 
     @tree.command(name="play", description="Play a move, e.g. 7 7 J")
     @app_commands.describe(move=locale_str("Your move in the game's notation"))
     @app_commands.rename(move=locale_str("move"))
     @app_commands.guild_only()
     async def play(interaction: discord.Interaction, move: str) -> None:
-        await app.answer(interaction, tables.play(actor_of(interaction),
-                                                  channel_of(interaction), move))
+        await app.answer(interaction, app.ask(interaction, commands.Play(move)))
 
     @play.autocomplete("move")
     async def play_suggestions(interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
-        # Suggestions only: whatever is sent, `tables.play` judges it.
+        # Suggestions only: whatever is sent, the table judges it (`commands.Play`).
         found = await queries.move_texts(tables, str(interaction.user.id),
                                         channel_of(interaction), current)
         return [app_commands.Choice(name=text, value=text) for text in found]
@@ -694,8 +689,7 @@ def _add_commands(app: TapisDiscord) -> None:
     @tree.command(name="pass", description="Pass your turn")
     @app_commands.guild_only()
     async def pass_(interaction: discord.Interaction) -> None:
-        await app.answer(interaction, tables.play(actor_of(interaction),
-                                                  channel_of(interaction), "pass"))
+        await app.answer(interaction, app.ask(interaction, commands.Play("pass")))
 
     @tree.command(name="hand", description="See your hand (only you can see it)")
     @app_commands.guild_only()
@@ -703,7 +697,7 @@ def _add_commands(app: TapisDiscord) -> None:
         actor, channel = actor_of(interaction), channel_of(interaction)
         row = await app.in_time(interaction, tables.table_for_channel(channel))
         if row is None or row.status != PLAYING:
-            await app.answer(interaction, tables.hand(actor, channel))
+            await app.answer(interaction, commands.run(tables, actor, channel, commands.Hand()))
             return
         payload = encode_payload(await tables.ref(row.id), row.version, "hand")
         await app.show_hand(interaction, actor, press_of(interaction, payload))
@@ -713,8 +707,7 @@ def _add_commands(app: TapisDiscord) -> None:
     @app_commands.rename(member=locale_str("member"))
     @app_commands.guild_only()
     async def kick(interaction: discord.Interaction, member: discord.Member) -> None:
-        await app.answer(interaction, tables.kick(actor_of(interaction),
-                                                  channel_of(interaction), str(member.id)))
+        await app.answer(interaction, app.ask(interaction, commands.Kick(str(member.id))))
 
     @tree.command(name="options", description="See or change the table's options before it "
                                               "starts (host or admin)")
@@ -723,13 +716,12 @@ def _add_commands(app: TapisDiscord) -> None:
     @app_commands.rename(options=locale_str("options"))
     @app_commands.guild_only()
     async def options(interaction: discord.Interaction, options: str | None = None) -> None:
-        await app.answer(interaction, tables.set_options(
-            actor_of(interaction), channel_of(interaction), (options or "").split()))
+        await app.answer(interaction, app.ask(interaction,
+                                              commands.Options((options or "").split())))
 
     @tree.command(name="stats", description="Your results in finished games")
     async def stats(interaction: discord.Interaction) -> None:
-        await app.answer(interaction, tables.stats(actor_of(interaction),
-                                                   channel_of(interaction)))
+        await app.answer(interaction, app.ask(interaction, commands.Stats()))
 
     @tree.command(name="rules", description="The rules of a game")
     @app_commands.describe(game=locale_str("Which game (default: the one played here)"))
@@ -756,8 +748,8 @@ def _add_commands(app: TapisDiscord) -> None:
     async def lang(interaction: discord.Interaction, language: app_commands.Choice[str],
                    where: app_commands.Choice[str] | None = None) -> None:
         personal = where is None or where.value != "channel"
-        await app.answer(interaction, tables.set_lang(
-            actor_of(interaction), channel_of(interaction), language.value, personal=personal))
+        await app.answer(interaction, app.ask(interaction, commands.Lang(language.value,
+                                                                         personal)))
 
     # Anywhere, DMs included: answers are ephemeral, seen by the person alone.
     @tree.command(name="mydata", description="Get what I store about you, as a file")

@@ -49,7 +49,7 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_tex
 from adapters.telegram.limits import ChatPacer
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
-from bot import changes, events, logs, present
+from bot import changes, commands, events, logs, present
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
@@ -423,6 +423,9 @@ class TelegramBot:
     async def _in_chat(self, message: Message, text: str) -> None:
         await message.reply_text(fit_text(text), do_quote=message.chat.type != ChatType.PRIVATE)
 
+    async def _run(self, actor: Actor, place: Place, command: commands.Command) -> Reply:
+        return await commands.run(self.tables, actor, place.key, command)
+
     async def _answer(self, update: Update, reply: Reply | None, ok: str = "none") -> None:
         """Refusals go privately when possible, else as a reply in the group; successes
         where `ok` says: "chat" (the answer is for everyone), "private" or "none" (the
@@ -454,8 +457,8 @@ class TelegramBot:
         if not await self._may_post(place):
             await self._cannot_post(update, actor)
             return
-        reply = await self.tables.new_game(actor, place.key, args[0] if args else "",
-                                           args[1:], title=title)
+        reply = await commands.run(self.tables, actor, place.key, commands.NewGame(
+            args[0] if args else "", args[1:], title))
         await self._answer(update, reply)
         if reply.ok and reply.table_id is not None and place.chat_id < 0 \
                 and not await self._can_reach(int(actor.user_id)):
@@ -473,7 +476,7 @@ class TelegramBot:
             # chat and `/start j<table reference>` seats them.
             await self._send_deep_link(message, actor, table.id)
             return
-        reply = await self.tables.join(actor, place.key)
+        reply = await commands.run(self.tables, actor, place.key, commands.Join())
         if not reply.ok or place.chat_id > 0:
             await self._answer(update, reply, "chat")
         elif await self._dm(int(actor.user_id), reply.text) is False and table is not None:
@@ -493,7 +496,8 @@ class TelegramBot:
         assert message is not None
         if message.chat.type != ChatType.PRIVATE:
             actor, place = await self._actor(update, admin=True)
-            await self._answer(update, await self.tables.start_game(actor, place.key))
+            await self._answer(update, await commands.run(self.tables, actor, place.key,
+                                                           commands.Start()))
             return
         actor, place = await self._actor(update)
         payload = (context.args or [""])[0]
@@ -508,7 +512,8 @@ class TelegramBot:
         the seat, if Telegram says the user is a member of the table's chat."""
         message = update.effective_message
         assert message is not None
-        reply = await self.tables.join_link(actor, ref, self._is_member)
+        reply = await commands.run(self.tables, actor, place_of(message).key,
+                                   commands.JoinLink(ref, self._is_member))
         if reply.ok:
             await self._confirm(self._in_chat(message, reply.text))
         else:
@@ -516,35 +521,35 @@ class TelegramBot:
 
     async def _leave(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
-        await self._answer(update, await self.tables.leave(actor, place.key), "private")
+        await self._answer(update, await self._run(actor, place, commands.Leave()), "private")
 
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
-        await self._answer(update, await self.tables.add_bot(actor, place.key))
+        await self._answer(update, await self._run(actor, place, commands.AddBot()))
 
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
-        await self._answer(update, await self.tables.remove_bot(actor, place.key))
+        await self._answer(update, await self._run(actor, place, commands.RemoveBot()))
 
     async def _play(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
         text = " ".join(context.args or [])
-        await self._answer(update, await self.tables.play(actor, place.key, text))
+        await self._answer(update, await self._run(actor, place, commands.Play(text)))
 
     async def _pass(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
-        await self._answer(update, await self.tables.play(actor, place.key, "pass"))
+        await self._answer(update, await self._run(actor, place, commands.Play("pass")))
 
     async def _hand(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
-        await self._answer(update, await self.tables.hand(actor, place.key))
+        await self._answer(update, await self._run(actor, place, commands.Hand()))
 
     async def _table(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, person=False)
         if not await self._may_post(place):
             await self._cannot_post(update, actor)
             return
-        await self._answer(update, await self.tables.show(actor, place.key))
+        await self._answer(update, await self._run(actor, place, commands.Show()))
 
     async def _rules(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, person=False)
@@ -559,20 +564,20 @@ class TelegramBot:
 
     async def _options(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
-        reply = await self.tables.set_options(actor, place.key, list(context.args or []))
+        reply = await self._run(actor, place, commands.Options(list(context.args or [])))
         await self._answer(update, reply, "chat")
 
     async def _scores(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, person=False)
-        await self._answer(update, await self.tables.scores(actor, place.key), "chat")
+        await self._answer(update, await self._run(actor, place, commands.Scores()), "chat")
 
     async def _stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update)
-        await self._answer(update, await self.tables.stats(actor, place.key), "chat")
+        await self._answer(update, await self._run(actor, place, commands.Stats()), "chat")
 
     async def _cancel(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         actor, place = await self._actor(update, admin=True)
-        await self._answer(update, await self.tables.cancel(actor, place.key))
+        await self._answer(update, await self._run(actor, place, commands.Cancel()))
 
     async def _lang(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         words = [w.lower() for w in context.args or []]
@@ -584,17 +589,17 @@ class TelegramBot:
         # stop anyone choosing their own.
         actor, place = await self._actor(update, admin=not personal)
         lang = next((w for w in words if w != "me"), "")
-        reply = await self.tables.set_lang(actor, place.key, lang, personal=personal)
+        reply = await self._run(actor, place, commands.Lang(lang, personal))
         await self._answer(update, reply, "private" if personal and not private else "chat")
 
     async def _mentions(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        actor, _ = await self._actor(update)
+        actor, place = await self._actor(update)
         word = " ".join(context.args or []).strip().lower()
         if word not in {"on", "off", "oui", "non", "yes", "no"}:
             lang = await self.tables.lang_of(actor.user_id)
             await self._answer(update, Reply(t(lang, "mentions_usage"), ok=False))
             return
-        reply = await self.tables.set_mentions(actor, word in {"on", "oui", "yes"})
+        reply = await self._run(actor, place, commands.Mentions(word in {"on", "oui", "yes"}))
         await self._answer(update, reply, "private")
 
     async def _kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -608,7 +613,7 @@ class TelegramBot:
             target = str(replied.from_user.id)
         else:
             target = " ".join(context.args or [])
-        await self._answer(update, await self.tables.kick(actor, place.key, target))
+        await self._answer(update, await self._run(actor, place, commands.Kick(target)))
 
     # --- privacy --------------------------------------------------------------------------
 

@@ -68,3 +68,12 @@ class Outcome:
         else:
             ranking = [1 + sum(other > mine for other in scores) for mine in scores]
         return cls(scores=list(scores), ranking=ranking)
+
+    def places(self, seats: int) -> list[int]:
+        """Each seat's place among the seats alone, ties shared and the next place skipped.
+
+        An automatic competitor (Monsieur Personne) is ranked after the seats and is
+        nobody's opponent in a rating: a seat it beat keeps its place among the people
+        and bots at the table."""
+        ranking = self.ranking[:seats]
+        return [1 + sum(other < mine for other in ranking) for mine in ranking]

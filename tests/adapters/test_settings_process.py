@@ -167,6 +167,7 @@ def bad_values(discord_url: str, database: str) -> dict[str, tuple[dict[str, str
         "METRICS_HOST": ({"METRICS_HOST": "192.0.2.1", "METRICS_PORT": "0"}, "192.0.2.1"),
         "LOG_FORMAT": ({"LOG_FORMAT": "xml"}, "json"),
         "RETENTION_DAYS": ({"RETENTION_DAYS": "99999999999"}, "100000"),
+        "RATING_SEASON": ({"RATING_SEASON": "weekly"}, "quarter"),
         "TELEGRAM_MESSAGES_PER_SECOND": ({"TELEGRAM_MESSAGES_PER_SECOND": "31"}, "30"),
         "TELEGRAM_RECEIVE": ({"TELEGRAM_RECEIVE": "maybe"}, "bool"),
         "REGISTER_COMMANDS": ({"REGISTER_COMMANDS": "sometimes"}, "bool"),
