@@ -186,7 +186,7 @@ async def _hand_in_place(host: Host, actor: Actor, table: Table, seat: int) -> I
     rendering = await host.hand_rendering_for_table(actor, live.id)
     if rendering is None:
         return None
-    return InPlace(rendering, stored, keep=functools.partial(table.show_hand, seat))
+    return InPlace(rendering, stored, keep=functools.partial(table.showing.show_hand, seat))
 
 async def _in_place(host: Host, actor: Actor, press: Press, found: Pressed) -> InPlace | None:
     """After a move or a signal, the presser's new hand; after a start, the table, if

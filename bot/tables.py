@@ -42,7 +42,7 @@ from bot.render import TAG_LENGTH, Rendering, encode_ref
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table
-from db.repository import PLAYING, Repository, TableRow, UserSettings
+from db.repository import PLAYING, Repository, TableRow
 from engine import BadOptions
 from engine.core.protocol import Game
 
@@ -101,10 +101,10 @@ class Tables:
         self.verified: set[int] = set()
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
         self._reference_key: bytes | None = None
-        # All a table needs of the rest of the bot (stage 2 of issue 35 hands it to each
-        # table in place of `self`). A person's language is asked of `self.lang_of` at each
-        # call: whatever stands in for it (the adapters' tests put a storage fault there)
-        # must word a table's replies as it words the commands'.
+        # All a table needs of the rest of the bot: each table is given this, never `self`.
+        # A person's language is asked of `self.lang_of` at each call: whatever stands in
+        # for it (the adapters' tests put a storage fault there) must word a table's
+        # replies as it words the commands'.
         self.host: Host[Table] = Host(
             repo=repo, outbox=self.outbox, scheduler=self.scheduler, clock=self.clock,
             settings=self.settings, platform=platform, every_move=every_move,
@@ -172,7 +172,7 @@ class Tables:
         """The one object of this table here, made on first need (nothing is read yet)."""
         table = self._tables.get(table_id)
         if table is None:
-            table = self._tables[table_id] = self.table_type(self, table_id)
+            table = self._tables[table_id] = self.table_type(self.host, table_id)
         return table
 
     def in_memory(self, table_id: int) -> Table | None:
@@ -339,23 +339,17 @@ class Tables:
         return hmac.compare_digest(expected.encode(), encode_ref(table_id, tag).encode())
 
     # --- languages and settings -----------------------------------------------------------
-    # Kept by `self.people`. Stage 1 of the split (issue 35) keeps these forwards for what
-    # bot/table.py, bot/privacy.py, bot/driving.py and the adapters still call here.
+    # Kept by `self.people`; these are what the adapters, bot/queries.py and bot/privacy.py
+    # ask here (tables ask their host).
 
     async def channel_lang(self, channel: str) -> str:
-        return await self.people.channel_lang(channel)  # stage-1 forward
-
-    async def user_settings(self, user_id: str) -> UserSettings:
-        return await self.people.user_settings(user_id)  # stage-1 forward
+        return await self.people.channel_lang(channel)
 
     def remember_locale(self, user_id: str, locale: str | None) -> None:
-        self.people.remember_locale(user_id, locale)  # stage-1 forward
+        self.people.remember_locale(user_id, locale)
 
     async def lang_of(self, user_id: str, channel: str | None = None) -> str:
-        return await self.people.lang_of(user_id, channel)  # stage-1 forward
-
-    async def own_lang(self, user_id: str) -> str | None:
-        return await self.people.own_lang(user_id)  # stage-1 forward
+        return await self.people.lang_of(user_id, channel)
 
     @answers_storage_faults
     async def set_lang(self, actor: Actor, channel: str, lang: str, *, personal: bool) -> Reply:
@@ -380,7 +374,7 @@ class Tables:
         self.let_go_if_unused(table)
 
     def forget_settings(self, user_id: str) -> None:
-        self.people.forget(user_id)  # stage-1 forward
+        self.people.forget(user_id)
 
     def naming(self, user_id: str) -> list[Table]:
         """The tables in memory here whose copy names the person, in id order."""
