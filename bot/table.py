@@ -1,19 +1,22 @@
-"""One table's whole life in this process: its lock, its state, its timers, its deliveries.
+"""One table's life in this process: its lock, its copy in memory, and the one pipeline
+every change goes through (decide, commit, show, arrange the next turn).
 
-A `Table` is the unit `bot.tables.Tables` routes every event to: a command typed in its
-channel, a press on one of its buttons, a timer of its own, a change another process
-made to it. Everything that happens to one table happens here, in this order:
+A `Table` is what `bot.tables.Tables` hands a request to once it has found the table: a
+command typed in its channel, a press on one of its buttons, a timer of its own, a change
+another process made to it. The table keeps the lock and the pipeline (`play`, `commit`,
+`after_change`); the work around them is done by parts, each in its own file:
 
-- loading: the stored row, its seats and the engine state, checked once against the
-  move log (the truth; the snapshot is a cache);
-- the lobby: seats, options, the host, starting, cancelling, rematches (decided by
-  `bot.lobby_decisions`, stored and shown by `bot.lobby`);
-- moves: a person's, a bot's, an absent player's (the AFK policy), each one stored
-  before anything else sees it;
-- timers: turn calls, reminders, deadlines and bot moves, all re-checked against the
-  table's version when they fire;
-- showing: the table message, each player's hand, announcements, queued on the outbox;
-- the platform's news: its channel lost or back, a player who cannot be reached.
+- `bot.loading` (held as `loading`): reading the table in, checking its snapshot once
+  against the move log (the truth; the snapshot is a cache), catching up with changes
+  made elsewhere;
+- `bot.lobby`: seats, options, the host, starting, cancelling, rematches, decided by
+  `bot.lobby_decisions` and stored and shown there;
+- `bot.turns` (held as `turns`): turn calls, reminders, deadlines, the AFK policy and
+  bots' moves, each a timer re-checked against the table's version when it fires;
+- `bot.showing` (held as `showing`): the table message, each player's hand and
+  announcements, queued on the outbox;
+- `bot.news`: what the platform and the privacy requests tell it, and closing a table
+  that can never go on.
 
 Rules are the engine's: a table only decides who may act for which seat and when. It
 reaches the rest of the bot only through the `Host` it is given (bot/host.py), never

@@ -1,17 +1,19 @@
-"""Tables: where every event of a platform finds the table it is for.
+"""Tables: the router that finds the table an event is for and hands it the request.
 
-Every platform adapter calls the same methods here; each finds the table the event is
-for (by channel, by a button's reference, by a timer), reading it if need be, and hands
-it to that table's `bot.table.Table`, which owns its lock, its state, its timers and its
-deliveries. Kept here is what is no one table's: which tables this process holds in
-memory and drives, the references buttons carry, and the life of the process. What an
+Adapters reach it through three doors: a command through `bot.commands.run`, a press
+through `Tables.press`, a platform's news through `bot.events.happened`; timers come from
+the scheduler (`_run_job`). Each finds the table (by channel, by a button's reference, by
+a timer), reading it if need be, and hands the request to that table's `bot.table.Table`,
+which owns its lock, its state, its timers and its deliveries. Kept here is what is no
+one table's: which tables this process holds in memory and drives, the references
+buttons carry, the `Host` every table is given, and the life of the process. What an
 event does before or around a table lives in a module of its own, each given this object
 through a Protocol of what it needs: start-up and take-overs (`bot.startup`), the safety
-net (`bot.stuck`), opening a table (`bot.opening`), a press's check (`bot.presses`), the
-commands that only show (`bot.views`), /lang and /mentions (`bot.choices`), platform
-events (`bot.events`); languages and settings are `bot.people`'s, and a person's own data
-`bot.privacy`'s. Each command returns a `Reply` (a sentence for the person who acted,
-already in their language).
+net (`bot.stuck`), opening a table (`bot.opening`), a press's check and action
+(`bot.presses`), the commands that only show (`bot.views`), /lang and /mentions
+(`bot.choices`), platform events (`bot.events`); languages and settings are
+`bot.people`'s, and a person's own data `bot.privacy`'s. Each command returns a `Reply`
+(a sentence for the person who acted, already in their language).
 """
 
 import asyncio
