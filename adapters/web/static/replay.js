@@ -84,7 +84,8 @@ function draw() {
   const ctx = { words, play: () => {}, pileTarget: () => null };
   $("board").replaceChildren(...g.board(v, who, ctx).filter(Boolean));
   const scores = v.scores || [];
-  $("seats").replaceChildren(...who.map((name, i) => el("div", {
+  // An automatic competitor (Monsieur Personne) is shown when this game scores it.
+  $("seats").replaceChildren(...who.filter((_, i) => i < data.seats.length || scores[i] !== undefined).map((name, i) => el("div", {
       class: `seat${step.seat === i ? " acting" : ""}`, "data-seat": String(i) },
     el("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
     el("span", { text: name }),
@@ -94,11 +95,11 @@ function draw() {
     ...(step.hands || []).map((cards, seat) => el("div", { class: `hand-of${step.seat === seat ? " mover" : ""}`, "data-hand-of": String(seat) },
       el("span", { class: "who" }, el("span", { class: "dot", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}` }),
         `${who[seat] || ""} · ${(cards || []).length}`),
-      el("div", { class: "cards" }, (cards || []).map(c => g.card(String(c), true))))));
+      el("div", { class: "cards" }, (cards || []).length ? cards.map(c => g.card(String(c), true)) : el("span", { class: "none", text: "—" })))));
   drawRounds(who);
   const outcome = data.outcome;
-  $("ranking").replaceChildren(...(last && outcome ? [el("h2", { text: words.web_ranking || "" }),
-    el("ul", { id: "final" }, outcome.lines.map(line => el("li", { text: line })))] : []));
+  // The final ranking as the channel read it (its first line says what it is).
+  $("ranking").replaceChildren(...(last && outcome ? [el("ul", { id: "final" }, outcome.lines.map(line => el("li", { text: line })))] : []));
 }
 
 function drawRounds(who) {
@@ -106,9 +107,9 @@ function drawRounds(who) {
   const rounds = data.rounds || [];
   if (!rounds.length) { $("rounds").replaceChildren(); return; }
   const ended = rounds.filter(r => r.step <= at);
-  const signed = rounds.some(r => r.points.some(p => p < 0));
-  const number = p => signed && p > 0 ? `+${p}` : String(p);
-  const players = who.length;
+  // A round's points beside the total they led to: "53 (+12)"; a loss keeps its minus.
+  const number = p => p > 0 ? `+${p}` : p < 0 ? `−${-p}` : `±0`;
+  const players = Math.min(who.length, Math.max(...rounds.map(r => r.points.length)));
   $("rounds").replaceChildren(el("h2", { text: words.web_replay_rounds || "" }), ended.length
     ? el("div", { class: "scroll" }, el("table", {},
       el("thead", {}, el("tr", {}, el("th", {}), who.slice(0, players).map((name, i) => el("th", { title: name },
