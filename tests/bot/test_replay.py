@@ -44,8 +44,8 @@ def replays_of(tables):
     return Replays(tables.repo, tables.ref)
 
 
-async def test_a_finished_game_replays_every_logged_move_with_every_hand(harness):
-    tables = harness.tables
+async def test_a_finished_game_replays_every_logged_move_with_every_hand(any_harness):
+    tables = any_harness.tables
     live = await finished_ochs(tables)
     game = live.game
 
@@ -163,8 +163,8 @@ async def test_a_forgotten_player_is_a_former_player_in_the_replay(harness):
         assert any(t(lang, "former_player") in line for line in hers["lines"]), hers
 
 
-async def test_retention_deletes_the_replay_with_its_game(harness):
-    tables = harness.tables
+async def test_retention_deletes_the_replay_with_its_game(any_harness):
+    tables = any_harness.tables
     live = await finished_ochs(tables, rounds=1)
     replays = replays_of(tables)
     assert not isinstance(await replays.replay(live.ref, "en"), Refused)
