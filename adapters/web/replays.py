@@ -78,7 +78,7 @@ class ReplayPages:
         person = self.person(request)
         if isinstance(person, Person):
             tables = self.tables.get(person.platform)
-            own = await tables.own_lang(person.user_id) if tables is not None else None
+            own = await tables.people.own_lang(person.user_id) if tables is not None else None
             if own in LANGS:
                 return str(own)
             if person.lang and person.lang.split("-")[0].lower() in LANGS:
