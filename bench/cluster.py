@@ -93,28 +93,29 @@ async def populate(schema: str, count: int) -> None:
         await db.close()
 
 
-class CountedTable(Table):
-    """A table that counts its moves and version conflicts on its `Counted`."""
+def counted_table(counted: "Counted") -> type[Table]:
+    """Tables that count their moves and version conflicts on `counted` (a table knows
+    only its host, not the `Tables` that made it)."""
 
-    __slots__ = ()
+    class CountedTable(Table):
+        __slots__ = ()
 
-    async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
-        counted = self.tables
-        assert isinstance(counted, Counted)
-        try:
-            events = await super().commit(seat, move, actor_kind)
-        except VersionConflict:
-            counted.conflicts += 1
-            raise
-        counted.committed += 1
-        return events
+        async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
+            try:
+                events = await super().commit(seat, move, actor_kind)
+            except VersionConflict:
+                counted.conflicts += 1
+                raise
+            counted.committed += 1
+            return events
+
+    return CountedTable
 
 
 class Counted(Tables):
-    table_type = CountedTable
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.table_type = counted_table(self)
         self.committed = 0
         self.conflicts = 0
 

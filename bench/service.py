@@ -182,26 +182,27 @@ class DrawingSink:
         await self._request()
 
 
-class CountedTable(Table):
-    """A table that counts its committed moves on its `MeteredTables`."""
+def counted_table(metered: "MeteredTables") -> type[Table]:
+    """Tables that count their committed moves on `metered` (a table knows only its host,
+    not the `Tables` that made it)."""
 
-    __slots__ = ()
+    class CountedTable(Table):
+        __slots__ = ()
 
-    async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
-        events = await super().commit(seat, move, actor_kind)
-        metered = self.tables
-        assert isinstance(metered, MeteredTables)
-        metered.committed += 1
-        return events
+        async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
+            events = await super().commit(seat, move, actor_kind)
+            metered.committed += 1
+            return events
+
+    return CountedTable
 
 
 class MeteredTables(Tables):
     """Counts committed moves, times bot jobs from their due time, and can be paused."""
 
-    table_type = CountedTable
-
     def __init__(self, repo: SqliteRepository, sink: DrawingSink, **kwargs: Any) -> None:
         super().__init__(repo, sink, **kwargs)
+        self.table_type = counted_table(self)
         self.drawing = sink
         self.gate = asyncio.Event()
         self.gate.set()

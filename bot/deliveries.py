@@ -1,5 +1,6 @@
 """What `bot/` asks an adapter to show, and the errors an adapter reports back."""
 
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -106,6 +107,24 @@ def names_at(live: Live | None, user_ids: list[str]) -> dict[str, str]:
         if seat.user_id in names:
             names[seat.user_id] = seat.name
     return names
+
+
+def with_called(delivery: "Delivery", load: Callable[[int], Awaitable[Live | None]]) -> None:
+    """An announcement being queued learns whom it calls (`Announcement.called`), to be
+    asked when it is sent, from its table as `load` reads it then: the sink asks it, never
+    the table."""
+    if isinstance(delivery, Announcement) and delivery.called is None:
+        delivery.called = functools.partial(_called, load, delivery.table_id, delivery.calls,
+                                            list(delivery.mentions))
+
+
+async def _called(load: Callable[[int], Awaitable[Live | None]], table_id: int, calls: bool,
+                  mentions: list[str]) -> Called:
+    # The table is read only when there is something to judge.
+    live = await load(table_id) if calls or mentions else None
+    if calls and not calls_someone(live, mentions):
+        return Called(False, {})
+    return Called(True, names_at(live, mentions))
 
 
 @dataclass(slots=True)

@@ -32,14 +32,13 @@ import secrets
 import socket
 from contextvars import ContextVar
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.deliveries import Announcement, Delivery, Notice
+from bot.outbox import Outbox
 from bot.render import Button
+from bot.settings import Settings
 from db.repository import ASTRAY, SHARED, Cluster, Shards, StorageError
-
-if TYPE_CHECKING:
-    from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +58,33 @@ NOTICE_LIMIT = 7_900
 FORGET_WAIT = 15.0
 
 
+class Driven(Protocol):
+    """What driving asks of the process whose tables it shares out (`bot.tables.Tables`):
+    whether a table can be handed on, taking one over or letting it go, showing a change
+    made elsewhere, forgetting a person forgotten elsewhere."""
+
+    @property
+    def platform(self) -> str: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+    def idle(self, table_id: int) -> bool: ...
+
+    def let_go(self, table_id: int) -> None: ...
+
+    async def take_over(self, table_id: int) -> None: ...
+
+    async def catch_up(self, table_id: int) -> None: ...
+
+    async def forgotten_here(self, user_id: str) -> None: ...
+
+
 class Driving:
-    def __init__(self, tables: "Tables", cluster: Cluster) -> None:
+    def __init__(self, tables: Driven, cluster: Cluster) -> None:
         self._tables = tables
         self._cluster = cluster
         self.driven: set[int] = set()
@@ -342,7 +366,7 @@ class _Answers:
         self.more = asyncio.Event()
 
 
-def _shards(tables: "Tables") -> Shards | None:
+def _shards(tables: Driven) -> Shards | None:
     """The shards this process holds Discord's gateway for, when it is sharded."""
     settings = tables.settings
     if tables.platform != "discord" or settings.discord_shard_count is None:

@@ -7,8 +7,8 @@ table: what it may call is what is written here, and this module imports neither
 `bot.table` nor `bot.tables`. It is generic in the table's type so that the members that
 take or give a table (`used`, `read`, `opened`) are typed without naming `Table` here.
 
-Stage 1 of issue 35 builds it (`Tables.host`) beside the old way; stage 2 hands it to
-every `Table` in place of `Tables` and drops the forwards left on `Tables`.
+`Tables` builds one (`Tables.host`) and hands it to every `Table` it makes; a table's
+parts (loading, showing, turns, the lobby, the news) reach it as `table.host`.
 """
 
 from collections.abc import Awaitable, Callable, Coroutine

@@ -16,15 +16,14 @@ from typing import Any, Protocol
 
 from bot import options as table_options
 from bot import present
+from bot.host import Host
 from bot.live import TOLD_MOVES, Live
-from bot.scheduler import Scheduler
 from bot.showing import Showing
 from db.repository import (
     FINISHED,
     LOBBY,
     PLAYING,
     Deadline,
-    Repository,
     SeatRow,
     StorageError,
     TableRow,
@@ -39,28 +38,6 @@ def stamp(row: TableRow) -> tuple[int, str, float]:
     """What changes with every stored change of a table (seats and settings do not all
     move its version)."""
     return row.version, row.status, row.updated_at
-
-
-class Host(Protocol):
-    """What loading asks of the bot around the table (`bot.tables.Tables`)."""
-
-    @property
-    def verified(self) -> set[int]:
-        """Tables whose move log this process checked against their snapshot."""
-
-    @property
-    def repaired(self) -> list[int]:
-        """Tables whose snapshot was rebuilt from their move log."""
-
-    def drives(self, table_id: int) -> bool: ...
-
-    def used(self, table: Any) -> None: ...
-
-    def read(self, table: Any) -> None: ...
-
-    async def ref(self, table_id: int) -> str: ...
-
-    async def channel_lang(self, channel: str) -> str: ...
 
 
 class Loaded(Protocol):
@@ -84,13 +61,7 @@ class Loaded(Protocol):
     def lock(self) -> asyncio.Lock: ...
 
     @property
-    def tables(self) -> Host: ...
-
-    @property
-    def repo(self) -> Repository: ...
-
-    @property
-    def scheduler(self) -> Scheduler: ...
+    def host(self) -> Host[Any]: ...
 
     @property
     def showing(self) -> Showing: ...
@@ -121,7 +92,7 @@ class Loading:
         longer replays is closed with a word in its channel, and None returned."""
         table = self._table
         live = await self._load_unchecked()
-        if live is None or not check or table.id in table.tables.verified \
+        if live is None or not check or table.id in table.host.verified \
                 or live.state is None:
             return live
         return live if await self._check(live) else None
@@ -156,16 +127,16 @@ class Loading:
         if live is not None and table.stale and not table.lock.locked():
             live = None  # read afresh below, into the same copy
             table.resuming = table.resuming_seats = None  # what is stored now, not then
-        elif live is not None and not table.tables.drives(table.id) \
+        elif live is not None and not table.host.drives(table.id) \
                 and not table.lock.locked():
             # Another process drives it and moves it on: a copy kept here may be old. (While
             # a change is being decided here, the copy stays as it is: that change's write is
             # conditional, and a refused one reads the table again under the lock.)
-            row = await table.repo.get_table(table.id)
+            row = await table.host.repo.get_table(table.id)
             if row is None or stamp(row) != stamp(live.row):
                 live = None  # read afresh below, into the same copy
         if live is not None:
-            table.tables.used(table)
+            table.host.used(table)
             return live
         # One read at a time: two copies of one table (a press and a job arriving together)
         # would each take moves the other never sees.
@@ -204,16 +175,16 @@ class Loading:
         table.stale = False
         if live is None:
             table.live = fresh
-            table.tables.read(table)
+            table.host.read(table)
             return fresh
-        if stamp(fresh.row) != stamp(live.row) and table.tables.drives(table.id):
+        if stamp(fresh.row) != stamp(live.row) and table.host.drives(table.id):
             # Whoever reads it (a reminder's job, a look at a hand) may arrange nothing;
             # the change's notice, arriving after, would find the copy current.
             table.unarranged = True
         live.row, live.seats, live.state = fresh.row, fresh.seats, fresh.state
         if fresh.deadline is not None:  # as stored for this turn, re-armed by a take-over
             live.deadline = fresh.deadline
-        table.tables.used(table)
+        table.host.used(table)
         return live
 
     async def _fetch(self) -> Live | None:
@@ -223,14 +194,14 @@ class Loading:
         row, seats = table.resuming, table.resuming_seats
         table.resuming = table.resuming_seats = None
         if row is None:
-            row = await table.repo.get_table(table.id)
+            row = await table.host.repo.get_table(table.id)
             if row is None:
                 return None
         if seats is None:
-            seats = await table.repo.get_seats(table.id)
+            seats = await table.host.repo.get_seats(table.id)
         try:
             live = Live(row=row, seats=seats, game=games.get(row.game), state=None,
-                        ref=await table.tables.ref(row.id))
+                        ref=await table.host.ref(row.id))
             deadline = table.deadline_resumed
             if deadline is not None and deadline.version == row.version:
                 live.deadline = deadline
@@ -256,14 +227,14 @@ class Loading:
         row, game = live.row, live.game
         recent: deque[list[Any]] = deque(maxlen=TOLD_MOVES)
         replayed = await self._replay(row, game, len(live.seats), recent)
-        if live.row.version != row.version or row.id in table.tables.verified:
+        if live.row.version != row.version or row.id in table.host.verified:
             return  # moved on meanwhile: the log was read before that move
         dumped = game.dump(replayed)
         live.state = replayed  # equal to the snapshot's state when they agree
         # The table's "last moves" as they were before the restart, for its redraw: put
         # into words when drawn, newest first until the list is full (`Live.last_lines`).
         try:
-            lang = await table.tables.channel_lang(row.channel)
+            lang = await table.host.channel_lang(row.channel)
             made = list(live.told)  # moves made since it was loaded
             live.told.clear()
             live.told.extend(present.told(live, events, lang) for events in recent)
@@ -272,10 +243,10 @@ class Loading:
             log.exception("table %s: last moves not narrated", row.id)
         if dumped != row.snapshot:
             log.error("table %s: snapshot differs from its move log; using the log", row.id)
-            live.row = await table.repo.update_table(row.id, expected_version=row.version,
+            live.row = await table.host.repo.update_table(row.id, expected_version=row.version,
                                                      snapshot=dumped)
-            table.tables.repaired.append(row.id)
-        table.tables.verified.add(row.id)
+            table.host.repaired.append(row.id)
+        table.host.verified.add(row.id)
 
     async def _replay(self, row: TableRow, game: Game, seats: int,
                       recent: deque[list[Any]] | None = None) -> Any:
@@ -283,7 +254,7 @@ class Loading:
         state = game.new_game(seats, table_options.stored(game, row.options), row.seed)
         if row.version == 0:
             return state  # nothing logged yet: no need to read the log
-        for move in await self._table.repo.moves(row.id):
+        for move in await self._table.host.repo.moves(row.id):
             if move.seq > row.version:
                 break  # logged since `row` was read (by another process): not in its snapshot
             state, events = game.apply(state, move.seat,
@@ -307,7 +278,7 @@ class Loading:
         live = await self.read_again()
         if live is None or stale or not table.unarranged:
             return
-        table.scheduler.moved(table.id, live.row.version)
+        table.host.scheduler.moved(table.id, live.row.version)
         await table.after_change([])
 
     async def read_again(self) -> Live | None:
@@ -319,7 +290,7 @@ class Loading:
         if fresh is None:
             return None
         live = self._take(fresh)
-        if table.id in table.tables.verified or live.state is None:
+        if table.id in table.host.verified or live.state is None:
             return live
         return live if await self._check(live) else None
 
@@ -341,15 +312,15 @@ class Loading:
         live = table.kept
         log.debug("table %s: catching up from version %s", table.id,
                   live.row.version if live else None)
-        row = await table.repo.get_table(table.id)
+        row = await table.host.repo.get_table(table.id)
         if row is None or (live is not None and stamp(row) == stamp(live.row)
                            and not table.unarranged):
             return
         table.unarranged = False  # arranged below, whichever way
-        table.scheduler.moved(table.id, row.version)
+        table.host.scheduler.moved(table.id, row.version)
         events, mover = await self._logged_events(live, row)
         if events is not None and live is not None:
-            live.row, live.seats = row, await table.repo.get_seats(table.id)
+            live.row, live.seats = row, await table.host.repo.get_seats(table.id)
             await table.after_change(events, mover=mover)
             return
         was_playing = live is not None and live.row.status == PLAYING
@@ -367,7 +338,7 @@ class Loading:
             result = fresh.game.outcome(fresh.state)
             if result is not None:
                 await table.showing.announce_ranking(
-                    result, await table.tables.channel_lang(fresh.row.channel))
+                    result, await table.host.channel_lang(fresh.row.channel))
 
     async def _logged_events(self, live: Live | None, row: TableRow
                              ) -> tuple[list[Any] | None, int | None]:
@@ -377,7 +348,7 @@ class Loading:
         if live is None or live.state is None or live.row.status != PLAYING \
                 or row.status not in (PLAYING, FINISHED) or row.snapshot is None:
             return None, None
-        moves = await self._table.repo.moves(row.id, after=live.row.version)
+        moves = await self._table.host.repo.moves(row.id, after=live.row.version)
         if not moves or [m.seq for m in moves] != list(range(live.row.version + 1,
                                                              row.version + 1)):
             return None, None

@@ -16,19 +16,19 @@ from typing import Any, Concatenate, ParamSpec, Protocol
 from bot import changes, present
 from bot import lobby_decisions as decisions
 from bot.authority import MemberCheck, RightsUnknown
+from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
+from bot.loading import Loading
 from bot.lobby_decisions import Arrange, Change, Refusal, Said, ShowHand, ShowTable
+from bot.showing import Showing
 from db.repository import (
     CANCELLED,
-    Repository,
     SeatRow,
     StorageError,
     TableExists,
     VersionConflict,
 )
-from engine import BadOptions
-from engine.core.protocol import Game
 
 log = logging.getLogger(__name__)
 
@@ -49,24 +49,9 @@ class LobbyMoved(Exception):
         self.table_id = table_id
 
 
-class Bot(Protocol):
-    """What the lobby asks of the rest of the bot (`Table.tables`)."""
-
-    @property
-    def verified(self) -> set[int]: ...
-
-    async def lang_of(self, user_id: str, channel: str | None = None) -> str: ...
-
-    async def bad_options(self, actor: Actor, channel: str, exc: BadOptions, game: Game
-                          ) -> Reply: ...
-
-    def new_seed(self) -> int: ...
-
-    async def opened(self, table_id: int) -> "LobbyTable": ...
-
-
 class LobbyTable(Protocol):
-    """What the lobby uses of a table: its state and lock, storage, and its showing."""
+    """What the lobby uses of a table (`bot.table.Table`): its state and lock, the host,
+    its loading (a copy found stale) and its showing."""
 
     @property
     def id(self) -> int: ...
@@ -84,24 +69,15 @@ class LobbyTable(Protocol):
     def lock(self) -> asyncio.Lock: ...
 
     @property
-    def repo(self) -> Repository: ...
+    def host(self) -> Host[Any]: ...
 
     @property
-    def platform(self) -> str: ...
+    def loading(self) -> Loading: ...
 
     @property
-    def tables(self) -> Bot: ...
-
-    async def reload(self) -> None: ...
+    def showing(self) -> Showing: ...
 
     async def refuse(self, actor: Actor, key: str, /, **params: Any) -> Reply: ...
-
-    async def show_table(self) -> None: ...
-
-    async def show_hand(self, seat_no: int, *, to_former: bool = False,
-                        kicked: str | None = None) -> None: ...
-
-    async def announce(self, key: str, /, **params: Any) -> None: ...
 
     async def after_change(self, events: list[Any], *, notify_turn: bool = False) -> None: ...
 
@@ -137,14 +113,14 @@ async def act(table: LobbyTable, actor: Actor, decision: Decision[P], /,
 async def refusal(table: LobbyTable, actor: Actor, refused: Refusal) -> Reply:
     live = table.live
     if refused.problems is not None:
-        return await table.tables.bad_options(actor, live.row.channel, refused.problems,
-                                              live.game)
+        return await table.host.bad_options(actor, live.row.channel, refused.problems,
+                                            live.game)
     return await table.refuse(actor, refused.key, **refused.params)
 
 
 async def answer(table: LobbyTable, actor: Actor, change: Change) -> Reply:
     live = table.live
-    lang = await table.tables.lang_of(actor.user_id, live.row.channel)
+    lang = await table.host.lang_of(actor.user_id, live.row.channel)
     params = dict(change.answer.params)
     if change.options is not None:
         params["options"] = present.options_line(live, lang)
@@ -155,11 +131,11 @@ async def show(table: LobbyTable, change: Change) -> None:
     for step in change.then:
         match step:
             case Said(key=key, params=params):
-                await table.announce(key, **params)
+                await table.showing.announce(key, **params)
             case ShowTable():
-                await table.show_table()
+                await table.showing.show_table()
             case ShowHand(seat=seat, to_former=to_former, kicked=kicked):
-                await table.show_hand(seat, to_former=to_former, kicked=kicked)
+                await table.showing.show_hand(seat, to_former=to_former, kicked=kicked)
             case Arrange(notify_turn=notify_turn):
                 await table.after_change([], notify_turn=notify_turn)
 
@@ -177,11 +153,11 @@ async def store(table: LobbyTable, change: Change) -> bool:
     if dealt is not None:
         live.state = dealt
         live.told.clear()
-        table.tables.verified.add(live.id)  # its whole log was written by this process
+        table.host.verified.add(live.id)  # its whole log was written by this process
     if change.status == CANCELLED:
         live.deadline = None
         try:
-            await table.repo.clear_deadline(live.id)
+            await table.host.repo.clear_deadline(live.id)
         except StorageError:
             # The table is cancelled; a leftover deadline of a cancelled table is inert.
             log.warning("table %s: deadline of the cancelled table not cleared", live.id)
@@ -201,13 +177,13 @@ async def save(table: LobbyTable, *, seats: list[SeatRow] | None = None,
     """
     live = table.live
     try:
-        live.row = await table.repo.update_table(
+        live.row = await table.host.repo.update_table(
             live.id, expected_version=live.row.version, seats=seats, host=host,
             settings=settings, status=status, options=options, snapshot=snapshot,
             reset_moves=snapshot is not None, expected_row=live.row,
             expected_seats=live.seats)
     except VersionConflict:
-        await table.reload()
+        await table.loading.reload()
         raise LobbyMoved(live.id) from None
     except StorageError:
         return False
@@ -226,11 +202,11 @@ async def set_status(table: LobbyTable, status: str, *,
                      settings: dict[str, Any] | None = None) -> bool:
     """A status the table takes whatever its lobby holds (its channel lost, say)."""
     live = table.kept
-    row = live.row if live and not table.stale else await table.repo.get_table(table.id)
+    row = live.row if live and not table.stale else await table.host.repo.get_table(table.id)
     if row is None:
         return False
     try:
-        new = await table.repo.update_table(table.id, expected_version=row.version,
+        new = await table.host.repo.update_table(table.id, expected_version=row.version,
                                             status=status, settings=settings)
     except StorageError:
         return False
@@ -243,7 +219,7 @@ async def set_status(table: LobbyTable, status: str, *,
 async def options_text(table: LobbyTable, actor: Actor) -> Reply:
     """The Options button: what this table plays with and how the host changes it."""
     live = table.live
-    lang = await table.tables.lang_of(actor.user_id, live.row.channel)
+    lang = await table.host.lang_of(actor.user_id, live.row.channel)
     return Reply(t(lang, "options_now", options=present.options_line(live, lang)),
                  table_id=live.id)
 
@@ -269,14 +245,14 @@ async def rematch(table: LobbyTable, actor: Actor, is_member: MemberCheck | None
     if isinstance(decided, Refusal):
         return await refusal(table, actor, decided)
     try:
-        row = await table.repo.create_table(
-            platform=table.platform, channel=channel, game=live.row.game,
+        row = await table.host.repo.create_table(
+            platform=table.host.platform, channel=channel, game=live.row.game,
             options=decided.options, settings=decided.settings,
-            seed=table.tables.new_seed(), host=actor.user_id, seats=decided.seats)
+            seed=table.host.new_seed(), host=actor.user_id, seats=decided.seats)
         changes.note()
     except TableExists:
         return await table.refuse(actor, "table_exists_short")
     except StorageError:
         return await table.refuse(actor, "storage_failed")
-    new = await table.tables.opened(row.id)
+    new = await table.host.opened(row.id)
     return await act(new, Actor(actor.user_id, actor.name, is_admin=True), decisions.start)

@@ -52,7 +52,7 @@ class ShowTable:
 @dataclass(frozen=True, slots=True)
 class ShowHand:
     """A seat's hand message is drawn again: `to_former` tells the person a bot just took
-    their seat, `kicked` tells the person kicked from it (see `Table.show_hand`)."""
+    their seat, `kicked` tells the person kicked from it (see `Showing.show_hand`)."""
 
     seat: int
     to_former: bool = False

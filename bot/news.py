@@ -7,27 +7,22 @@ platform and the privacy requests tell, and a table finds out for itself that it
 broken.
 """
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Protocol
 
-from bot import changes
-from bot.clock import Clock
+from bot import changes, lobby
 from bot.deliveries import Announcement
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
-from bot.loading import Loading
-from bot.outbox import Outbox
-from bot.scheduler import Scheduler
-from bot.showing import Showing
+from bot.lobby import LobbyTable
+from bot.turns import Turns
 from db.repository import (
     CLOSED,
     LOBBY,
     PLAYING,
     Deadline,
-    Repository,
     SeatRow,
     StorageError,
     TableRow,
@@ -37,16 +32,10 @@ from db.repository import (
 log = logging.getLogger(__name__)
 
 
-class Host(Protocol):
-    """What the news asks of the bot around the table (`bot.tables.Tables`)."""
-
-    def drives(self, table_id: int) -> bool: ...
-
-    async def channel_lang(self, channel: str) -> str: ...
-
-
-class Reached(Protocol):
-    """The table as its news reaches it (`bot.table.Table`)."""
+class Reached(LobbyTable, Protocol):
+    """The table as its news reaches it (`bot.table.Table`): a lobby's table (the news
+    changes its status and settings as the lobby does), with its turns and what a
+    restart or a take-over left on it."""
 
     stale: bool
     resuming: TableRow | None
@@ -54,44 +43,9 @@ class Reached(Protocol):
     deadline_resumed: Deadline | None
 
     @property
-    def id(self) -> int: ...
-
-    @property
-    def kept(self) -> Live | None: ...
-
-    @property
-    def lock(self) -> asyncio.Lock: ...
-
-    @property
-    def tables(self) -> Host: ...
-
-    @property
-    def repo(self) -> Repository: ...
-
-    @property
-    def scheduler(self) -> Scheduler: ...
-
-    @property
-    def outbox(self) -> Outbox: ...
-
-    @property
-    def clock(self) -> Clock: ...
-
-    @property
-    def loading(self) -> Loading: ...
-
-    @property
-    def showing(self) -> Showing: ...
-
-    # The lobby's and the timers' parts, which the news may set off.
-    async def set_status(self, status: str, *,
-                         settings: dict[str, Any] | None = None) -> bool: ...
-
-    async def _save_lobby(self, *, settings: dict[str, Any] | None = None) -> bool: ...
+    def turns(self) -> Turns: ...
 
     def leave(self, actor: Actor, *, forgotten: bool = False) -> Awaitable[Reply]: ...
-
-    async def _ping(self, to_act: list[int], *, goes_on: bool = False) -> None: ...
 
 
 async def close_broken(table: Reached, key: str) -> None:
@@ -101,30 +55,30 @@ async def close_broken(table: Reached, key: str) -> None:
     Its rows stay for a developer to look at; no job of it runs again, so nothing
     retries what cannot succeed.
     """
-    table.scheduler.drop(table.id)
+    table.host.scheduler.drop(table.id)
     live = table.kept
-    table.outbox.forget(table.id)
+    table.host.outbox.forget(table.id)
     try:
-        row = await table.repo.get_table(table.id)
+        row = await table.host.repo.get_table(table.id)
         if row is None or row.status not in (LOBBY, PLAYING):
             return
-        row = await table.repo.update_table(
+        row = await table.host.repo.update_table(
             table.id, expected_version=row.version, status=CLOSED,
             settings={**row.settings, "broken": key})
         with contextlib.suppress(StorageError):
-            await table.repo.clear_deadline(table.id)
+            await table.host.repo.clear_deadline(table.id)
     except StorageError:
         log.exception("table %s: could not be closed", table.id)
         return
     table.resuming = table.resuming_seats = None
-    lang = await table.tables.channel_lang(row.channel)
+    lang = await table.host.channel_lang(row.channel)
     if live is not None:
         live.row = row  # a caller still holding it sees the table closed, as players do
         try:
             table.showing.queue_table(live, lang)
         except Exception:
             log.exception("table %s: the closed table could not be shown", table.id)
-    table.outbox.put(Announcement(table_id=table.id, channel=row.channel, text=t(lang, key),
+    table.host.outbox.put(Announcement(table_id=table.id, channel=row.channel, text=t(lang, key),
                                   version=row.version))
 
 
@@ -139,17 +93,17 @@ async def channel_gone(table: Reached) -> None:
         live = table.kept
         try:
             row = live.row if live and not table.stale \
-                else await table.repo.get_table(table.id)
+                else await table.host.repo.get_table(table.id)
         except StorageError:
             log.exception("table %s: not closed", table.id)
             return
         if row is None or row.status not in (LOBBY, PLAYING):
             return  # a finished table keeps its rematch button for when it is back
-        await table.set_status(CLOSED, settings={**row.settings, "lost": row.status})
+        await lobby.set_status(table, CLOSED, settings={**row.settings, "lost": row.status})
         if live is not None:
             live.deadline = None  # cleared below; coming back starts a fresh one
         try:
-            await table.repo.clear_deadline(table.id)
+            await table.host.repo.clear_deadline(table.id)
         except StorageError:
             log.exception("table %s: deadline not cleared", table.id)
 
@@ -169,11 +123,10 @@ async def unreachable(table: Reached, user_id: str) -> None:
         if seat is None or user_id in warned:
             return
         warned.add(user_id)
-        await table._save_lobby(settings={**live.row.settings,
-                                          "unreachable": sorted(warned)})
+        await lobby.save(table, settings={**live.row.settings, "unreachable": sorted(warned)})
     # Mentioned, so the player hears of it; without deadlines the table waits for them.
     key = "cannot_reach" if live.row.settings.get("deadline") else "cannot_reach_waits"
-    lang = await table.tables.channel_lang(live.row.channel)
+    lang = await table.host.channel_lang(live.row.channel)
     await table.showing.announce_lines([t(lang, key, name=seat.name)], mentions=[user_id])
 
 
@@ -183,11 +136,11 @@ async def revive(table: Reached) -> Live | None:
     async with table.lock:
         try:
             # Read again under the lock: two triggers at once bring a table back once.
-            row = await table.repo.get_table(table.id)
+            row = await table.host.repo.get_table(table.id)
             if row is None or row.status != CLOSED or "lost" not in row.settings:
                 return None
             settings = {k: v for k, v in row.settings.items() if k != "lost"}
-            row = await table.repo.update_table(
+            row = await table.host.repo.update_table(
                 table.id, expected_version=row.version, status=row.settings["lost"],
                 settings=settings)
             changes.note()
@@ -196,9 +149,9 @@ async def revive(table: Reached) -> Live | None:
             return None
         # Its version did not change: the jobs it had (a reminder, an expiry) would look
         # current again, though its deadline was cleared on closing.
-        table.scheduler.drop(table.id)
+        table.host.scheduler.drop(table.id)
         table.deadline_resumed = None
-        table.outbox.revive(table.id)
+        table.host.outbox.revive(table.id)
         # A closed table takes no move, so a copy kept here only needs its row: keeping
         # it (not loading a second copy) means a press racing with this sees the same.
         live = table.kept
@@ -215,8 +168,8 @@ async def revive(table: Reached) -> Live | None:
             await showing.announce("table_back")
             for seat in live.seats:  # hands queued when the channel went were dropped
                 await showing.show_hand(seat.seat)
-            table.scheduler.at(table.clock.now(), "resume", table.id, live.row.version)
-            await table._ping(live.game.to_act(live.state))
+            table.host.scheduler.at(table.host.clock.now(), "resume", table.id, live.row.version)
+            await table.turns.ping(live.game.to_act(live.state))
     return live
 
 
@@ -252,11 +205,11 @@ async def forgotten(table: Reached, user_id: str) -> None:
     live = table.kept
     if live is None:
         return
-    former = t(await table.tables.channel_lang(live.row.channel), "former_player")
+    former = t(await table.host.channel_lang(live.row.channel), "former_player")
     for told in live.told:
         told.forget(user_id, former)
     try:
-        if not table.tables.drives(table.id):
+        if not table.host.drives(table.id):
             await table.loading.read_again()
             return
         await table.loading.catch_up_held()

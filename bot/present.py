@@ -154,10 +154,9 @@ def told(live: Live, events: list[dict[str, Any]], lang: str, *,
 
 def _narrate(game_id: str, events: bytes | list[dict[str, Any]], seat_names: tuple[str, ...],
              lang: str) -> list[str]:
-    if isinstance(events, bytes):
-        events = marshal.loads(events)
-    describe = renderers.for_game(game_id).describe_events
-    return list(describe(game_id, events, list(seat_names), lang))
+    said: list[dict[str, Any]] = marshal.loads(events) if isinstance(events, bytes) \
+        else events
+    return renderers.for_game(game_id).describe_events(game_id, said, list(seat_names), lang)
 
 
 # Refusal parameters that are a number of cards, said with their noun ("1 card").

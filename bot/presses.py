@@ -1,12 +1,12 @@
 """What a checked press does, and what it answers: one reply, with the platform effects
 that come with it.
 
-`Tables.press` is the one entry point of presses: it checks a press and reads its table
-once (`Tables.pressed`: the payload is one the bot drew, the message pressed is in that
-table's chat or is the presser's own hand message), then hands it here. The reply says
-where the press acted (`Reply.acted`) and, for an adapter that answers the press in place
-(`Press.in_place`), what to show there (`Reply.shown`): the hand asked for, a move's new
-hand, or the table in place of the lobby whose Start was pressed.
+`Tables.press` is the one entry point of presses: it has a press checked and its table
+read once (`check`, through `Tables.pressed`: the payload is one the bot drew, the message
+pressed is in that table's chat or is the presser's own hand message), then acted on here.
+The reply says where the press acted (`Reply.acted`) and, for an adapter that answers the
+press in place (`Press.in_place`), what to show there (`Reply.shown`): the hand asked for,
+a move's new hand, or the table in place of the lobby whose Start was pressed.
 """
 
 import functools
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot import logs, metrics, present
-from bot.authority import MANAGING, Press, RightsUnknown, is_move, is_signal
+from bot.authority import MANAGING, Press, RightsUnknown, is_move, is_signal, private_action
 from bot.i18n import t
 from bot.live import Acted, Actor, InPlace, Reply
 from bot.render import Payload, Rendering
 from bot.table import Table
-from db.repository import FINISHED, LOBBY, PLAYING, MessageRef
+from db.repository import FINISHED, LOBBY, PLAYING, MessageRef, StorageError
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,10 @@ class Refs(Protocol):
     def ref(self, table_id: int, key: str) -> MessageRef | None: ...
 
 
+class Messages(Protocol):
+    async def messages(self, table_id: int) -> dict[str, MessageRef]: ...
+
+
 class Host(Protocol):
     """What a press needs of the tables around it."""
 
@@ -44,6 +48,9 @@ class Host(Protocol):
 
     @property
     def outbox(self) -> Refs: ...
+
+    @property
+    def repo(self) -> Messages: ...
 
     def drives(self, table_id: int) -> bool: ...
 
@@ -54,11 +61,62 @@ class Host(Protocol):
     async def refuse(self, actor: Actor, channel: str | None, key: str, /,
                      **params: Any) -> Reply: ...
 
-    async def hand_message(self, table_id: int, seat: int, user_id: str
-                           ) -> MessageRef | None: ...
+    async def genuine(self, table_id: int, tag: str) -> bool: ...
+
+    async def loaded_table(self, table_id: int) -> Table | None: ...
 
     async def hand_rendering_for_table(self, actor: Actor, table_id: int
                                        ) -> Rendering | None: ...
+
+
+async def check(host: Host, actor: Actor, press: Press) -> Pressed | Reply:
+    """The table a press may act on, read once, or the refusal: the payload must be one
+    we drew, and the pressed message must be in that table's chat, or be the
+    presser's own hand message of that table in their private chat."""
+    decoded = press.button
+    try:
+        genuine = decoded is not None and await host.genuine(decoded.table_id, decoded.tag)
+    except StorageError:  # the key could not be read
+        return await host.refuse(actor, press.channel, "storage_failed")
+    if decoded is None or not genuine:
+        return await host.refuse(actor, press.channel, "bad_button")
+    table = await host.loaded_table(decoded.table_id)
+    if table is None or table.live.row.platform != host.platform:
+        return await host.refuse(actor, press.channel, "bad_button")
+    live = table.live
+    if press.channel is not None:
+        if press.channel != live.row.channel:
+            return await host.refuse(actor, press.channel, "button_elsewhere")
+    elif not private_action(decoded.action):
+        return await host.refuse(actor, None, "button_elsewhere")
+    else:
+        seat = live.seat_of(actor.user_id)
+        if seat is None:
+            # A hand message kept from a seat a bot has taken since: how to come back, if
+            # they may.
+            return await host.refuse(actor, live.row.channel, table.unseated(actor))
+        try:
+            shown = await hand_message(host, live.id, seat.seat, actor.user_id)
+        except StorageError:
+            return await host.refuse(actor, live.row.channel, "storage_failed")
+        if shown is None or shown.message_id != press.message_id:
+            return await host.refuse(actor, live.row.channel, "button_not_your_hand")
+    seated = live.seat_of(actor.user_id) if live.row.status == PLAYING else None
+    return Pressed(table, decoded, Acted(live.id, live.ref, live.row.channel,
+                                         None if seated is None else seated.seat))
+
+
+async def hand_message(host: Host, table_id: int, seat: int, user_id: str
+                       ) -> MessageRef | None:
+    """The message that shows `user_id` their hand at `seat`, as last sent or stored:
+    None when there is none, or when it was somebody else's (the seat changed hands)."""
+    key = f"hand:{seat}"
+    ref = host.outbox.ref(table_id, key)
+    if ref is None:
+        ref = (await host.repo.messages(table_id)).get(key)
+    if ref is not None and ref.extra.get("user") not in (None, user_id):
+        return None
+    return ref
 
 
 async def act(host: Host, actor: Actor, press: Press, found: Pressed) -> Reply:
@@ -124,11 +182,11 @@ async def _hand_in_place(host: Host, actor: Actor, table: Table, seat: int) -> I
     becomes their hand message once shown (`InPlace.keep`). None when it cannot be
     drawn: the hand is then shown as any other asks for it."""
     live = table.live
-    stored = await host.hand_message(live.id, seat, actor.user_id)
+    stored = await hand_message(host, live.id, seat, actor.user_id)
     rendering = await host.hand_rendering_for_table(actor, live.id)
     if rendering is None:
         return None
-    return InPlace(rendering, stored, keep=functools.partial(table.show_hand, seat))
+    return InPlace(rendering, stored, keep=functools.partial(table.showing.show_hand, seat))
 
 async def _in_place(host: Host, actor: Actor, press: Press, found: Pressed) -> InPlace | None:
     """After a move or a signal, the presser's new hand; after a start, the table, if
@@ -150,4 +208,4 @@ async def _in_place(host: Host, actor: Actor, press: Press, found: Pressed) -> I
     return None
 
 
-__all__ = ["Host", "Pressed", "act"]
+__all__ = ["Host", "Pressed", "act", "check", "hand_message"]

@@ -15,20 +15,22 @@ forged or forwarded button can never act on somebody else. It names the minute i
 drawn, only so that an old one left in a chat expires.
 """
 
+import asyncio
 import contextlib
 import logging
 import math
 from collections import OrderedDict
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from bot.clock import Clock
 from bot.i18n import t
 from bot.live import Actor, Reply
+from bot.outbox import Outbox
 from bot.render import Button, Rendering, number
-from db.repository import OPEN_STATUSES, StorageError, TableRow
-
-if TYPE_CHECKING:
-    from bot.tables import Tables
+from bot.settings import Settings
+from db.repository import OPEN_STATUSES, Repository, StorageError, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -86,10 +88,58 @@ class OncePer:
         self._last.pop(who, None)
 
 
+class Held(Protocol):
+    """A table whose copy is in memory here (`bot.table.Table`), as forgetting goes
+    through it: under its lock, it stops naming the person."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+    async def forgotten(self, user_id: str) -> None: ...
+
+
+class Bot(Protocol):
+    """What /mydata and /forgetme ask of the bot around them (`bot.tables.Tables`): the
+    person's words, their seats given up, and the copies here and elsewhere that still
+    name them."""
+
+    @property
+    def repo(self) -> Repository: ...
+
+    @property
+    def platform(self) -> str: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+    async def lang_of(self, user_id: str, channel: str | None = None) -> str: ...
+
+    async def channel_lang(self, channel: str) -> str: ...
+
+    async def give_up_seat(self, table_id: int, actor: Actor) -> None: ...
+
+    def naming(self, user_id: str) -> Sequence[Held]: ...
+
+    def in_memory(self, table_id: int) -> Held | None: ...
+
+    def forget_settings(self, user_id: str) -> None: ...
+
+    async def forget_everywhere(self, user_id: str) -> bool: ...
+
+
 class Privacy:
     """A person's own data, across every table of this platform (`Tables.privacy`)."""
 
-    def __init__(self, tables: "Tables") -> None:
+    def __init__(self, tables: Bot) -> None:
         self.tables = tables
         self.repo, self.platform, self.clock = tables.repo, tables.platform, tables.clock
         self.exports, self.forgettings = OncePer(ASK_EVERY), OncePer(ASK_EVERY)

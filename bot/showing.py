@@ -9,29 +9,18 @@ from typing import Any, Protocol
 
 from bot import present
 from bot.deliveries import Announcement, HandMessage, TableMessage
+from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply, Told
-from bot.outbox import Outbox
 from bot.render import Button
-from db.repository import PLAYING, Repository
+from db.repository import PLAYING
 
 
-class Host(Protocol):
-    """What showing asks of the bot around the table (`bot.tables.Tables`): languages,
-    and how much a client can show."""
+class Calls(Protocol):
+    """The turn calls a shown change may set off (`bot.turns.Turns`, which shows through
+    this module: named here by what it does, not imported)."""
 
-    @property
-    def every_move(self) -> bool:
-        """A client with room for every legal move as a button."""
-
-    async def channel_lang(self, channel: str) -> str: ...
-
-    async def lang_of(self, user_id: str, channel: str | None = None) -> str: ...
-
-    async def own_lang(self, user_id: str) -> str | None: ...
-
-    async def refuse(self, actor: Actor, channel: str | None, key: str, /,
-                     **params: Any) -> Reply: ...
+    async def ping(self, to_act: list[int], *, goes_on: bool = False) -> None: ...
 
 
 class Shown(Protocol):
@@ -44,18 +33,13 @@ class Shown(Protocol):
     def live(self) -> Live: ...
 
     @property
-    def tables(self) -> Host: ...
+    def host(self) -> Host[Any]: ...
 
     @property
-    def outbox(self) -> Outbox: ...
+    def turns(self) -> Calls: ...
 
-    @property
-    def repo(self) -> Repository: ...
-
-    # The lobby's and the timers' parts of a change, which showing one may set off.
-    async def _apply_takeovers(self) -> None: ...
-
-    async def _ping(self, to_act: list[int], *, goes_on: bool = False) -> None: ...
+    # The lobby's part of a change (a round's end seats those waiting for a bot's seat).
+    async def apply_takeovers(self) -> None: ...
 
 
 class Showing:
@@ -75,7 +59,7 @@ class Showing:
         if live.state is None:  # a lobby (or a table closed before its deal): its message
             await self.show_table()
             return
-        lang = await table.tables.channel_lang(live.row.channel)
+        lang = await table.host.channel_lang(live.row.channel)
         news = _news(live, events, lang)
         live.told.extend(news)
         before = live.hand_sizes
@@ -85,7 +69,7 @@ class Showing:
         round_changed = any(e.get("type") == "round_started" or present.round_ended(live, e)
                             for e in events)
         if round_changed:
-            await table._apply_takeovers()
+            await table.apply_takeovers()
         await self.show_table(news=news)
         to_act = view.get("to_act", [])
         for seat in live.seats:
@@ -107,16 +91,16 @@ class Showing:
                 await self.announce_lines(lines, kind="result")
         else:
             if live.deadline_stored:
-                await table.repo.clear_deadline(live.id)
+                await table.host.repo.clear_deadline(live.id)
                 live.deadline_stored = False
             # The last round and the ranking in one message, with one rematch button.
             lines = [line for summary in summaries for line in [*summary, ""]]
             await self.announce_ranking(result, lang, lines)
             return
         if to_act != live.last_to_act or (notify_turn and mover is None):
-            await table._ping(to_act)
+            await table.turns.ping(to_act)
         elif mover is not None and mover in to_act and not live.seats[mover].is_bot:
-            await table._ping(to_act, goes_on=True)
+            await table.turns.ping(to_act, goes_on=True)
         live.last_to_act = list(to_act)
 
     async def announce_ranking(self, result: Any, lang: str,
@@ -129,13 +113,13 @@ class Showing:
 
     async def show_table(self, *, news: list[Told] | None = None) -> None:
         live = self._table.live
-        self.queue_table(live, await self._table.tables.channel_lang(live.row.channel), news)
+        self.queue_table(live, await self._table.host.channel_lang(live.row.channel), news)
 
     def queue_table(self, live: Live, lang: str, news: list[Told] | None = None) -> None:
         """The table message of `live` in `lang`, with nothing left to look up: a table
         just closed as broken is shown from the copy its caller still holds."""
         # Drawn when it is sent: an edit merged with a later one costs no drawing.
-        self._table.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
+        self._table.host.outbox.put(TableMessage(table_id=live.id, channel=live.row.channel,
                                             draw=lambda: present.table(live, lang),
                                             news=None if news is None else list(news)))
 
@@ -145,7 +129,7 @@ class Showing:
         await self.show_table()
         for seat in self._table.live.seats:
             if seat.user_id is not None \
-                    and await self._table.tables.own_lang(seat.user_id) is None:
+                    and await self._table.host.own_lang(seat.user_id) is None:
                 await self.show_hand(seat.seat)
 
     async def show_hands_of(self, user_id: str) -> None:
@@ -168,23 +152,23 @@ class Showing:
         if (seat.is_bot and not (to_former or kicked)) or user_id is None \
                 or live.state is None:
             return
-        lang = await table.tables.lang_of(user_id, live.row.channel)
-        every_move = table.tables.every_move
-        table.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
+        lang = await table.host.lang_of(user_id, live.row.channel)
+        every_move = table.host.every_move
+        table.host.outbox.put(HandMessage(table_id=live.id, channel=live.row.channel, seat=seat_no,
                                      user_id=user_id,
                                      draw=lambda: present.hand(live, seat_no, lang,
                                                                every_move=every_move,
                                                                kicked=kicked is not None)))
 
     async def announce(self, key: str, /, **params: Any) -> None:
-        lang = await self._table.tables.channel_lang(self._table.live.row.channel)
+        lang = await self._table.host.channel_lang(self._table.live.row.channel)
         await self.announce_lines([t(lang, key, **params)])
 
     async def announce_lines(self, lines: list[str], buttons: list[list[Button]] | None = None,
                              kind: str = "info", mentions: list[str] | None = None) -> None:
         live = self._table.live
         if lines:
-            self._table.outbox.put(Announcement(
+            self._table.host.outbox.put(Announcement(
                 table_id=live.id, channel=live.row.channel, text="\n".join(lines),
                 buttons=buttons or [], version=live.row.version, ref=live.ref, kind=kind,
                 mentions=mentions or []))
@@ -194,9 +178,9 @@ class Showing:
         live = table.live
         seat = live.seat_of(actor.user_id)
         if seat is None or live.state is None:
-            return await table.tables.refuse(actor, live.row.channel, "not_seated")
+            return await table.host.refuse(actor, live.row.channel, "not_seated")
         await self.show_hand(seat.seat)
-        lang = await table.tables.lang_of(actor.user_id, live.row.channel)
+        lang = await table.host.lang_of(actor.user_id, live.row.channel)
         return Reply(present.hand(live, seat.seat, lang).text, table_id=live.id)
 
     async def redraw(self) -> None:
@@ -217,7 +201,7 @@ class Showing:
         they play first), at most once per restart.
 
         A game whose last move was stored just before the stop (see `REDRAW_WINDOW` in
-        `bot.tables`) gets its final table and hands the same way; its final ranking
+        `bot.startup`) gets its final table and hands the same way; its final ranking
         message, if it was lost, is dropped too: the table message shows the final scores
         and the rematch button, and /scores gives the ranking. A table cancelled then gets
         its table message, and its hands are closed (no move button left on them).
@@ -232,7 +216,7 @@ class Showing:
             return  # a finished game: its final ranking was announced, or is dropped
         to_act = live.game.to_act(live.state)
         live.last_to_act = list(to_act)
-        await self._table._ping(to_act)
+        await self._table.turns.ping(to_act)
 
 
 def _news(live: Live, events: list[Any], lang: str) -> list[Told]:

@@ -15,24 +15,27 @@ made to it. Everything that happens to one table happens here, in this order:
 - showing: the table message, each player's hand, announcements, queued on the outbox;
 - the platform's news: its channel lost or back, a player who cannot be reached.
 
-Rules are the engine's: a table only decides who may act for which seat and when.
+Rules are the engine's: a table only decides who may act for which seat and when. It
+reaches the rest of the bot only through the `Host` it is given (bot/host.py), never
+through `Tables`, and so do its parts: each holds the table, and goes to the host and to
+the other parts through it (`table.host.repo`, `table.showing.announce`).
 """
 
 import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot import changes, lobby, metrics, news, present
 from bot import lobby_decisions as decisions
 from bot.authority import MemberCheck
 from bot.driving import SHOWING_CHANGE
+from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
 from bot.loading import Loading, stamp
 from bot.lobby import LobbyMoved
-from bot.render import Button
 from bot.showing import Showing
 from bot.turns import Turns
 from db.repository import (
@@ -47,9 +50,6 @@ from db.repository import (
     VersionConflict,
 )
 from engine import IllegalMove
-
-if TYPE_CHECKING:
-    from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -69,34 +69,25 @@ class Table:
 
     __slots__ = (
         "__weakref__",
-        "clock",
         "deadline_resumed",
+        "host",
         "id",
         "live",
         "loading",
         "lock",
-        "outbox",
-        "platform",
         "redraw_due",
-        "repo",
         "resuming",
         "resuming_seats",
-        "scheduler",
-        "settings",
         "showing",
         "stale",
-        "tables",
         "turns",
         "unarranged",
     )
     live: Live  # its state: set by its first read, unset until then
 
-    def __init__(self, tables: "Tables", table_id: int) -> None:
+    def __init__(self, host: Host["Table"], table_id: int) -> None:
         self.id = table_id
-        self.tables = tables
-        # What every table shares, held here so a move does not look it up on `Tables`.
-        self.repo, self.outbox, self.scheduler = tables.repo, tables.outbox, tables.scheduler
-        self.clock, self.settings, self.platform = tables.clock, tables.settings, tables.platform
+        self.host = host  # all it may ask of the rest of the bot
         # One change at a time: a press, a job and a catch-up each hold it while they
         # decide and store.
         self.lock = asyncio.Lock()
@@ -132,25 +123,30 @@ class Table:
         """Something is under way for it here: it may not be dropped or handed on."""
         return self.lock.locked() or self.loading.busy()
 
-    # --- loading (bot/loading.py) ---------------------------------------------------------
+    # --- what `Tables` asks of it (the parts do the work) -----------------------------------
 
     async def load(self, *, check: bool = True) -> Live | None:
         return await self.loading.load(check=check)
 
-    async def reload(self) -> None:
-        await self.loading.reload()
+    async def catch_up(self) -> None:
+        await self.loading.catch_up()
 
-    async def _read_again(self) -> Live | None:
-        return await self.loading.read_again()
+    async def show_table(self) -> None:
+        await self.showing.show_table()
+
+    async def show_in_channel_lang(self) -> None:
+        await self.showing.show_in_channel_lang()
+
+    async def show_hands_of(self, user_id: str) -> None:
+        await self.showing.show_hands_of(user_id)
+
+    async def hand_for(self, actor: Actor) -> Reply:
+        return await self.showing.hand_for(actor)
 
     # --- answers --------------------------------------------------------------------------
 
     async def refuse(self, actor: Actor, key: str, /, **params: Any) -> Reply:
-        return await self.tables.refuse(actor, self.live.row.channel, key, **params)
-
-    async def _answer(self, actor: Actor, key: str, /, **params: Any) -> Reply:
-        lang = await self.tables.lang_of(actor.user_id, self.live.row.channel)
-        return Reply(t(lang, key, **params), table_id=self.id)
+        return await self.host.refuse(actor, self.live.row.channel, key, **params)
 
     # --- the lobby (its rules: bot.lobby_decisions; applied: bot.lobby) -------------------
 
@@ -184,24 +180,8 @@ class Table:
     async def rematch(self, actor: Actor, is_member: MemberCheck | None = None) -> Reply:
         return await lobby.rematch(self, actor, is_member)
 
-    def bot_name(self, index: int) -> str:
-        return decisions.bot_name(self.live.seats, index)
-
     def unseated(self, actor: Actor) -> str:
         return decisions.unseated(self.live, actor)
-
-    async def _save_lobby(self, *, seats: list[SeatRow] | None = None,
-                          host: str | None = None, settings: dict[str, Any] | None = None,
-                          status: str | None = None) -> bool:
-        return await lobby.save(self, seats=seats, host=host, settings=settings,
-                                status=status)
-
-    async def _save_seat(self, seat: SeatRow) -> bool:
-        return await lobby.save_seat(self, seat)
-
-    async def set_status(self, status: str, *,
-                         settings: dict[str, Any] | None = None) -> bool:
-        return await lobby.set_status(self, status, settings=settings)
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -210,9 +190,9 @@ class Table:
         started = time.perf_counter()
         reply = await self._play_move(actor, text, expected_version=expected_version,
                                       talk_only=talk_only)
-        metrics.MOVE_SECONDS.labels(self.platform).observe(time.perf_counter() - started)
+        metrics.MOVE_SECONDS.labels(self.host.platform).observe(time.perf_counter() - started)
         if not reply.ok:
-            metrics.REFUSED.labels(self.platform, reply.reason or "other").inc()
+            metrics.REFUSED.labels(self.host.platform, reply.reason or "other").inc()
         return reply
 
     async def _play_move(self, actor: Actor, text: str, *, expected_version: int | None,
@@ -251,10 +231,10 @@ class Table:
                     return await self.refuse(actor, "bad_button")
                 events = await self.commit(seat.seat, move, "player")
             except IllegalMove as exc:
-                lang = await self.tables.lang_of(actor.user_id, live.row.channel)
+                lang = await self.host.lang_of(actor.user_id, live.row.channel)
                 return Reply(present.refusal(live, exc, lang), ok=False, reason=exc.code)
             except VersionConflict:
-                await self.reload()
+                await self.loading.reload()
                 return await self.refuse(actor, "out_of_date")
             except Unstorable:
                 log.exception("table %s: move %r can never be stored", live.id, text)
@@ -264,10 +244,11 @@ class Table:
                 return await self.refuse(actor, "storage_failed")
             if seat.afk_strikes:
                 with contextlib.suppress(LobbyMoved):  # only a count; the move is stored
-                    await self._save_seat(SeatRow(seat=seat.seat, user_id=seat.user_id,
-                                                  name=seat.name))
+                    await lobby.save_seat(self, SeatRow(seat=seat.seat, user_id=seat.user_id,
+                                                        name=seat.name))
         await self.after_change(events, mover=seat.seat)
-        return await self._answer(actor, "move_done")
+        lang = await self.host.lang_of(actor.user_id, live.row.channel)
+        return Reply(t(lang, "move_done"), table_id=self.id)
 
     async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]:
         """Apply and store one move; the state in memory changes only once it is stored."""
@@ -296,7 +277,7 @@ class Table:
         # The next turn's deadline goes in the move's own transaction: one durable write.
         deadline = None if result else self.turns.next_deadline(
             game.to_act(new_state), before + 1, talk=talk)
-        live.row = await self.repo.commit_move(
+        live.row = await self.host.repo.commit_move(
             live.id, seq=before + 1, seat=seat, move=notation, actor=actor_kind,
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results, deadline=deadline,
@@ -305,12 +286,12 @@ class Table:
         changes.note()
         live.state = new_state
         live.deadline, live.deadline_stored = deadline, deadline is not None
-        self.scheduler.moved(live.id, live.row.version)  # its jobs for the last turn are moot
+        self.host.scheduler.moved(live.id, live.row.version)  # its jobs for the last turn are moot
         if talk:
             if live.talk_top != before:
                 live.talk_base = before
             live.talk_top = live.row.version
-        metrics.moved(self.platform, live.row.game, actor_kind)
+        metrics.moved(self.host.platform, live.row.game, actor_kind)
         return events
 
     # --- after a change: show it, then arrange what is next --------------------------------
@@ -340,7 +321,7 @@ class Table:
             log.exception("table %s: deadline not set", live.id)
         self.turns.schedule_bot()
 
-    async def _apply_takeovers(self) -> None:
+    async def apply_takeovers(self) -> None:
         """'A human may take over a bot seat between rounds': queued joins sit down now.
 
         Under the table lock, like every other change of its settings, so a /join queued
@@ -363,62 +344,24 @@ class Table:
                 taken.append((name, seat.name))
             try:
                 # The seats and the queue in one write: nobody seated twice or lost.
-                if not await self._save_lobby(seats=seats,
-                                              settings={**live.row.settings,
-                                                        "takeovers": waiting}):
+                if not await lobby.save(self, seats=seats,
+                                        settings={**live.row.settings, "takeovers": waiting}):
                     return  # a storage fault: they stay queued for the next round
             except LobbyMoved:
                 return  # changed meanwhile: the queue as stored waits for the next round
         for name, bot in taken:
-            await self.announce("took_over", name=name, bot=bot)
+            await self.showing.announce("took_over", name=name, bot=bot)
 
-    # --- showing (bot/showing.py) ---------------------------------------------------------
-
-    async def show_table(self) -> None:
-        await self.showing.show_table()
-
-    async def show_in_channel_lang(self) -> None:
-        await self.showing.show_in_channel_lang()
-
-    async def show_hands_of(self, user_id: str) -> None:
-        await self.showing.show_hands_of(user_id)
-
-    async def show_hand(self, seat_no: int, *, to_former: bool = False,
-                        kicked: str | None = None) -> None:
-        await self.showing.show_hand(seat_no, to_former=to_former, kicked=kicked)
-
-    async def announce(self, key: str, /, **params: Any) -> None:
-        await self.showing.announce(key, **params)
-
-    async def announce_lines(self, lines: list[str], buttons: list[list[Button]] | None = None,
-                             kind: str = "info", mentions: list[str] | None = None) -> None:
-        await self.showing.announce_lines(lines, buttons, kind, mentions)
-
-    async def hand_for(self, actor: Actor) -> Reply:
-        return await self.showing.hand_for(actor)
-
-    async def redraw(self) -> None:
-        await self.showing.redraw()
-
-    # --- turns (bot/turns.py) -------------------------------------------------------------
-
-    async def _ping(self, to_act: list[int], *, goes_on: bool = False) -> None:
-        """`Turns.ping`, for the showing code that calls a turn when it shows one."""
-        await self.turns.ping(to_act, goes_on=goes_on)
+    # --- for the AFK policy (bot/turns.py) ------------------------------------------------
 
     async def save_seat_unless_moved(self, seat: SeatRow) -> bool:
-        """`_save_seat` for the AFK policy, which does not decide again: False when the
-        seats changed meanwhile (its player came back, or left), and nothing was stored."""
+        """`lobby.save_seat` for the AFK policy, which does not decide again: False when
+        the seats changed meanwhile (its player came back, or left), and nothing was stored."""
         try:
-            await self._save_seat(seat)
+            await lobby.save_seat(self, seat)
         except LobbyMoved:
             return False
         return True
-
-    # --- several processes: changes made elsewhere (bot/loading.py) -----------------------
-
-    async def catch_up(self) -> None:
-        await self.loading.catch_up()
 
     # --- the platform's news (bot/news.py) ------------------------------------------------
 
@@ -443,7 +386,6 @@ class Table:
 
     async def forgotten(self, user_id: str) -> None:
         await news.forgotten(self, user_id)
-
 
 
 __all__ = ["LobbyMoved", "Table", "stamp"]

@@ -13,30 +13,28 @@ A `Turns` moves its table only through the table's own pipeline (`commit`, then
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.clock import Clock
 from bot.deliveries import Notice
+from bot.host import Host
 from bot.i18n import t
 from bot.live import Live
-from bot.outbox import Outbox
+from bot.loading import Loading
+from bot.lobby_decisions import bot_name
 from bot.present import bot_level
-from bot.render import Button
-from bot.scheduler import Job, Scheduler
-from bot.settings import Settings
+from bot.scheduler import Job
+from bot.showing import Showing
 from db.repository import (
     CANCELLED,
     FINISHED,
     LOBBY,
     PLAYING,
     Deadline,
-    Repository,
     SeatRow,
     StorageError,
     TableRow,
     Unstorable,
-    UserSettings,
     VersionConflict,
 )
 from engine import bots
@@ -50,26 +48,12 @@ RETRY_SECONDS = 5.0  # after a storage fault, when a timed job tries again
 CHECKED_JOBS = frozenset({"bot", "expire", "redraw"})  # jobs that move or draw the table
 
 
-class Host(Protocol):
-    """What turns ask of the bot around the table: languages, settings, background writes."""
-
-    async def channel_lang(self, channel: str) -> str: ...
-    async def lang_of(self, user_id: str, channel: str | None = None) -> str: ...
-    async def user_settings(self, user_id: str) -> UserSettings: ...
-    def in_background(self, work: Coroutine[Any, Any, None]) -> None: ...
-
-
 class TurnsTable(Protocol):
     """What turns need of their table (`bot.table.Table`)."""
 
     id: int
     live: Live
     lock: asyncio.Lock
-    repo: Repository
-    outbox: Outbox
-    scheduler: Scheduler
-    clock: Clock
-    settings: Settings
     # What a restart left for the table's `resume` job (see `Turns.resume_later`).
     resuming: TableRow | None
     deadline_resumed: Deadline | None
@@ -77,24 +61,18 @@ class TurnsTable(Protocol):
     unarranged: bool  # its copy took in a change nothing here arranged yet
 
     @property
-    def tables(self) -> Host: ...
+    def host(self) -> Host[Any]: ...
+    @property
+    def loading(self) -> Loading: ...
+    @property
+    def showing(self) -> Showing: ...
     @property
     def kept(self) -> Live | None: ...
     def busy(self) -> bool: ...
-    async def load(self, *, check: bool = True) -> Live | None: ...
-    async def _read_again(self) -> Live | None: ...
-    async def reload(self) -> None: ...
-    async def catch_up(self) -> None: ...
     async def commit(self, seat: int, move: Any, actor_kind: str) -> list[Any]: ...
     async def after_change(self, events: list[Any], *, mover: int | None = None,
                            notify_turn: bool = False) -> None: ...
-    async def redraw(self) -> None: ...
-    async def announce(self, key: str, /, **params: Any) -> None: ...
-    async def announce_lines(self, lines: list[str], buttons: list[list[Button]] | None = None,
-                             kind: str = "info", mentions: list[str] | None = None) -> None: ...
-    async def show_hand(self, seat_no: int, *, to_former: bool = False) -> None: ...
     async def close_broken(self, key: str) -> None: ...
-    def bot_name(self, index: int) -> str: ...
     async def save_seat_unless_moved(self, seat: SeatRow) -> bool: ...
 
 
@@ -112,8 +90,9 @@ class Turns:
         self._table = weakref.ref(table)
         self.id = table.id
         # What every table shares, held here so a turn does not look it up on the table.
-        self.repo, self.outbox, self.scheduler = table.repo, table.outbox, table.scheduler
-        self.clock, self.settings = table.clock, table.settings
+        host = table.host
+        self.repo, self.outbox, self.scheduler = host.repo, host.outbox, host.scheduler
+        self.clock, self.settings = host.clock, host.settings
         # `_bot_talk`'s last answer and what it was worked out from (see there).
         self._talk: tuple[Any, list[SeatRow], int, str, tuple[int, Move] | None] | None = None
 
@@ -158,10 +137,10 @@ class Turns:
         live = table.live
         for seat in self._people(to_act):
             assert seat.user_id is not None  # a person's seat
-            if not (await table.tables.user_settings(seat.user_id)).mentions:
+            if not (await table.host.user_settings(seat.user_id)).mentions:
                 continue
-            lang = await table.tables.channel_lang(live.row.channel)
-            await table.announce_lines([t(lang, key, name=seat.name, game=live.game.NAME)],
+            lang = await table.host.channel_lang(live.row.channel)
+            await table.showing.announce_lines([t(lang, key, name=seat.name, game=live.game.NAME)],
                                        kind="turn", mentions=[seat.user_id])
 
     # --- deadlines --------------------------------------------------------------------------
@@ -252,7 +231,7 @@ class Turns:
         async with table.lock:
             if self.scheduler.has_jobs(self.id):
                 return False
-            live = await table._read_again()
+            live = await table.loading.read_again()
             if live is None or live.row.status != PLAYING or live.state is None \
                     or self.scheduler.has_jobs(self.id):  # arranged while it was read
                 return False
@@ -334,7 +313,7 @@ class Turns:
         try:
             # Its log is replayed before its next move or redraw (jobs that change or
             # draw it), not for every table resumed at start-up, nor for a turn call.
-            live = await table.load(check=job.kind in CHECKED_JOBS)
+            live = await table.loading.load(check=job.kind in CHECKED_JOBS)
         except StorageError:
             # A passing storage fault: try again shortly, the game must not end over it.
             log.warning("table %s could not be loaded; trying again", self.id)
@@ -355,7 +334,7 @@ class Turns:
             if job.kind == "resume":
                 table.unarranged = False
             else:
-                await table.catch_up()
+                await table.loading.catch_up()
                 live = table.kept
         if live is not None and live.row.version < job.version:
             # A job armed for a later version than this copy: another copy of the table
@@ -364,7 +343,7 @@ class Turns:
             # leave the game waiting.
             async with table.lock:
                 if live.row.version < job.version:
-                    live = await table._read_again()
+                    live = await table.loading.read_again()
         if live is None or live.row.version != job.version:
             log.debug("table %s: %s job for version %s is stale", self.id, job.kind,
                       job.version)
@@ -372,7 +351,7 @@ class Turns:
         if job.kind == "redraw":
             # Loaded with its log checked: the last moves it shows come from the log.
             if live.row.status in (LOBBY, PLAYING, FINISHED, CANCELLED):
-                await table.redraw()
+                await table.showing.redraw()
             return
         if job.kind == "resume" and table.redraw_due:
             # Redrawn by a job of its own, after every table's resume: a restart makes
@@ -416,7 +395,7 @@ class Turns:
                     events = await self._bot_commit(seat, "bot")
             except VersionConflict:
                 # Another process moved the table on: take its state, arrange what is next.
-                await table.reload()
+                await table.loading.reload()
                 events = []
             except Unstorable:
                 log.exception("table %s: the bot's move can never be stored", live.id)
@@ -468,17 +447,17 @@ class Turns:
         humans = [live.seats[s] for s in to_act if not live.seats[s].is_bot]
         if not humans:
             return
-        lang = await table.tables.channel_lang(live.row.channel)
+        lang = await table.host.channel_lang(live.row.channel)
         seconds = int(max(0, self._remaining(live.row.version)))
         for seat in humans:  # the job ran only because the table is still at `version`
-            await table.announce_lines(
+            await table.showing.announce_lines(
                 [t(lang, "reminder", name=seat.name, seconds=seconds)], kind="reminder",
                 mentions=[seat.user_id] if seat.user_id else [])
         if live.deadline is not None and live.deadline.version == version:
             live.deadline.reminded = True  # a signal keeping this turn's time keeps this too
         # Marked in the background: the reminder is out, and after a restart hundreds go
         # out at once; their marks then share a commit instead of holding the timers.
-        table.tables.in_background(self._mark_reminded(version))
+        table.host.in_background(self._mark_reminded(version))
 
     async def _mark_reminded(self, version: int) -> None:
         try:
@@ -514,7 +493,7 @@ class Turns:
                 try:
                     events += await self._bot_commit(seat_no, "afk")
                 except VersionConflict:
-                    await table.reload()
+                    await table.loading.reload()
                     stopped = True
                     break
                 except Unstorable:
@@ -530,7 +509,7 @@ class Turns:
             if not stopped:
                 strikes = seat.afk_strikes + 1
                 if strikes >= self.settings.afk_strikes:
-                    new = SeatRow(seat=seat_no, user_id=None, name=table.bot_name(seat_no),
+                    new = SeatRow(seat=seat_no, user_id=None, name=bot_name(live.seats, seat_no),
                                   is_bot=True, former_user_id=seat.user_id)
                 else:
                     new = SeatRow(seat=seat_no, user_id=seat.user_id, name=seat.name,
@@ -542,15 +521,15 @@ class Turns:
             # (the retry just scheduled, or a deadline for what is left to play).
             await table.after_change(events, mover=seat_no)
             return
-        lang = await table.tables.channel_lang(live.row.channel)
+        lang = await table.host.channel_lang(live.row.channel)
         if new.is_bot:
-            await table.announce("seat_to_bot_afk", name=seat.name, bot=new.name)
-            await table.show_hand(seat_no, to_former=True)
+            await table.showing.announce("seat_to_bot_afk", name=seat.name, bot=new.name)
+            await table.showing.show_hand(seat_no, to_former=True)
             if seat.user_id:
-                ulang = await table.tables.lang_of(seat.user_id, live.row.channel)
+                ulang = await table.host.lang_of(seat.user_id, live.row.channel)
                 self.outbox.put(Notice(user_id=seat.user_id, table_id=live.id,
                                        text=t(ulang, "you_were_replaced", game=live.game.NAME,
                                               title=live.row.settings.get("title", ""))))
         else:
-            await table.announce_lines([t(lang, "afk_move", name=seat.name)])
+            await table.showing.announce_lines([t(lang, "afk_move", name=seat.name)])
         await table.after_change(events, mover=seat_no)

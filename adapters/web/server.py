@@ -395,7 +395,7 @@ class WebServer:
     async def _page_lang(self, page: Page) -> str:
         """The player's own /lang, else their app's language, else the table's channel's."""
         assert page.tables is not None and page.person is not None
-        own = await page.tables.own_lang(page.person.user_id)
+        own = await page.tables.people.own_lang(page.person.user_id)
         if own:
             return own
         if page.person.lang and page.person.lang.split("-")[0] in LANGS:

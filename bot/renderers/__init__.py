@@ -18,6 +18,17 @@ class Renderer:
     def __init__(self, specific: ModuleType | None) -> None:
         self._specific = specific
 
+    def describe_events(self, game_id: str, events: list[dict[str, Any]], names: list[str],
+                        lang: str) -> list[str]:
+        """One move's events as lines: each in the game's own words (`describe`), unless
+        the game folds several events into one line (Michigan's runs) itself. Here, not in
+        `generic`, because only the renderer knows the game's own `describe`."""
+        own = getattr(self._specific, "describe_events", None)
+        if own is not None:
+            return list(own(game_id, events, names, lang))
+        describe_one = self.describe
+        return [line for ev in events if (line := describe_one(game_id, ev, names, lang))]
+
     def __getattr__(self, name: str) -> Any:
         # Found once, then kept on the instance (where Python looks before calling this):
         # a table's every drawing asks for a few of them.

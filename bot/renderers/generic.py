@@ -97,15 +97,6 @@ def round_points(ev: dict[str, Any]) -> list[int] | None:
     return None
 
 
-def describe_events(game_id: str, events: list[dict[str, Any]], names: list[str],
-                    lang: str) -> list[str]:
-    """One move's events as lines; a game may fold several events into one line instead."""
-    from bot.renderers import for_game
-
-    describe_one = for_game(game_id).describe
-    return [line for ev in events if (line := describe_one(game_id, ev, names, lang))]
-
-
 def final_lines(scores: list[Any], lang: str) -> list[str] | None:
     """A game's own end-of-game lines instead of the ranking (a cooperative game has no
     ranking to show); None keeps the ranking."""

@@ -73,7 +73,7 @@ async def test_languages_and_mentions_are_set_by_command(harness):
     unknown = await commands.run(tables, BOB, CHANNEL, commands.Lang("xx", personal=True))
     assert not unknown.ok and await tables.lang_of(BOB.user_id) == "fr"
     off = await commands.run(tables, BOB, CHANNEL, commands.Mentions(False))
-    assert off.ok and not (await tables.user_settings(BOB.user_id)).mentions
+    assert off.ok and not (await tables.people.user_settings(BOB.user_id)).mentions
 
 
 async def test_a_deep_link_seats_only_whom_the_platform_says_is_a_member(harness):

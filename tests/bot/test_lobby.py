@@ -234,7 +234,7 @@ async def test_the_app_language_survives_a_restart_until_the_app_says_otherwise(
     await tables.set_lang(BOB, CHANNEL, "en", personal=True)
     await tables.settle()
     tables = await harness.restart()
-    assert (await tables.user_settings(BOB.user_id)).mentions is False
+    assert (await tables.people.user_settings(BOB.user_id)).mentions is False
     assert await tables.lang_of(BOB.user_id) == "en"  # the /lang choice beats the app
     await tables.set_lang(BOB, CHANNEL, "fr", personal=True)
     assert await tables.lang_of(BOB.user_id) == "fr"

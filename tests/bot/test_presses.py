@@ -18,13 +18,13 @@ from tests.reliability.checks import row_state
 def _counting_loads(monkeypatch) -> list[int]:
     """The tables read for a person's press or command, in order."""
     loads: list[int] = []
-    real = Tables._loaded_table
+    real = Tables.loaded_table
 
     async def counted(self, table_id, **kwargs):
         loads.append(table_id)
         return await real(self, table_id, **kwargs)
 
-    monkeypatch.setattr(Tables, "_loaded_table", counted)
+    monkeypatch.setattr(Tables, "loaded_table", counted)
     return loads
 
 

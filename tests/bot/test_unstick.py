@@ -4,11 +4,12 @@ again and arranges its next turn, once two looks in a row found it so; a table t
 waits for a reason, or whose change is still being shown, is left alone."""
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import pytest
 
-from bot.tables import STUCK_CHECK_SECONDS
+from bot.stuck import STUCK_CHECK_SECONDS
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness
 
 
@@ -114,7 +115,8 @@ async def test_a_start_still_being_shown_is_not_taken_for_stuck(
     assert (await tables.join(BOB, CHANNEL)).ok
     assert (await tables.join(CAROL, CHANNEL)).ok
     started, go_on = asyncio.Event(), asyncio.Event()
-    store, lang = repo.update_table, tables.channel_lang
+    table = tables.table(table_id)
+    store, lang = repo.update_table, table.host.channel_lang
 
     async def storing(*args: Any, **kwargs: Any) -> Any:
         row = await store(*args, **kwargs)
@@ -130,7 +132,7 @@ async def test_a_start_still_being_shown_is_not_taken_for_stuck(
 
     held = asyncio.Event()
     monkeypatch.setattr(repo, "update_table", storing)
-    monkeypatch.setattr(tables, "channel_lang", slow_lang)
+    monkeypatch.setattr(table, "host", dataclasses.replace(table.host, channel_lang=slow_lang))
     start = asyncio.create_task(tables.start_game(ALICE, CHANNEL))
     await go_on.wait()  # stored, its showing (and arranging) held up
     assert not tables.scheduler.has_jobs(table_id)
