@@ -12,7 +12,7 @@ from bot.privacy import FORGET, PRIVACY_REF
 from bot.replay import Refused, Replays, replay_path, replay_url
 from bot.tables import Actor
 from db.repository import FINISHED
-from tests.bot.conftest import BOB, CAROL, CHANNEL
+from tests.bot.conftest import BOB, CAROL, CHANNEL, Harness
 
 QUOKKA = Actor("u7", "Quokkazyx Vandermeer")
 DAY = 86400.0
@@ -186,3 +186,23 @@ def test_the_replays_address_is_under_web_url_and_absent_without_it():
     assert replay_url("https://tapis.example/", "12_abc-_ABCde") == \
         "https://tapis.example/r/12_abc-_ABCde"
     assert replay_path("1_a/b?c") == "/r/1_a%2Fb%3Fc"
+
+
+async def test_the_final_ranking_in_chat_links_to_the_replay_when_the_page_is_offered(
+        tmp_path, settings):
+    offered = Harness(tmp_path / "web.db",
+                      settings.model_copy(update={"web_url": "https://tapis.example/"}))
+    await offered.open()
+    try:
+        live = await finished_ochs(offered.tables)
+        url = "https://tapis.example" + replay_path(live.ref)
+        assert offered.sink.said(t("en", "replay_link", url=url))
+    finally:
+        await offered.close()
+
+
+async def test_without_web_url_the_final_ranking_links_nowhere(harness):
+    live = await finished_ochs(harness.tables)
+    assert harness.sink.said(present.final_ranking(
+        live, live.game.outcome(live.state), "en")[0])
+    assert not harness.sink.said(replay_path(live.ref))
