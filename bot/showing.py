@@ -13,6 +13,7 @@ from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply, Told
 from bot.render import Button
+from bot.replay import replay_url
 from db.repository import PLAYING
 
 
@@ -107,6 +108,9 @@ class Showing:
                                lines: list[str] | None = None) -> None:
         """The final ranking (after `lines`, the last round's), with the rematch button."""
         ranking = present.final_ranking(self._table.live, result, lang)
+        url = replay_url(self._table.host.settings.web_url, self._table.live.ref)
+        if url is not None:
+            ranking.append(t(lang, "replay_link", url=url))
         await self.announce_lines([*(lines or []), *ranking],
                                   buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                    "primary")]], kind="result")
