@@ -148,9 +148,9 @@ async def run(tables: Tables, actor: Actor, channel: str, command: Command) -> R
             return await tables.kick(actor, channel, target)
         case Options(words):
             return await tables.set_options(actor, channel, list(words))
-        case Play(move, None):
-            return await tables.play(actor, channel, move)
         case Play(move, table_id):
+            if table_id is None:
+                return await tables.play(actor, channel, move)
             return await tables.play_at(actor, table_id, move)
         case Hand():
             return await tables.hand(actor, channel)

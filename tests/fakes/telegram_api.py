@@ -405,7 +405,7 @@ def _decode_params(raw: dict[str, Any]) -> JSON:
     return params
 
 
-def _validate_reply_markup(markup: Any, chat: "FakeChat | None" = None) -> JSON | None:
+def _validate_reply_markup(markup: Any, chat: FakeChat | None = None) -> JSON | None:
     """As Telegram checks an inline keyboard: a `web_app` button only in a private chat
     (elsewhere Telegram answers BUTTON_TYPE_INVALID)."""
     if markup is None:
