@@ -48,6 +48,8 @@ MemberCheck = Callable[[Person, int], Awaitable[bool]]
 # A drawing is shared by the pages of one seat for this long (its deadline's seconds age).
 FRAME_REUSE = 0.5
 KEPT_FRAMES = 4096
+# Who is at a Discord table's public "Watch" page: nobody in particular.
+WATCHER = Person("discord", "", "")
 # Seconds between two looks at the tables shown here that another process drives.
 POLL_EVERY = 0.5
 
@@ -164,9 +166,17 @@ class WebServer:
                 continue
             try:
                 link = self.signer.check_link(token, table_id, self.clock())
-                self.spent.spend("link:" + link.nonce, link.expires, self.clock())
             except Refused as exc:
                 return _refusal_page(t(self._lang(None), f"web_refused_{exc.code}"))
+            try:
+                self.spent.spend("link:" + link.nonce, link.expires, self.clock())
+            except Refused as exc:
+                # The hand shows the same link for a few minutes: its holder, already in
+                # a session of theirs in this browser, opens it again. Anyone else is
+                # refused, as the link is spent.
+                if self._person(request) != link.person:
+                    return _refusal_page(t(self._lang(None), f"web_refused_{exc.code}"))
+                raise web.HTTPSeeOther(f"/t/{ref}") from None
             response = web.HTTPSeeOther(f"/t/{ref}")
             self._set_session(request, response, link.person)
             raise response
@@ -274,6 +284,8 @@ class WebServer:
             await self._refuse(page, found.code, None)
             return
         if found is None:
+            found = await self._watcher(ref)
+        if found is None:
             await self._refuse(page, "login", None)
             return
         tables = self.tables.get(found.platform) or next(iter(self.tables.values()))
@@ -294,7 +306,7 @@ class WebServer:
         # Someone without a seat sees the public table if the platform lists them in the
         # table's chat, as for invitation links; nobody else sees anything.
         is_member = self.members.get(tables.platform)
-        if live.seat_of(found.user_id) is None and self.local is None and (
+        if found.user_id and live.seat_of(found.user_id) is None and self.local is None and (
                 is_member is None or not await _member(is_member, found, table_id)):
             await self._refuse(page, "not_member", found)
             return
@@ -304,6 +316,20 @@ class WebServer:
         page.stop_watching = self.watchers.watch(table_id, lambda _id: self._changed(page))
         page.last = ()
         self._changed(page)
+
+    async def _watcher(self, ref: object) -> Person | None:
+        """Discord's public "Watch" link: whoever has a Discord table's reference (it is
+        on the table message, in the channel) sees its public view, as the channel shows
+        it, with no login; they act for no seat. Telegram's spectators log in (their
+        membership of the chat decides), so no one watches one of its tables this way."""
+        tables = self.tables.get("discord")
+        if tables is None or not isinstance(ref, str) or not ref:
+            return None
+        table_id = await genuine_table(tables, ref)
+        if table_id is None:
+            return None
+        live = await tables.live_table(table_id)
+        return WATCHER if live is not None and live.row.platform == "discord" else None
 
     async def _refuse(self, page: Page, code: str, person: Person | None) -> None:
         await page.ws.send_json({"type": "refused", "code": code,
@@ -327,6 +353,9 @@ class WebServer:
 
     async def _command(self, page: Page, command: Command) -> None:
         if page.tables is None or page.table_id is None or page.person is None:
+            return
+        if not page.person.user_id:  # a Discord watcher: no one, no seat
+            await self._refuse(page, "login", None)
             return
         tables = page.tables
         try:
@@ -459,7 +488,8 @@ class WebServer:
             return None
         if said is not None:
             view["said"] = said
-        if self.local is None and view["table"]["status"] == LOBBY and view["seat"] is None:
+        if self.local is None and view["table"]["status"] == LOBBY and view["seat"] is None \
+                and page.person.user_id:
             view["can_join"] = True  # a spectator the platform lists in the chat
         if self.local is not None and view["table"]["status"] not in {"lobby", "playing"}:
             view["games"] = _games()  # a new table may be opened from the page

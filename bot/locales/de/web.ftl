@@ -26,6 +26,7 @@ web_draw_pile = Nachziehstapel: { $count }
 web_pay_cards = Zahlkarten
 web_ranking = Endstand
 web_join = Am Tisch mitspielen
+web_open = 🃏 Tisch öffnen
 web_lobby = Die Lobby ist im Chat offen.
 web_rematch = Nochmal spielen
 web_refused_bad_launch = Die Startdaten von Telegram sind unlesbar: öffne den Tisch erneut aus dem Chat.
