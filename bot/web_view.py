@@ -13,6 +13,7 @@ what is sent is drawn from the table in memory, never from the delivery.
 """
 
 import asyncio
+import functools
 import hmac
 import logging
 from collections import Counter
@@ -171,8 +172,10 @@ _PARAMS = {"web_waiting": ("names",), "web_seconds": ("seconds",), "web_draw_pil
            "web_round": ("round", "rounds")}
 
 
+@functools.lru_cache(maxsize=16)
 def words(lang: str) -> dict[str, str]:
-    """The sentences the page shows as they are, in the reader's language."""
+    """The sentences the page shows as they are, in the reader's language: the same for
+    every frame in that language, so put into words once (not to be changed)."""
     keys = [*_WORDS, *(key for key in CATALOGUES.get("en", {}) if key.startswith("web_"))]
     return {key: t(lang, key, **{name: f"{{{name}}}" for name in _PARAMS.get(key, ())})
             for key in keys}
