@@ -432,7 +432,9 @@ class WebServer:
                 if live is None or live.row.platform != platform:
                     continue
                 seen = (live.row.version, live.row.updated_at, live.row.status)
-                if self._seen.get((platform, table_id), seen) != seen:
+                # First sight too: a page may have been drawn from an older copy. A page
+                # is never sent the same table twice, so a needless look costs no frame.
+                if self._seen.get((platform, table_id)) != seen:
                     self.watchers.changed(table_id)
                 self._seen[(platform, table_id)] = seen
         self._seen = {key: value for key, value in self._seen.items() if key[1] in watched}

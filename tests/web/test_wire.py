@@ -234,3 +234,60 @@ async def test_a_telegram_spectator_joins_the_lobby_from_the_page_if_a_member(re
     finally:
         await server.close()
         await tables.close()
+
+
+async def test_a_page_sees_within_a_second_a_move_made_through_another_process():
+    """PostgreSQL, two processes' tables on one database: A drives the table, B serves its
+    page. A move made through A reaches B's page within a second."""
+    from tests.db.conftest import postgres_schema
+
+    async with postgres_schema() as schema:
+        await two_processes(schema)
+
+
+async def two_processes(schema: str) -> None:
+    from tests.db.conftest import postgres_repository
+
+    repos = [postgres_repository(schema), postgres_repository(schema)]
+    for one in repos:
+        await one.open()
+    driver = Tables(repos[0], RecordingSink(), platform="telegram",
+                    settings=settings(bot_delay=30))
+    other = Tables(repos[1], RecordingSink(), platform="telegram",
+                   settings=settings(bot_delay=30))
+    server = None
+    try:
+        await driver.start(run_scheduler=True)
+        await other.start(run_scheduler=True)
+        people = [HOST, Actor("43", "Ben"), Actor("44", "Cy")]
+        reply = await driver.new_game(HOST, "-100", "ochs-esel", [])
+        for person in people[1:]:
+            await driver.join(person, "-100")
+        assert (await driver.start_game(HOST, "-100")).ok
+        table_id = reply.table_id or 0
+        assert driver.drives(table_id) and not other.drives(table_id)
+        server, url = await serve(other)
+        async with aiohttp.ClientSession() as http, http.ws_connect(
+                f"{url}/ws", headers=cookie(server, "42")) as ws:
+            await ws.send_json({"type": "open", "ref": await other.ref(table_id)})
+            first = (await frames_until(ws, views))[-1]
+            assert first["type"] == "view"
+            live = await driver.live_table(table_id)
+            assert live is not None and live.state is not None
+            seat = live.game.to_act(live.state)[0]
+            actor = people[seat]
+            move = str(live.game.legal_moves(live.state, seat)[0])
+            played_at = time.monotonic()
+            played = await driver.play(actor, "-100", move)
+            assert played.ok, played
+            await frames_until(ws, lambda f: f["type"] == "view"
+                               and f["table"]["version"] > first["table"]["version"],
+                               within=1.0)
+            assert time.monotonic() - played_at < 1.0
+    finally:
+        if server is not None:
+            await server.close()
+        await other.close()
+        await driver.close()
+        for one in repos:
+            await one.close()
