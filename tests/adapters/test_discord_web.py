@@ -11,6 +11,7 @@ import pytest
 from adapters.discord.app import offer_page
 from adapters.web.auth import Signer
 from adapters.web.server import WebServer
+from bot.i18n import t
 from bot.web_view import Watchers
 from tests.adapters.test_discord import Harness, button, open_table, table_messages
 
@@ -21,6 +22,10 @@ WEB = "https://tapis.example"
 
 def links(message) -> list[str]:
     return [b["url"] for b in message.buttons() if b.get("style") == 5]
+
+
+def labels(message) -> list[str]:
+    return [b["label"] for b in message.buttons() if b.get("style") == 5]
 
 
 async def test_hands_carry_the_players_own_link_and_the_table_a_public_watch(fake,
@@ -36,9 +41,12 @@ async def test_hands_carry_the_players_own_link_and_the_table_a_public_watch(fak
         [table] = table_messages(fake, fake.channel)
         [watch] = links(table)
         assert watch == f"{WEB}/t/{ref}" and "token" not in watch  # the public view only
+        assert labels(table) == ["👀 Watch"]
         for player in ("alice", "bob", "carol"):
             [hand] = fake.dms(player)
             [own] = links(hand)
+            lang = await h.tables.lang_of(str(getattr(fake, player).id))
+            assert labels(hand) == [t(lang, "web_open")]  # in the player's own language
             token = parse_qs(urlsplit(own).query)["token"][0]
             link = server.signer.check_link(token, table_id, time.time())
             assert link.person.user_id == str(getattr(fake, player).id)

@@ -27,6 +27,7 @@ web_pay_cards = Zahlkarten
 web_ranking = Endstand
 web_join = Am Tisch mitspielen
 web_open = 🃏 Tisch öffnen
+web_watch = 👀 Zuschauen
 web_lobby = Die Lobby ist im Chat offen.
 web_rematch = Nochmal spielen
 web_refused_bad_launch = Die Startdaten von Telegram sind unlesbar: öffne den Tisch erneut aus dem Chat.

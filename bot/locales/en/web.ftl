@@ -27,6 +27,7 @@ web_pay_cards = Pay cards
 web_ranking = Final ranking
 web_join = Join the table
 web_open = 🃏 Open the table
+web_watch = 👀 Watch
 web_lobby = The lobby is open in the chat.
 web_rematch = Play again
 web_refused_bad_launch = Telegram's launch data could not be read: open the table again from the chat.

@@ -27,6 +27,7 @@ web_pay_cards = Cartes à payer
 web_ranking = Classement final
 web_join = Rejoindre la table
 web_open = 🃏 Ouvrir la table
+web_watch = 👀 Regarder
 web_lobby = Le salon est ouvert dans le chat.
 web_rematch = Rejouer
 web_refused_bad_launch = Les données de lancement de Telegram sont illisibles : rouvrez la table depuis le chat.
