@@ -38,7 +38,7 @@ from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.live import Actor
 from bot.settings import Settings
 from bot.tables import Tables
-from bot.web_view import Watched, Watchers
+from bot.web_view import Watchers
 from db.repository import MessageRef
 from db.sqlite import SqliteRepository
 
@@ -105,7 +105,7 @@ async def setup(directory: Path) -> tuple[Tables, Timed, list[tuple[int, str]]]:
     await repo.open()
     timed = Timed()
     settings = Settings(_env_file=None, turn_deadline=0)  # type: ignore[call-arg]
-    tables = Tables(repo, Watched(NullSink(), timed), platform="telegram", settings=settings)
+    tables = Tables(repo, NullSink(), platform="telegram", settings=settings)
     timed.tables = tables
     await tables.start(run_scheduler=True)
     made = []

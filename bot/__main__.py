@@ -7,7 +7,7 @@ import logging
 import signal
 import sys
 from collections.abc import AsyncIterator, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
@@ -17,6 +17,9 @@ from bot.i18n import LANGS
 from bot.monitor import Health
 from bot.settings import Settings, StartupError
 from db.repository import Repository, StorageError
+
+if TYPE_CHECKING:
+    from adapters.web.server import WebServer
 
 DESCRIPTION = """\
 Tapis: card games (Ochs & Esel, The Game, Nix für Ungut, Michigan) for Discord and Telegram.
@@ -97,22 +100,45 @@ async def run(args: argparse.Namespace) -> int:
                 console = Console(repo, settings)
                 return await console.run(game=args.game, bots=args.bots, options=args.option,
                                          lang=args.lang)
+            web = await _web_beside(settings, repo)
             runners = []
             if settings.discord_token:
                 from adapters.discord.app import run_discord
 
-                runners.append(run_discord(repo, settings, health=health))
+                runners.append(run_discord(repo, settings, health=health, web=web))
             if settings.telegram_token:
                 from adapters.telegram.app import run_telegram
 
-                runners.append(run_telegram(repo, settings, health=health))
+                runners.append(run_telegram(repo, settings, health=health, web=web))
             try:
                 return await _until_signal(runners)
             except StartupError as exc:
                 print(logs.printable(f"tapis: {exc}", settings), file=sys.stderr)
                 return 2
+            finally:
+                if web is not None:
+                    await web.close()
     finally:
         await repo.close()
+
+
+async def _web_beside(settings: Settings, repo: Repository) -> "WebServer | None":
+    """The table's web page beside the chat (WEB_URL set), listening on WEB_HOST:WEB_PORT,
+    or None. Each platform hands it its tables as it makes them."""
+    if settings.web_url is None:
+        return None
+    from adapters.web.chat import serve_beside
+    from bot.web_view import Watchers
+
+    try:
+        server = await serve_beside({}, Watchers(), settings, repo)
+    except OSError as exc:
+        print(f"tapis: cannot serve the web page on {settings.web_host}:{settings.web_port}"
+              f" (WEB_HOST, WEB_PORT: {exc.strerror or exc})", file=sys.stderr)
+        raise SystemExit(2) from exc
+    logging.getLogger(__name__).info("serving the tables' web page on %s:%d for %s",
+                                     settings.web_host, settings.web_port, settings.web_url)
+    return server
 
 
 async def replay_ratings(repo: Repository, settings: Settings) -> None:

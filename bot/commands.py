@@ -72,9 +72,12 @@ class Options:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """`/play 7 7 J`, and `/pass` (the move "pass")."""
+    """`/play 7 7 J`, and `/pass` (the move "pass"). `table_id`: a client that shows one
+    table (a web page) plays at that table, not at whichever is the channel's now, so a
+    page of a table that ended cannot play at the next one."""
 
     move: str
+    table_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +148,10 @@ async def run(tables: Tables, actor: Actor, channel: str, command: Command) -> R
             return await tables.kick(actor, channel, target)
         case Options(words):
             return await tables.set_options(actor, channel, list(words))
-        case Play(move):
-            return await tables.play(actor, channel, move)
+        case Play(move, table_id):
+            if table_id is None:
+                return await tables.play(actor, channel, move)
+            return await tables.play_at(actor, table_id, move)
         case Hand():
             return await tables.hand(actor, channel)
         case Show():

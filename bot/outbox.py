@@ -81,10 +81,23 @@ class Outbox:
         self._refs: dict[int, dict[str, MessageRef]] = {}
         self._gone: set[int] = set()
         self.coalesced = 0
+        # Who hears of a delivery when it is queued (the web pages of its table): before
+        # any platform's pacing, so a page is not held up by a chat's flood limits.
+        self._observers: list[Callable[[Delivery], None]] = []
+
+    def observe(self, observer: Callable[[Delivery], None]) -> None:
+        """Call `observer` with every delivery put here, as it is put. It must be quick and
+        must not raise: it runs on the path of the move that made the delivery."""
+        self._observers.append(observer)
 
     def put(self, delivery: Delivery) -> None:
         if delivery.table_id is not None and delivery.table_id in self._gone:
             return
+        for observer in self._observers:
+            try:
+                observer(delivery)
+            except Exception:  # a watcher's fault is no delivery's
+                log.exception("an observer of the outbox failed")
         if (self._drives is not None and delivery.table_id is not None
                 and not self._drives(delivery.table_id)):
             if self._elsewhere is not None:

@@ -468,6 +468,18 @@ class Tables:
         return await table.play(actor, text, expected_version=None)
 
     @answers_storage_faults
+    async def play_at(self, actor: Actor, table_id: int, text: str) -> Reply:
+        """A move at the table `table_id`, of this platform: the table's own checks decide
+        (the seat is the actor's, it is their turn), as for a move typed in its channel."""
+        table = await self.loaded_table(table_id)
+        if table is None or table.live.row.platform != self.platform \
+                or table.live.row.status != PLAYING:
+            metrics.REFUSED.labels(self.platform, "no_game").inc()
+            return await self.refuse(actor, None if table is None else table.live.row.channel,
+                                     "no_game")
+        return await table.play(actor, text, expected_version=None)
+
+    @answers_storage_faults
     async def press(self, actor: Actor, press: Press) -> Reply:
         """A button press from anywhere (channel or private chat), validated from scratch:
         the one entry point of presses. The table is checked and read once (`pressed`); the

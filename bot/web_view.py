@@ -7,12 +7,13 @@ more. Another seat's hand is never part of it while the game runs; once the game
 every hand is public, as in the chat's final ranking.
 
 A page learns that a table changed from the deliveries bot/ already makes for it: the
-adapter's sink is wrapped (`Watched`), and every table, hand or announcement of a table
-pings its watchers, who read the table as it is then. A ping is only "look again": what
-is sent is drawn from the table in memory, never from the delivery.
+outbox tells its watchers of each one as it is queued (`Watchers.attach`), before any
+platform's pacing, and they read the table as it is then. A ping is only "look again":
+what is sent is drawn from the table in memory, never from the delivery.
 """
 
 import asyncio
+import functools
 import hmac
 import logging
 from collections import Counter
@@ -20,14 +21,12 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import present
-from bot.deliveries import Announcement, Delivery, HandMessage, Notice, TableMessage
 from bot.i18n import CATALOGUES, t
 from bot.live import Live
-from bot.outbox import Sink
 from bot.render import decode_ref
 from bot.replay import replay_path
 from bot.tables import Tables
-from db.repository import FINISHED, LOBBY, PLAYING, MessageRef
+from db.repository import FINISHED, LOBBY, PLAYING
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +39,14 @@ class Watchers:
     def __init__(self) -> None:
         self._by_table: dict[int, set[Callable[[int], None]]] = {}
         self._pending: set[int] = set()
+
+    def attach(self, tables: Tables) -> None:
+        """Hear of every delivery `tables` queues: a move's commit, as its pages see it."""
+        tables.outbox.observe(lambda delivery: self.changed(delivery.table_id))
+
+    def watching(self) -> list[int]:
+        """The tables some page shows."""
+        return list(self._by_table)
 
     def watch(self, table_id: int, ping: Callable[[int], None]) -> Callable[[], None]:
         """Start pinging `ping`; the answer stops it."""
@@ -73,42 +80,6 @@ class Watchers:
 
     def count(self) -> int:
         return sum(len(pings) for pings in self._by_table.values())
-
-
-class Watched:
-    """A sink that tells `watchers` of every delivery, then makes it through `inner`.
-
-    `turn` is where the outbox waits for a platform's pacing before taking a delivery
-    (it calls it for every delivery of a sink that has it): the watchers are told there,
-    so a page does not wait for Telegram's flood limits to learn of a move the table in
-    memory already holds."""
-
-    def __init__(self, inner: Sink, watchers: Watchers) -> None:
-        self.inner = inner
-        self.watchers = watchers
-
-    async def turn(self, delivery: Delivery) -> None:
-        self.watchers.changed(delivery.table_id)
-        pace = getattr(self.inner, "turn", None)
-        if pace is not None:
-            await pace(delivery)
-
-    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        return await self.inner.show_table(msg, ref)
-
-    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        return await self.inner.show_hand(msg, ref)
-
-    async def announce(self, msg: Announcement) -> None:
-        # Told again once made: a page where the web is the only client (`--web`) shows
-        # what was announced.
-        try:
-            await self.inner.announce(msg)
-        finally:
-            self.watchers.changed(msg.table_id)
-
-    async def notify(self, msg: Notice) -> None:
-        await self.inner.notify(msg)
 
 
 async def genuine_table(tables: Tables, ref: str) -> int | None:
@@ -205,8 +176,10 @@ _PARAMS = {"web_waiting": ("names",), "web_seconds": ("seconds",), "web_draw_pil
            "web_replay_round": ("round",)}
 
 
+@functools.lru_cache(maxsize=16)
 def words(lang: str) -> dict[str, str]:
-    """The sentences the page shows as they are, in the reader's language."""
+    """The sentences the page shows as they are, in the reader's language: the same for
+    every frame in that language, so put into words once (not to be changed)."""
     keys = [*_WORDS, *(key for key in CATALOGUES.get("en", {}) if key.startswith("web_"))]
     return {key: t(lang, key, **{name: f"{{{name}}}" for name in _PARAMS.get(key, ())})
             for key in keys}

@@ -36,6 +36,9 @@ from adapters.discord.sink import (
     plain,
     view_of,
 )
+from adapters.web import chat as web_links
+from adapters.web.auth import Person
+from adapters.web.server import WebServer
 from bot import changes, commands, events, logs, present, queries
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
@@ -43,7 +46,7 @@ from bot.i18n import LANGS, t
 from bot.live import Acted
 from bot.monitor import Health
 from bot.privacy import PRIVACY_REF
-from bot.render import encode_payload
+from bot.render import Rendering, encode_payload
 from bot.settings import Settings, StartupError
 from bot.tables import Actor, Reply, Tables
 from db.repository import PLAYING, Repository, StorageError
@@ -518,7 +521,7 @@ class TapisDiscord(discord.Client):
                 return
             rendering = reply.shown.rendering
             content = content_of(rendering)
-            view = view_of(rendering.ref, rendering.version, rendering.buttons)
+            view = await self._hand_view(rendering, actor, reply)
             try:
                 await interaction.response.edit_message(
                     content=content, view=view, allowed_mentions=discord.AllowedMentions.none())
@@ -528,6 +531,15 @@ class TapisDiscord(discord.Client):
                             exc_info=True)
                 return
             self.sink.showing(str(message.channel.id), str(message.id), content, view)
+
+    async def _hand_view(self, rendering: Rendering, actor: Actor, reply: Reply
+                         ) -> discord.ui.View | None:
+        """A hand shown in answer to its player's press: only they see it, so it carries
+        their own link to the table's page, as the sink's edits of it do."""
+        if reply.acted is None:
+            return view_of(rendering.ref, rendering.version, rendering.buttons)
+        return await self.sink.hand_view(rendering, reply.acted.table_id, actor.user_id,
+                                         reply.acted.channel)
 
     async def _start_on_table(self, interaction: discord.Interaction,
                               message: discord.Message, actor: Actor, press: Press) -> None:
@@ -578,7 +590,7 @@ class TapisDiscord(discord.Client):
             return
         rendering = shown.rendering
         content = content_of(rendering)
-        view = view_of(rendering.ref, rendering.version, rendering.buttons)
+        view = await self._hand_view(rendering, actor, reply)
         message_id: int | None
         if interaction.response.is_done():
             # Deferred: the "thinking" answer becomes the hand, still editable as @original.
@@ -769,8 +781,9 @@ def _add_commands(app: TapisDiscord) -> None:
 
 
 async def run_discord(repo: Repository, settings: Settings, *,
-                      health: Health | None = None) -> None:
-    """Serve Discord until cancelled (`python -m bot` with DISCORD_TOKEN set)."""
+                      health: Health | None = None, web: WebServer | None = None) -> None:
+    """Serve Discord until cancelled (`python -m bot` with DISCORD_TOKEN set). `web`: the
+    table's page (WEB_URL), which serves this bot's tables too."""
     if not settings.discord_token:
         raise ValueError("DISCORD_TOKEN is not set")
     if settings.discord_api_url:
@@ -780,6 +793,8 @@ async def run_discord(repo: Repository, settings: Settings, *,
               if settings.discord_shard_count is not None else TapisDiscord(repo, settings))
     if health is not None:
         health.watch("discord", client.connection_problem)
+    if web is not None:
+        offer_page(client, web)
     try:
         await client.login(settings.discord_token)
     except (discord.LoginFailure, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
@@ -795,6 +810,22 @@ async def run_discord(repo: Repository, settings: Settings, *,
         await client.connect()
     finally:
         await client.close()
+
+
+def offer_page(client: TapisDiscord, web: WebServer) -> None:
+    """Serve the client's tables on the web page too, and put its links on their messages:
+    the public "Watch" on the table message, each player's own signed link on their hand."""
+    settings = client.settings
+    web.add("discord", client.tables)
+
+    def private(user_id: str, table_id: int, ref: str) -> str | None:
+        table = client.tables.in_memory(table_id)
+        seat = table.live.seat_of(user_id) if table is not None else None
+        person = Person("discord", user_id, seat.name if seat is not None else user_id)
+        return web_links.private_link(settings, web.signer, person, table_id, ref)
+
+    client.sink.watch_link = lambda ref: web_links.table_url(settings, ref)
+    client.sink.private_link = private
 
 
 class ShardedTapisDiscord(TapisDiscord, discord.AutoShardedClient):

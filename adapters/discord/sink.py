@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -50,6 +50,8 @@ LABEL_LIMIT = 80
 TOKEN_TTL = 15 * 60.0
 DM_RETRY = 3600.0  # seconds before a refused DM is tried again
 SHOWN_KEPT = 20_000  # messages whose last content is remembered
+# Seconds a player's signed link to the web page is shown again (it is valid 15 minutes).
+LINK_KEPT = 5 * 60.0
 ANSWER_WAIT = 3.0  # an interaction must be answered within 3 s anyway
 # An edit started a moment before the token dies still fails; a little margin avoids it.
 TOKEN_MARGIN = 30.0
@@ -116,19 +118,21 @@ def with_result(rendering: Rendering, result: list[str]) -> Rendering:
     return replace(rendering, lines=lines, narration=narration)
 
 
-def view_of(ref: str, version: int, buttons: list[list[Button]]) -> discord.ui.View | None:
+def view_of(ref: str, version: int, buttons: list[list[Button]],
+            link: tuple[str, str] | None = None) -> discord.ui.View | None:
     """Buttons whose custom ids name the table (by its reference) and the version they
-    were drawn for.
+    were drawn for; `link` (label, address), a link button to the table's web page, on a
+    row of its own.
 
     The view is stopped before it is sent: presses are answered by `on_interaction` from
     the custom id alone (so they survive restarts), and a stopped view is not kept in
     discord.py's view store, which would otherwise grow with every message forever.
     """
-    if not buttons:
+    if not buttons and link is None:
         return None
     view = discord.ui.View(timeout=None)
     seen: set[str] = set()
-    for row_no, row in enumerate(buttons[:5]):
+    for row_no, row in enumerate(buttons[:4] if link is not None else buttons[:5]):
         for button in row[:5]:
             custom_id = encode_payload(ref, version, button.action)
             if custom_id in seen:  # Discord refuses a message with two equal custom ids
@@ -137,6 +141,9 @@ def view_of(ref: str, version: int, buttons: list[list[Button]]) -> discord.ui.V
             view.add_item(discord.ui.Button(
                 label=fit(button.label, LABEL_LIMIT), custom_id=custom_id, row=row_no,
                 style=STYLES.get(button.style, discord.ButtonStyle.secondary)))
+    if link is not None:
+        view.add_item(discord.ui.Button(label=fit(link[0], LABEL_LIMIT), url=link[1],
+                                        row=min(len(buttons), 4)))
     view.stop()
     return view
 
@@ -181,6 +188,14 @@ class DiscordSink:
         self._coming: dict[int, list[tuple[Announcement, asyncio.Future[bool]]]] = {}
         self._carried: OrderedDict[int, list[str]] = OrderedDict()
         self._drawn: OrderedDict[int, int] = OrderedDict()
+        # The table's web page (WEB_URL), set by the app: `watch_link(ref)` its public view
+        # (the table message's "Watch"), `private_link(user, table id, ref)` a player's own
+        # signed link, only ever sent privately. None: no page is offered.
+        self.watch_link: Callable[[str], str | None] | None = None
+        self.private_link: Callable[[str, int, str], str | None] | None = None
+        # A player's link is kept a while, so that a hand drawn again looks the same (an
+        # edit that changes nothing is skipped): (table id, user) -> (made at, address).
+        self._links: OrderedDict[tuple[int, str], tuple[float, str]] = OrderedDict()
 
     # --- what the app tells the sink --------------------------------------------------------
 
@@ -204,6 +219,38 @@ class DiscordSink:
                           extra={"via": "ephemeral", "token": token,
                                  "expires": self.clock.now() + TOKEN_TTL - TOKEN_MARGIN,
                                  "told": told})
+
+    async def hand_view(self, rendering: Rendering, table_id: int, user_id: str,
+                        channel: str) -> discord.ui.View | None:
+        """A hand's buttons, and its "Open table" link when the page is offered: for a
+        message only its player sees (a DM, an ephemeral answer)."""
+        link = None
+        if self.private_link is not None and rendering.ref:
+            key = (table_id, user_id)
+            kept = self._links.get(key)
+            now = self.clock.now()
+            if kept is None or now - kept[0] > LINK_KEPT:
+                made = self.private_link(user_id, table_id, rendering.ref)
+                kept = (now, made) if made is not None else None
+                if kept is not None:
+                    self._links[key] = kept
+                    self._links.move_to_end(key)
+                    while len(self._links) > SHOWN_KEPT:
+                        self._links.popitem(last=False)
+            if kept is not None:
+                lang = await self.lang_of(user_id, channel) if self.lang_of else "en"
+                link = (t(lang, "web_open"), kept[1])
+        return view_of(rendering.ref, rendering.version, rendering.buttons, link)
+
+    async def table_view(self, rendering: Rendering, channel: str) -> discord.ui.View | None:
+        """The table message's buttons, and its public "Watch" link when the page is
+        offered: the public view only, what the channel already shows."""
+        url = self.watch_link(rendering.ref) if self.watch_link and rendering.ref else None
+        link = None
+        if url is not None:
+            lang = await self.lang_of("", channel) if self.lang_of else "en"
+            link = (t(lang, "web_watch"), url)
+        return view_of(rendering.ref, rendering.version, rendering.buttons, link)
 
     # --- Sink -------------------------------------------------------------------------------
 
@@ -243,7 +290,7 @@ class DiscordSink:
         while len(self._drawn) > SHOWN_KEPT:
             self._drawn.popitem(last=False)
         content = self.table_content(msg.table_id, rendering)
-        view = view_of(rendering.ref, rendering.version, rendering.buttons)
+        view = await self.table_view(rendering, msg.channel)
         if ref is not None:
             await self._edit_channel_message(ref, content, view, gone=ChannelGone)
             return ref
@@ -308,7 +355,7 @@ class DiscordSink:
 
     async def _show_dm_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         content = content_of(msg.rendering)
-        view = view_of(msg.rendering.ref, msg.rendering.version, msg.rendering.buttons)
+        view = await self.hand_view(msg.rendering, msg.table_id, msg.user_id, msg.channel)
         if ref is not None:
             await self._edit_channel_message(ref, content, view, gone=UserUnreachable)
             return ref
@@ -329,7 +376,7 @@ class DiscordSink:
 
     async def _show_ephemeral_hand(self, msg: HandMessage, ref: MessageRef) -> MessageRef:
         content = content_of(msg.rendering)
-        view = view_of(msg.rendering.ref, msg.rendering.version, msg.rendering.buttons)
+        view = await self.hand_view(msg.rendering, msg.table_id, msg.user_id, msg.channel)
         shown = fingerprint(content, view)
         key = (ref.chat, ref.message_id)
         if self._shown.get(key) == shown:

@@ -49,6 +49,9 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_tex
 from adapters.telegram.limits import ChatPacer
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
+from adapters.web import chat as web_links
+from adapters.web.auth import Person
+from adapters.web.server import WebServer
 from bot import changes, commands, events, logs, present
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
@@ -144,9 +147,12 @@ class TelegramBot:
         # Telegram has no call that tells whether a topic is closed.
         self._closed_topics: set[str] = set()
         pacer = self.app.bot.rate_limiter
-        self.sink = TelegramSink(self.app.bot, on_reachable=self._reachable.add,
-                                 on_unreachable=self._reachable.discard,
-                                 pacer=pacer if isinstance(pacer, ChatPacer) else None)
+        self.sink = TelegramSink(
+            self.app.bot, on_reachable=self._reachable.add,
+            on_unreachable=self._reachable.discard,
+            pacer=pacer if isinstance(pacer, ChatPacer) else None,
+            table_url=lambda ref: web_links.table_url(settings, ref),
+            miniapp_link=lambda bot, ref: web_links.miniapp_link(settings, bot, ref))
         self.tables = Tables(repo, self.sink, platform=PLATFORM, settings=settings,
                              clock=clock, seeds=seeds)
         self.sink.tables = self.tables
@@ -308,6 +314,14 @@ class TelegramBot:
         a rematch seats only its members). Not cached: asked once per link or rematch."""
         status = await self._status_in(Place.parse(channel).chat_id, int(user_id))
         return status not in (None, ChatMemberStatus.LEFT, ChatMemberStatus.BANNED)
+
+    async def web_member(self, person: Person, table_id: int) -> bool:
+        """Whether someone at the table's web page without a seat may watch it: Telegram
+        lists them in the table's chat, as for an invitation link."""
+        if person.platform != PLATFORM or not person.user_id.lstrip("-").isdecimal():
+            return False
+        live = await self.tables.live_table(table_id)
+        return live is not None and await self._is_member(person.user_id, live.row.channel)
 
     async def _status_in(self, chat_id: int, user_id: int) -> str | None:
         """The user's status in the chat, as getChatMember says; None when Telegram says
@@ -862,10 +876,13 @@ def _name_lookup_failed(exc: BaseException) -> bool:
 
 
 async def run_telegram(repo: Repository, settings: Settings, *,
-                       health: Health | None = None) -> None:
+                       health: Health | None = None, web: WebServer | None = None) -> None:
     """Run until cancelled (`python -m bot` cancels on SIGINT/SIGTERM), then stop cleanly:
-    queued deliveries are sent before the HTTP client closes."""
+    queued deliveries are sent before the HTTP client closes. `web`: the table's page
+    (WEB_URL), which serves this bot's tables too."""
     bot = TelegramBot(repo, settings)
+    if web is not None:
+        web.add(PLATFORM, bot.tables, bot.web_member)
     if health is not None:
         health.watch(PLATFORM, bot.connection_problem)
     try:

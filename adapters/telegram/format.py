@@ -116,5 +116,12 @@ def keyboard(ref: str, version: int, buttons: list[list[Button]]
     return InlineKeyboardMarkup(rows) if rows else None
 
 
+def with_link(markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton
+              ) -> InlineKeyboardMarkup:
+    """The keyboard with one more row: a link to the table's web page."""
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    return InlineKeyboardMarkup([*rows, [button]])
+
+
 def deep_link(bot_username: str, payload: str) -> str:
     return f"https://t.me/{bot_username}?start={payload}"

@@ -11,11 +11,24 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    WebAppInfo,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from adapters.telegram.format import Place, announcement_html, keyboard, rendering_html
+from adapters.telegram.format import (
+    Place,
+    announcement_html,
+    keyboard,
+    rendering_html,
+    with_link,
+)
 from adapters.telegram.limits import ChatPacer
 from bot import events
 from bot.deliveries import (
@@ -28,6 +41,7 @@ from bot.deliveries import (
     TableMessage,
     UserUnreachable,
 )
+from bot.i18n import t
 from db.repository import MessageRef
 
 if TYPE_CHECKING:
@@ -54,8 +68,16 @@ def _is_not_modified(error: BadRequest) -> bool:
 class TelegramSink:
     def __init__(self, bot: Bot, *, on_reachable: Callable[[int], None] | None = None,
                  on_unreachable: Callable[[int], None] | None = None,
-                 pacer: ChatPacer | None = None) -> None:
+                 pacer: ChatPacer | None = None,
+                 table_url: Callable[[str], str | None] = lambda _ref: None,
+                 miniapp_link: Callable[[str, str], str | None] = lambda _bot, _ref: None
+                 ) -> None:
         self.bot = bot
+        # The table's web page (WEB_URL): a `web_app` button on the hand message, which
+        # Telegram allows in a private chat only, and on the group's table message a link
+        # to the direct-link Mini App (TELEGRAM_MINIAPP). None: no page is offered.
+        self._table_url = table_url
+        self._miniapp_link = miniapp_link
         self.pacer = pacer
         self.tables: Tables | None = None  # set once the Tables that uses this sink exists
         self._on_reachable = on_reachable or (lambda _user: None)
@@ -75,17 +97,26 @@ class TelegramSink:
 
     async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
         place = Place.parse(msg.channel)
+        markup = keyboard(msg.rendering.ref, msg.rendering.version, msg.rendering.buttons)
+        link = self._miniapp_link(self.bot.username, msg.rendering.ref) \
+            if msg.rendering.ref else None
+        if link is not None:
+            lang = await self.tables.channel_lang(msg.channel) if self.tables else "en"
+            markup = with_link(markup, InlineKeyboardButton(t(lang, "web_open"), url=link))
         return await self._show(place, None, "table", msg.table_id, msg.rendering.version,
-                                rendering_html(msg.rendering),
-                                keyboard(msg.rendering.ref, msg.rendering.version,
-                                         msg.rendering.buttons), ref)
+                                rendering_html(msg.rendering), markup, ref)
 
     async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
         user = int(msg.user_id)
+        markup = keyboard(msg.rendering.ref, msg.rendering.version, msg.rendering.buttons)
+        url = self._table_url(msg.rendering.ref) if msg.rendering.ref else None
+        if url is not None:
+            lang = await self.tables.lang_of(msg.user_id) if self.tables else "en"
+            markup = with_link(markup, InlineKeyboardButton(t(lang, "web_open"),
+                                                            web_app=WebAppInfo(url)))
         new = await self._show(Place(user), user, f"hand:{msg.seat}", msg.table_id,
-                               msg.rendering.version, rendering_html(msg.rendering),
-                               keyboard(msg.rendering.ref, msg.rendering.version,
-                                        msg.rendering.buttons), ref)
+                               msg.rendering.version, rendering_html(msg.rendering), markup,
+                               ref)
         self._on_reachable(user)
         return new
 

@@ -1,9 +1,10 @@
 """The web page beside the chat platforms (WEB_URL set): the server, and the links the
 platforms' adapters put on their messages.
 
-An adapter that offers the page wraps its sink in `bot.web_view.Watched` (so that its
-tables' changes reach the pages) and hands its `Tables` here; what it shows its users is
-one of the links below. Nothing here sends a message: the adapters do.
+`python -m bot` starts the server (`serve_beside`) when WEB_URL is set, and each platform's
+adapter hands it its `Tables` (`WebServer.add`), whose outbox then tells the pages of every
+change; what an adapter shows its users is one of the links below. Nothing here sends a
+message: the adapters do.
 """
 
 import secrets

@@ -13,6 +13,7 @@ import secrets
 import signal
 import sys
 from collections import deque
+from collections.abc import Callable
 from typing import TextIO
 
 from adapters.web.auth import Person, Signer
@@ -20,7 +21,7 @@ from adapters.web.server import WebServer
 from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.settings import Settings
 from bot.tables import Tables
-from bot.web_view import Watched, Watchers
+from bot.web_view import Watchers
 from db.repository import MessageRef, Repository
 
 CHANNEL = "local"
@@ -31,8 +32,9 @@ KEPT = 6  # announcements a page shows
 class LocalSink:
     """Deliveries of the local web table: kept, not sent anywhere."""
 
-    def __init__(self) -> None:
+    def __init__(self, said: Callable[[int], None]) -> None:
         self.said: dict[int, deque[str]] = {}
+        self._told = said  # the page shows what was said: it looks again once it is kept
         self._ids = 0
 
     def _ref(self, key: str) -> MessageRef:
@@ -48,10 +50,12 @@ class LocalSink:
     async def announce(self, msg: Announcement) -> None:
         if msg.kind in {"result", "info"}:
             self.said.setdefault(msg.table_id, deque(maxlen=KEPT)).append(msg.text)
+            self._told(msg.table_id)
 
     async def notify(self, msg: Notice) -> None:
         if msg.table_id is not None:
             self.said.setdefault(msg.table_id, deque(maxlen=KEPT)).append(msg.text)
+            self._told(msg.table_id)
 
 
 def local_person() -> Person:
@@ -64,8 +68,8 @@ async def serve_local(repo: Repository, settings: Settings, port: int
     # No one to wait for at a solo table: no turn deadline, as at the console.
     settings = settings.model_copy(update={"turn_deadline": 0})
     watchers = Watchers()
-    sink = LocalSink()
-    tables = Tables(repo, Watched(sink, watchers), platform="web", settings=settings)
+    sink = LocalSink(watchers.changed)
+    tables = Tables(repo, sink, platform="web", settings=settings)
     await tables.start(run_scheduler=True)
     server = WebServer({"web": tables}, watchers, Signer(secrets.token_bytes(32)),
                        local=local_person(), local_channel=CHANNEL,

@@ -30,11 +30,12 @@ from adapters.web.auth import (
     check_init_data,
 )
 from adapters.web.replays import ReplayPages
+from bot.commands import Command, Join, Play, run
 from bot.i18n import LANGS, t
 from bot.live import Actor
 from bot.tables import Tables
 from bot.web_view import Watchers, genuine_table, seat_view
-from db.repository import StorageError
+from db.repository import LOBBY, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,10 @@ MemberCheck = Callable[[Person, int], Awaitable[bool]]
 # A drawing is shared by the pages of one seat for this long (its deadline's seconds age).
 FRAME_REUSE = 0.5
 KEPT_FRAMES = 4096
+# Who is at a Discord table's public "Watch" page: nobody in particular.
+WATCHER = Person("discord", "", "")
+# Seconds between two looks at the tables shown here that another process drives.
+POLL_EVERY = 0.5
 
 
 @dataclass(eq=False)
@@ -74,21 +79,38 @@ class WebServer:
                  telegram_token: str | None = None, is_member: MemberCheck | None = None,
                  local_channel: str = "local",
                  said: Callable[[int], list[str]] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.tables = tables
+                 clock: Callable[[], float] = time.time, default_lang: str = "en",
+                 poll_every: float = POLL_EVERY) -> None:
+        self.tables: dict[str, Tables] = {}
+        self.members: dict[str, MemberCheck] = {}
         self.watchers = watchers
+        self.default_lang = default_lang
+        self.poll_every = poll_every
+        self._seen: dict[tuple[str, int], tuple[object, ...]] = {}
+        self._polling: asyncio.Task[None] | None = None
         self.signer = signer
         self.public_origin = _origin(public_url) if public_url else None
         self.local = local
         self.local_channel = local_channel
         self.telegram_token = telegram_token
-        self.is_member = is_member
         self.said = said  # what was announced at a table, where the page is its only client
         self.clock = clock
         self.spent = Spent()
         self.pages: set[Page] = set()
         self._frames: dict[tuple[object, ...], tuple[float, str]] = {}
         self.runner: web.AppRunner | None = None
+        for platform, platform_tables in tables.items():
+            self.add(platform, platform_tables, is_member)
+
+    def add(self, platform: str, tables: Tables, is_member: MemberCheck | None = None) -> None:
+        """Serve `platform`'s tables too (an adapter hands them over once it made them):
+        their pages hear of every delivery as the outbox takes it. `is_member` says whether
+        someone without a seat is in a table's chat, and may see it."""
+        self.tables[platform] = tables
+        self.watchers.attach(tables)
+        if is_member is not None:
+            self.members[platform] = is_member
+        self.default_lang = tables.settings.default_lang
 
     # --- serving ---------------------------------------------------------------------------
 
@@ -108,12 +130,18 @@ class WebServer:
         await self.runner.setup()
         site = web.TCPSite(self.runner, host, port)
         await site.start()
+        self._polling = asyncio.get_running_loop().create_task(self._poll())
         for address in self.runner.addresses:
             if isinstance(address, tuple):
                 return int(address[1])
         raise RuntimeError("the web server listens on no TCP port")
 
     async def close(self) -> None:
+        if self._polling is not None:
+            self._polling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._polling
+            self._polling = None
         for page in list(self.pages):
             with contextlib.suppress(Exception):
                 await page.ws.close()
@@ -140,9 +168,17 @@ class WebServer:
                 continue
             try:
                 link = self.signer.check_link(token, table_id, self.clock())
-                self.spent.spend("link:" + link.nonce, link.expires, self.clock())
             except Refused as exc:
                 return _refusal_page(t(self._lang(None), f"web_refused_{exc.code}"))
+            try:
+                self.spent.spend("link:" + link.nonce, link.expires, self.clock())
+            except Refused as exc:
+                # The hand shows the same link for a few minutes: its holder, already in
+                # a session of theirs in this browser, opens it again. Anyone else is
+                # refused, as the link is spent.
+                if self._person(request) != link.person:
+                    return _refusal_page(t(self._lang(None), f"web_refused_{exc.code}"))
+                raise web.HTTPSeeOther(f"/t/{ref}") from None
             response = web.HTTPSeeOther(f"/t/{ref}")
             self._set_session(request, response, link.person)
             raise response
@@ -192,7 +228,7 @@ class WebServer:
         lang = person.lang if person is not None else None
         if lang:
             lang = lang.split("-")[0].lower()
-        return lang if lang in LANGS else next(iter(self.tables.values())).settings.default_lang
+        return lang if lang in LANGS else self.default_lang
 
     def _origin_ok(self, request: web.Request) -> bool:
         origin = request.headers.get("Origin")
@@ -240,6 +276,8 @@ class WebServer:
             await self._open(page, found, data.get("ref"))
         elif kind == "play" and isinstance(data.get("text"), str):
             await self._play(page, data["text"][:200])
+        elif kind == "join" and self.local is None:
+            await self._join(page)
         elif kind == "new" and self.local is not None:
             await self._new_local(page, data)
 
@@ -247,6 +285,8 @@ class WebServer:
         if isinstance(found, Refused):
             await self._refuse(page, found.code, None)
             return
+        if found is None:
+            found = await self._watcher(ref)
         if found is None:
             await self._refuse(page, "login", None)
             return
@@ -267,8 +307,9 @@ class WebServer:
             return
         # Someone without a seat sees the public table if the platform lists them in the
         # table's chat, as for invitation links; nobody else sees anything.
-        if live.seat_of(found.user_id) is None and self.local is None and (
-                self.is_member is None or not await self.is_member(found, table_id)):
+        is_member = self.members.get(tables.platform)
+        if found.user_id and live.seat_of(found.user_id) is None and self.local is None and (
+                is_member is None or not await _member(is_member, found, table_id)):
             await self._refuse(page, "not_member", found)
             return
         page.person, page.tables, page.table_id = found, tables, table_id
@@ -277,6 +318,20 @@ class WebServer:
         page.stop_watching = self.watchers.watch(table_id, lambda _id: self._changed(page))
         page.last = ()
         self._changed(page)
+
+    async def _watcher(self, ref: object) -> Person | None:
+        """Discord's public "Watch" link: whoever has a Discord table's reference (it is
+        on the table message, in the channel) sees its public view, as the channel shows
+        it, with no login; they act for no seat. Telegram's spectators log in (their
+        membership of the chat decides), so no one watches one of its tables this way."""
+        tables = self.tables.get("discord")
+        if tables is None or not isinstance(ref, str) or not ref:
+            return None
+        table_id = await genuine_table(tables, ref)
+        if table_id is None:
+            return None
+        live = await tables.live_table(table_id)
+        return WATCHER if live is not None and live.row.platform == "discord" else None
 
     async def _refuse(self, page: Page, code: str, person: Person | None) -> None:
         await page.ws.send_json({"type": "refused", "code": code,
@@ -287,26 +342,44 @@ class WebServer:
         return Actor(page.person.user_id, page.person.name, is_admin=self.local is not None)
 
     async def _play(self, page: Page, text: str) -> None:
+        """A move, at the page's own table: through the same door as `/play`, and judged by
+        the table (the seat must be the person's, now: a page left open after its seat
+        went to a bot is refused in words)."""
+        await self._command(page, Play(text, table_id=page.table_id))
+
+    async def _join(self, page: Page) -> None:
+        """Someone the platform lists in the table's chat joins its open lobby from the
+        page, as `/join` typed there would; a lobby that is no longer the channel's table
+        (it started, or was cancelled) is refused as a join would be."""
+        await self._command(page, Join())
+
+    async def _command(self, page: Page, command: Command) -> None:
         if page.tables is None or page.table_id is None or page.person is None:
             return
-        tables = page.tables
-        live = await tables.live_table(page.table_id)
-        if live is None:
+        if not page.person.user_id:  # a Discord watcher: no one, no seat
+            await self._refuse(page, "login", None)
             return
-        # `Tables.play` plays at the channel's current table: a page of an older table of
-        # that channel must not play at the new one.
-        current = await tables.table_for_channel(live.row.channel)
-        if current is None or current.id != page.table_id:
-            reply_text, ok = t(self._lang(page.person), "no_game"), False
-        else:
-            try:
-                reply = await tables.play(self._actor(page), live.row.channel, text)
-            except StorageError:
-                reply_text, ok = t(self._lang(page.person), "storage_failed"), False
-            else:
-                reply_text, ok = reply.text, reply.ok
-        await page.ws.send_json({"type": "reply", "ok": ok, "text": "" if ok else reply_text})
+        tables = page.tables
+        try:
+            live = await tables.live_table(page.table_id)
+            if live is None:
+                return
+            if isinstance(command, Join):
+                current = await tables.table_for_channel(live.row.channel)
+                if current is None or current.id != page.table_id \
+                        or current.status != LOBBY:
+                    await self._reply(page, False, t(await self._page_lang(page), "no_table"))
+                    return
+            reply = await run(tables, self._actor(page), live.row.channel, command)
+        except StorageError:
+            await self._reply(page, False, t(self._lang(page.person), "storage_failed"))
+            return
+        await self._reply(page, reply.ok, reply.text)
         self._changed(page)
+
+    async def _reply(self, page: Page, ok: bool, text: str) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await page.ws.send_json({"type": "reply", "ok": ok, "text": "" if ok else text})
 
     async def _new_local(self, page: Page, data: dict[str, Any]) -> None:
         """`--web`: a new table at the local channel, its bots, and the start, as the
@@ -331,6 +404,42 @@ class WebServer:
             await page.ws.send_json({"type": "reply", "ok": False, "text": reply.text})
             return
         await self._open(page, self.local, "")
+
+    # --- tables another process drives ---------------------------------------------------
+
+    async def _poll(self) -> None:
+        """Several processes: a move made through another one reaches this process's
+        outbox only when this one drives the table. The tables pages show here and this
+        process does not drive are read again now and then (one row each: a copy kept here
+        is read afresh only when its version moved), and their pages told of a change."""
+        while True:
+            await asyncio.sleep(self.poll_every)
+            try:
+                await self._look_again()
+            except Exception:
+                log.exception("web: looking at other processes' tables failed")
+
+    async def _look_again(self) -> None:
+        watched = set(self.watchers.watching())
+        for platform, tables in self.tables.items():
+            if tables.driving is None:
+                continue
+            for table_id in watched:
+                if tables.drives(table_id):
+                    continue
+                try:
+                    live = await tables.live_table(table_id)
+                except StorageError:
+                    continue
+                if live is None or live.row.platform != platform:
+                    continue
+                seen = (live.row.version, live.row.updated_at, live.row.status)
+                # First sight too: a page may have been drawn from an older copy. A page
+                # is never sent the same table twice, so a needless look costs no frame.
+                if self._seen.get((platform, table_id)) != seen:
+                    self.watchers.changed(table_id)
+                self._seen[(platform, table_id)] = seen
+        self._seen = {key: value for key, value in self._seen.items() if key[1] in watched}
 
     # --- pushing -------------------------------------------------------------------------------
 
@@ -383,6 +492,9 @@ class WebServer:
             return None
         if said is not None:
             view["said"] = said
+        if self.local is None and view["table"]["status"] == LOBBY and view["seat"] is None \
+                and page.person.user_id:
+            view["can_join"] = True  # a spectator the platform lists in the chat
         if self.local is not None and view["table"]["status"] not in {"lobby", "playing"}:
             view["games"] = _games()  # a new table may be opened from the page
         frame = json.dumps({"type": "view", **view}, ensure_ascii=False,
@@ -416,6 +528,16 @@ async def _headers(request: web.Request,
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("Cache-Control", "no-cache")
     return response
+
+
+async def _member(is_member: MemberCheck, person: Person, table_id: int) -> bool:
+    """Whether the platform lists the person in the table's chat; not known (the
+    platform did not answer) counts as no."""
+    try:
+        return await is_member(person, table_id)
+    except Exception:
+        log.warning("web: membership of table %s could not be asked", table_id, exc_info=True)
+        return False
 
 
 def _origin(url: str) -> str:

@@ -170,3 +170,45 @@ async def test_a_start_up_line_never_prints_the_credentials_of_a_url(tmp_path, s
     assert proc.returncode == 2, text[-2000:]
     assert str(port) in text  # the server is named
     assert "BasicAuthPw123" not in text and "//tapis" not in text, text[-2000:]
+
+
+async def test_with_web_url_the_page_is_served_beside_telegram_and_the_metrics(tmp_path):
+    """WEB_URL set: the same process serves the chat, the page (WEB_PORT) and /metrics
+    (METRICS_PORT); the group's table carries the Mini App link, and the page's port never
+    answers /metrics."""
+    import aiohttp
+
+    web_port, metrics_port = free_port(), free_port()
+    async with FakeTelegram() as fake:
+        proc = await start_bot(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url,
+                               WEB_URL="https://tapis.example", WEB_PORT=str(web_port),
+                               METRICS_PORT=str(metrics_port), TELEGRAM_MINIAPP="table")
+        try:
+            await fake.wait_for_call("getUpdates", timeout=30)
+            alice = fake.user(101, "Alice")
+            fake.add_chat(-1001, "supergroup", title="Cards")
+            fake.send_command(-1001, alice, "/newgame ochs rounds=1")
+            lobby = await fake.wait_for(lambda: fake.find(-1001, contains="Ochs & Esel"),
+                                        timeout=15)
+            urls = [b.get("url", "") for row in (lobby[-1].reply_markup or {}).get(
+                "inline_keyboard", []) for b in row]
+            assert any(u.startswith(f"https://t.me/{fake.bot_username}/table?startapp=")
+                       for u in urls), urls
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"http://127.0.0.1:{web_port}/") as page:
+                    assert page.status == 200
+                async with http.get(f"http://127.0.0.1:{web_port}/metrics") as page:
+                    assert page.status == 404
+                async with http.get(f"http://127.0.0.1:{metrics_port}/metrics") as page:
+                    assert page.status == 200
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+        assert proc.returncode == 0, err.decode()[-2000:]
+        assert b"Traceback" not in err
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -143,3 +143,26 @@ async def test_closing_ends_deliveries_that_wait_whatever_for():
     await asyncio.sleep(0)
     await asyncio.wait_for(outbox.close(within=0.2), 5)
     assert outbox.depth() == 0
+
+
+async def test_observers_hear_of_each_delivery_as_it_is_queued_and_cannot_stop_it():
+    """The web pages hear of a move when the outbox takes its deliveries, while the chat
+    still waits; an observer that fails changes nothing for the chat."""
+    sink = SlowSink()
+    outbox = Outbox(sink, NoStore(), on_channel_gone=_nothing,  # type: ignore[arg-type]
+                    on_unreachable=_nothing)
+    heard: list[int | None] = []
+
+    def broken(_delivery: object) -> None:
+        raise RuntimeError("a page's bug")
+
+    outbox.observe(broken)
+    outbox.observe(lambda delivery: heard.append(delivery.table_id))  # type: ignore[attr-defined]
+    for table_id in (1, 2):
+        outbox.put(TableMessage(table_id=table_id, channel=f"c{table_id}",
+                                draw=lambda: Rendering(title="t", lines=[])))
+    assert heard == [1, 2]  # before anything reached the chat
+    assert sink.shown == []
+    sink.release.set()
+    await outbox.flush()
+    assert sink.shown == ["t", "t"]

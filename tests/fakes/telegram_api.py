@@ -405,7 +405,9 @@ def _decode_params(raw: dict[str, Any]) -> JSON:
     return params
 
 
-def _validate_reply_markup(markup: Any) -> JSON | None:
+def _validate_reply_markup(markup: Any, chat: FakeChat | None = None) -> JSON | None:
+    """As Telegram checks an inline keyboard: a `web_app` button only in a private chat
+    (elsewhere Telegram answers BUTTON_TYPE_INVALID)."""
     if markup is None:
         return None
     if not isinstance(markup, dict):
@@ -417,6 +419,9 @@ def _validate_reply_markup(markup: Any) -> JSON | None:
             data = button.get("callback_data")
             if data is not None and not (1 <= len(str(data).encode()) <= MAX_CALLBACK_DATA_BYTES):
                 raise bad_request("BUTTON_DATA_INVALID")
+            web_app = button.get("web_app")
+            if web_app is not None and chat is not None and chat.type != "private":
+                raise bad_request("BUTTON_TYPE_INVALID")
     return markup
 
 
@@ -1447,7 +1452,7 @@ class FakeTelegram:
         chat = self._target_chat(params)
         self._check_bot_may_send(chat)
         text = self._rendered(params)
-        markup = _validate_reply_markup(params.get("reply_markup"))
+        markup = _validate_reply_markup(params.get("reply_markup"), chat)
         thread_id = params.get("message_thread_id")
         if chat.is_forum and thread_id is not None and thread_id not in chat.topics:
             raise bad_request("message thread not found")
@@ -1490,7 +1495,7 @@ class FakeTelegram:
                 else caption
         if _utf16_len(caption) > 1024:
             raise bad_request("message caption is too long")
-        markup = _validate_reply_markup(params.get("reply_markup"))
+        markup = _validate_reply_markup(params.get("reply_markup"), chat)
         self._check_group_limit("sendDocument", chat.id)
         message = FakeMessage(
             message_id=next(self._message_ids[chat.id]),
@@ -1510,14 +1515,14 @@ class FakeTelegram:
         chat, message = self._editable(params)
         text = self._rendered(params)
         # Telegram drops an inline keyboard the edit does not repeat.
-        markup = _validate_reply_markup(params.get("reply_markup"))
+        markup = _validate_reply_markup(params.get("reply_markup"), chat)
         self._check_group_limit("editMessageText", chat.id)
         self._edit(message, text, params["text"], markup, params.get("parse_mode"))
         return self._message_api(message)
 
     def _edit_message_reply_markup(self, params: JSON) -> JSON:
         chat, message = self._editable(params)
-        markup = _validate_reply_markup(params.get("reply_markup"))
+        markup = _validate_reply_markup(params.get("reply_markup"), chat)
         self._check_group_limit("editMessageReplyMarkup", chat.id)
         self._edit(
             message, message.text, message.raw_text or message.text, markup, message.parse_mode

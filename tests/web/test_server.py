@@ -16,7 +16,7 @@ from adapters.web.local import serve_local
 from adapters.web.server import COOKIE, WebServer
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from bot.web_view import Watched, Watchers
+from bot.web_view import Watchers
 from db.sqlite import SqliteRepository
 from tests.bot.conftest import RecordingSink
 from tests.web.test_auth import TOKEN, launch, signed
@@ -155,7 +155,7 @@ async def chat_server(repo, is_member=None) -> tuple[WebServer, Tables, int, str
     """A Telegram table in chat `-100`, seated by user 42 and a bot, and the web server an
     operator runs beside it; its reference and id."""
     watchers = Watchers()
-    tables = Tables(repo, Watched(RecordingSink(), watchers), platform="telegram",
+    tables = Tables(repo, RecordingSink(), platform="telegram",
                     settings=settings())
     await tables.start(run_scheduler=True)
     host = Actor("42", "Ada")
@@ -322,7 +322,7 @@ async def test_beside_the_chat_the_page_is_off_without_web_url_and_links_work_wi
     from adapters.web.chat import miniapp_link, private_link, serve_beside, table_url
 
     watchers = Watchers()
-    tables = Tables(repo, Watched(RecordingSink(), watchers), platform="telegram",
+    tables = Tables(repo, RecordingSink(), platform="telegram",
                     settings=settings())
     off = settings()
     assert await serve_beside({"telegram": tables}, watchers, off, repo) is None
@@ -374,7 +374,7 @@ async def test_a_turn_with_a_deadline_is_sent_with_the_seconds_left(repo):
 
 async def test_two_pages_at_one_table_each_see_the_others_move_within_a_second(repo):
     watchers = Watchers()
-    tables = Tables(repo, Watched(RecordingSink(), watchers), platform="telegram",
+    tables = Tables(repo, RecordingSink(), platform="telegram",
                     settings=settings(bot_delay=0.1))
     await tables.start(run_scheduler=True)
     ada, bob = Actor("42", "Ada"), Actor("43", "Bob")

@@ -159,6 +159,10 @@ function draw() {
   $("moves").replaceChildren(...shown.slice(0, 60).map(m => el("button", {
     class: `move${m.cards.length ? "" : " secondary"}`, type: "button", "data-move": m.text, onclick: () => play(m.text),
     text: moveLabel(v.table.game, m.text) })));
+  if (v.can_join) {
+    $("moves").append(el("button", { type: "button", class: "move", id: "join", text: words.web_join || "",
+      onclick: () => send({ type: "join" }) }));
+  }
   if (v.games) {
     $("moves").append(el("button", { type: "button", class: "move", id: "again", text: words.web_new_game || "",
       onclick: () => { view = null; choose(v.games); } }));
