@@ -21,6 +21,7 @@ transaction rolled back; the pool replaces a broken connection on the next call.
 
 import asyncio
 import dataclasses
+import functools
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar, cast
@@ -49,7 +50,7 @@ from db.rows import (
 )
 from db.statements import Body, Clash, Op
 from db.store import TRANSACTION, WIPE, Mode, Store, refusal, stored_move
-from db.store_ratings import rate_game
+from db.store_ratings import rate_game, rated_end
 
 T = TypeVar("T")
 
@@ -84,6 +85,33 @@ WITH moved AS (
     DELETE FROM deadlines WHERE $18::boolean AND table_id = (SELECT id FROM moved)
 )
 SELECT {TABLE_COLUMNS} FROM moved
+"""
+
+
+# A rated end the short way (docs/ratings.md, "Cost"): the same statement, which also
+# writes the ratings computed beforehand, through `rate_end` (db/migrations_pg/0009), if
+# nothing they came from moved; else it fails whole, and the end goes the long way.
+_RATED_END = _COMMIT_MOVE.replace(
+    f"SELECT {TABLE_COLUMNS} FROM moved\n",
+    f"SELECT {TABLE_COLUMNS} FROM moved, rate_end(moved.id, $20::text, $21::bigint,"
+    " $22::bigint, $23::text, $24::text, $5::double precision, $25::integer, $26::text[],"
+    " $27::integer[], $28::text[], $29::text[], $30::text[], $31::double precision[],"
+    " $32::double precision[], $33::integer[], $34::integer[])\n")
+# What the short way computes from, read in one statement outside any transaction: the
+# table's community, how far its ratings are, the log's newest entry (the season), and
+# the players' ratings in this game in every season (the season is decided from these).
+_RATED_END_INPUTS = """
+SELECT t.community, s.applied_seq, s.logged_seq, n.seq, n.season, n.finished_at,
+       r.players, r.seasons, r.mus, r.sigmas
+FROM tables AS t
+LEFT JOIN rating_state AS s ON s.community = t.community
+LEFT JOIN LATERAL (SELECT seq, season, finished_at FROM rating_log
+                   ORDER BY seq DESC LIMIT 1) AS n ON true
+CROSS JOIN LATERAL (SELECT array_agg(player) AS players, array_agg(season) AS seasons,
+                           array_agg(mu) AS mus, array_agg(sigma) AS sigmas
+                    FROM ratings WHERE community = t.community AND game = $2
+                      AND player = ANY($3::text[])) AS r
+WHERE t.id = $1
 """
 
 
@@ -132,6 +160,23 @@ async def _answer(db: Connection, op: Op) -> Any:
     # The command tag ends with the count: "UPDATE 3", "INSERT 0 1".
     status = await db.execute(text, *values)
     return int(status.rpartition(" ")[2] or 0)
+
+
+async def _rated_end(db: Connection, *, params: tuple[Any, ...], rated: RatedGame
+                     ) -> TableRow | None:
+    """A rated end the short way, in one statement; None, with nothing stored, when it
+    must go the long way (`store_ratings.rated_end`), or when its move was refused (the
+    long way says why)."""
+    people = sorted({who for who, _ in rated.participants if not who.startswith("bot:")})
+    row = await db.fetchrow(_RATED_END_INPUTS, params[0], rated.game, people)
+    arguments = None if row is None else rated_end(params[0], params[4], rated, tuple(row))
+    if arguments is None:
+        return None
+    try:
+        stored = await db.fetchrow(_RATED_END, *params, *arguments)
+    except (asyncpg.SerializationError, asyncpg.IntegrityConstraintViolationError):
+        return None  # moved since it was read, or a row the schema refuses: nothing stored
+    return None if stored is None else table_row(stored)
 
 
 # ---------------------------------------------------------------------------- repository
@@ -269,9 +314,15 @@ class PostgresRepository(Store):
                 await _drive(db, rate_game, (table_id, params[4], rated))
             return table_row(row)
 
-        # A game's end with its rating: one transaction of several statements.
+        # A game's end with its rating: the short way when it can, else one transaction
+        # of several statements.
         rated = rating if results is not None else None
         try:
+            if rated is not None:
+                shortly = await self._call(functools.partial(
+                    _rated_end, params=params, rated=rated), transaction=False)
+                if shortly is not None:
+                    return shortly
             return await self._call(body, transaction=rated is not None)
         except (VersionConflict, Unstorable):
             raise  # the server answered: nothing was stored

@@ -206,25 +206,35 @@ def apply_entry(entry: Entry, rater: Rater) -> Body[bool]:
     key = {"community": entry.community, "game": entry.game, "season": entry.season}
     people = sorted({who for who, _ in entry.placings if not who.startswith("bot:")})
     rows = yield fetch(S.CURRENT_RATINGS, players=people, **key)
-    current = {player: (mu, sigma) for player, mu, sigma in rows}
     try:
-        new = rater.rate(entry.game, entry.placings, current)
-        before = {who: rater.shown(*current.get(who, rater.new)) for who in new}
-        after = {who: rater.shown(*skill) for who, skill in new.items()}
+        rated = rate(rater, entry.game, entry.placings,
+                     {player: (mu, sigma) for player, mu, sigma in rows})
     except Exception:
         logger.exception("rating log entry %s failed; the replay takes it up", entry.seq)
         return False
     ratings = []
     changes = []
-    for who in sorted(new):
-        mu, sigma = new[who]
-        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": after[who]})
-        changes.append({**key, "seq": entry.seq, "player": who, "shown": after[who],
-                        "delta": after[who] - before[who]})
+    for who, mu, sigma, shown, delta in rated:
+        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": shown})
+        changes.append({**key, "seq": entry.seq, "player": who, "shown": shown,
+                        "delta": delta})
     if ratings:
         yield execute_many(S.SET_RATING, ratings)
         yield execute_many(S.INSERT_RATING_CHANGE, changes)
     return True
+
+
+def rate(rater: Rater, game: str, placings: list[tuple[str, int]],
+         current: dict[str, tuple[float, float]]) -> list[tuple[str, float, float, int, int]]:
+    """One game's arithmetic, shared by every way of applying it: each rated person's
+    (player, μ, σ, shown, change), by player. Raises what the model raises."""
+    new = rater.rate(game, placings, current)
+    rated = []
+    for who in sorted(new):
+        mu, sigma = new[who]
+        shown = rater.shown(mu, sigma)
+        rated.append((who, mu, sigma, shown, shown - rater.shown(*current.get(who, rater.new))))
+    return rated
 
 
 def apply_team(seq: int, key: dict[str, Any], score: int) -> Body[None]:
@@ -367,3 +377,30 @@ def forget_ratings(platform: str, user_id: str, stand_in: str) -> Body[None]:
     yield execute(S.FORGET_RATINGS, **person)
     yield execute(S.FORGET_RATING_CHANGES, **person)
     yield execute(S.FORGET_RATING_NAMES, **person)
+
+
+def rated_end(table_id: int, now: float, rated: RatedGame, row: Any) -> list[Any] | None:
+    """PostgreSQL's short way for a game's end (`rate_end`, db/migrations_pg): its
+    ratings computed from `row`, what `RATED_END_INPUTS` read outside any transaction,
+    as that function's arguments after the move's. None when the long way (`rate_game`)
+    is needed: no community, entries waiting, a team game, or a model that fails."""
+    (community, applied, logged, newest, newest_season, newest_at,
+     players, seasons, mus, sigmas) = row
+    if community is None or applied != logged or (
+            rated.rules is not None and rated.score is not None):
+        return None
+    season = rated.rater.season(now, None if newest is None else (newest_season,
+                                                                  float(newest_at)))
+    current = {who: (mu, sigma) for who, in_season, mu, sigma in zip(
+        players or (), seasons or (), mus or (), sigmas or (), strict=True)
+        if in_season == season}
+    try:
+        changes = rate(rated.rater, rated.game, list(rated.participants), current)
+    except Exception:
+        return None  # the long way logs the entry, and the failure
+    names = [(who, name) for who, name in rated.names.items() if who.startswith(PERSON)]
+    return [community, applied or 0, newest, rated.game, season, rated.players,
+            [who for who, _ in rated.participants], [place for _, place in rated.participants],
+            [who for who, _ in names], [name for _, name in names],
+            *(list(column) for column in zip(*changes, strict=True))
+            ] if changes else None
