@@ -328,23 +328,19 @@ def rebuild_community(community: str, rater: Rater) -> Body[int]:
 
 
 def leaderboard(key: dict[str, Any], size: int, player: str | None) -> Body[Leaderboard]:
-    rows = yield fetch(S.BOARD_TOP, size=size, **key)
+    rows = yield fetch(S.BOARD, size=size, player=player, **key)
     top: list[Standing] = []
-    for who, name, shown, games in rows:
+    own = None
+    listed = 0
+    for kind, who, name, shown, games, counted, above in rows:
+        if kind == 1:
+            listed = counted
+            if who is not None and all(s.player != who for s in top):
+                own = Standing(above + 1, who, name, shown, games)
+            continue
         # Ties share a place: 1 + the listed players with a higher number.
         place = next((s.place for s in top if s.shown == shown), len(top) + 1)
         top.append(Standing(place, who, name, shown, games))
-    mine = None
-    if player is not None and all(s.player != player for s in top):
-        mine = yield fetch_one(S.OWN_RATING, player=player, **{
-            k: v for k, v in key.items() if k != "listed_after"})
-        if mine is not None and mine[1] < key["listed_after"]:
-            mine = None  # not listed yet: no place to show
-    # Nobody ranks above a number past every rating: then only the listed are counted.
-    listed, above = yield fetch_one(S.BOARD_COUNTS, shown=2**31 - 1 if mine is None else mine[0],
-                                    **key)
-    own = None if mine is None else Standing(above + 1, player or "", mine[2], mine[0],
-                                             mine[1])
     return Leaderboard(top, own, listed)
 
 
