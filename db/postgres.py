@@ -32,12 +32,14 @@ from db.migrate import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from db.pg_cluster import DRIVER_LOCK_SPACE as DRIVER_LOCK_SPACE
 from db.pg_cluster import PostgresCluster
 from db.pg_errors import DRIVER_ERRORS, Connection, storage_error
+from db.pg_ratings import RATE_END_CALL, RATED_END_INPUTS, InHand, Plan, people_of
 from db.ratings import RatedGame
 from db.repository import (
     FINISHED,
     PLAYING,
     Deadline,
     ResultRow,
+    SeatRow,
     StorageError,
     TableRow,
     Unstorable,
@@ -50,7 +52,7 @@ from db.rows import (
 )
 from db.statements import Body, Clash, Op
 from db.store import TRANSACTION, WIPE, Mode, Store, refusal, stored_move
-from db.store_ratings import rate_game, rated_end
+from db.store_ratings import rate_game
 
 T = TypeVar("T")
 
@@ -88,31 +90,11 @@ SELECT {TABLE_COLUMNS} FROM moved
 """
 
 
-# A rated end the short way (docs/ratings.md, "Cost"): the same statement, which also
-# writes the ratings computed beforehand, through `rate_end` (db/migrations_pg/0009), if
-# nothing they came from moved; else it fails whole, and the end goes the long way.
+# A rated end the short way (`db.pg_ratings`): the same statement, which also writes the
+# ratings computed beforehand, if nothing they came from moved; else it fails whole.
 _RATED_END = _COMMIT_MOVE.replace(
     f"SELECT {TABLE_COLUMNS} FROM moved\n",
-    f"SELECT {TABLE_COLUMNS} FROM moved, rate_end(moved.id, $20::text, $21::bigint,"
-    " $22::bigint, $23::text, $24::text, $5::double precision, $25::integer, $26::text[],"
-    " $27::integer[], $28::text[], $29::text[], $30::text[], $31::double precision[],"
-    " $32::double precision[], $33::integer[], $34::integer[])\n")
-# What the short way computes from, read in one statement outside any transaction: the
-# table's community, how far its ratings are, the log's newest entry (the season), and
-# the players' ratings in this game in every season (the season is decided from these).
-_RATED_END_INPUTS = """
-SELECT t.community, s.applied_seq, s.logged_seq, n.seq, n.season, n.finished_at,
-       r.players, r.seasons, r.mus, r.sigmas
-FROM tables AS t
-LEFT JOIN rating_state AS s ON s.community = t.community
-LEFT JOIN LATERAL (SELECT seq, season, finished_at FROM rating_log
-                   ORDER BY seq DESC LIMIT 1) AS n ON true
-CROSS JOIN LATERAL (SELECT array_agg(player) AS players, array_agg(season) AS seasons,
-                           array_agg(mu) AS mus, array_agg(sigma) AS sigmas
-                    FROM ratings WHERE community = t.community AND game = $2
-                      AND player = ANY($3::text[])) AS r
-WHERE t.id = $1
-"""
+    f"SELECT {TABLE_COLUMNS}, entry FROM moved, {RATE_END_CALL} AS entry\n")
 
 
 def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
@@ -162,23 +144,6 @@ async def _answer(db: Connection, op: Op) -> Any:
     return int(status.rpartition(" ")[2] or 0)
 
 
-async def _rated_end(db: Connection, *, params: tuple[Any, ...], rated: RatedGame
-                     ) -> TableRow | None:
-    """A rated end the short way, in one statement; None, with nothing stored, when it
-    must go the long way (`store_ratings.rated_end`), or when its move was refused (the
-    long way says why)."""
-    people = sorted({who for who, _ in rated.participants if not who.startswith("bot:")})
-    row = await db.fetchrow(_RATED_END_INPUTS, params[0], rated.game, people)
-    arguments = None if row is None else rated_end(params[0], params[4], rated, tuple(row))
-    if arguments is None:
-        return None
-    try:
-        stored = await db.fetchrow(_RATED_END, *params, *arguments)
-    except (asyncpg.SerializationError, asyncpg.IntegrityConstraintViolationError):
-        return None  # moved since it was read, or a row the schema refuses: nothing stored
-    return None if stored is None else table_row(stored)
-
-
 # ---------------------------------------------------------------------------- repository
 
 
@@ -207,6 +172,7 @@ class PostgresRepository(Store):
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
         self._lock = asyncio.Lock()
+        self._in_hand = InHand()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<dsn hidden>, max_size={self.max_size})"
@@ -285,6 +251,19 @@ class PostgresRepository(Store):
                 pool.terminate()
                 raise StorageError(f"closing PostgreSQL pool failed: {error}") from error
 
+    # -------------------------------------------------------------------- tables
+
+    async def create_table(
+        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
+        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+        community: str | None = None,
+    ) -> TableRow:
+        table = await super().create_table(
+            platform=platform, channel=channel, game=game, options=options,
+            settings=settings, seed=seed, host=host, seats=seats, community=community)
+        self._in_hand.table(table.id, community)  # its end needs not read it back
+        return table
+
     # -------------------------------------------------------------------- moves
 
     async def commit_move(
@@ -320,7 +299,7 @@ class PostgresRepository(Store):
         try:
             if rated is not None:
                 shortly = await self._call(functools.partial(
-                    _rated_end, params=params, rated=rated), transaction=False)
+                    self._rated_end, params=params, rated=rated), transaction=False)
                 if shortly is not None:
                     return shortly
             return await self._call(body, transaction=rated is not None)
@@ -336,6 +315,37 @@ class PostgresRepository(Store):
             if stored is None:
                 raise
             return stored
+
+    async def _rated_end(self, db: Connection, *, params: tuple[Any, ...], rated: RatedGame
+                         ) -> TableRow | None:
+        """A rated end the short way (`db.pg_ratings`): from memory, then from a fresh
+        read; None, with nothing stored, when it must go the long way, or when its move
+        was refused (the long way says why)."""
+        table_id, now = params[0], params[4]
+        plan = self._in_hand.plan(table_id, now, rated)
+        for attempt in ("remembered", "read"):
+            if attempt == "read":
+                row = await db.fetchrow(RATED_END_INPUTS, table_id, rated.game,
+                                        people_of(rated))
+                plan = None if row is None else self._in_hand.learn(table_id, now, rated,
+                                                                    tuple(row))
+            if plan is None:
+                continue
+            stored = await self._write_plan(db, params, plan)
+            if stored is not False:
+                if stored is not None:
+                    self._in_hand.stored(plan, stored[-1], now, rated.game)
+                return None if stored is None else table_row(stored)
+        return None
+
+    async def _write_plan(self, db: Connection, params: tuple[Any, ...], plan: Plan) -> Any:
+        """The move and its ratings in one statement: its row; None when the move was
+        refused; False when an input moved (nothing stored either way)."""
+        try:
+            return await db.fetchrow(_RATED_END, *params, *plan.arguments)
+        except (asyncpg.SerializationError, asyncpg.IntegrityConstraintViolationError):
+            self._in_hand.forget(plan.community)
+            return False
 
     async def _stored_move(self, params: tuple[Any, ...]) -> TableRow | None:
         """What `commit_move` with `params` returned, if it was committed after all

@@ -374,29 +374,3 @@ def forget_ratings(platform: str, user_id: str, stand_in: str) -> Body[None]:
     yield execute(S.FORGET_RATING_CHANGES, **person)
     yield execute(S.FORGET_RATING_NAMES, **person)
 
-
-def rated_end(table_id: int, now: float, rated: RatedGame, row: Any) -> list[Any] | None:
-    """PostgreSQL's short way for a game's end (`rate_end`, db/migrations_pg): its
-    ratings computed from `row`, what `RATED_END_INPUTS` read outside any transaction,
-    as that function's arguments after the move's. None when the long way (`rate_game`)
-    is needed: no community, entries waiting, a team game, or a model that fails."""
-    (community, applied, logged, newest, newest_season, newest_at,
-     players, seasons, mus, sigmas) = row
-    if community is None or applied != logged or (
-            rated.rules is not None and rated.score is not None):
-        return None
-    season = rated.rater.season(now, None if newest is None else (newest_season,
-                                                                  float(newest_at)))
-    current = {who: (mu, sigma) for who, in_season, mu, sigma in zip(
-        players or (), seasons or (), mus or (), sigmas or (), strict=True)
-        if in_season == season}
-    try:
-        changes = rate(rated.rater, rated.game, list(rated.participants), current)
-    except Exception:
-        return None  # the long way logs the entry, and the failure
-    names = [(who, name) for who, name in rated.names.items() if who.startswith(PERSON)]
-    return [community, applied or 0, newest, rated.game, season, rated.players,
-            [who for who, _ in rated.participants], [place for _, place in rated.participants],
-            [who for who, _ in names], [name for _, name in names],
-            *(list(column) for column in zip(*changes, strict=True))
-            ] if changes else None

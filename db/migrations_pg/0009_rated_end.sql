@@ -1,17 +1,20 @@
 -- A rated game's end in the statement that stores its last move (docs/ratings.md,
--- "Cost"): the ratings were computed beforehand from rows read outside any transaction,
--- and this function writes them only if nothing they came from moved since. It takes the
--- community's row lock (as `LOCK_COMMUNITY`), then checks, on rows read after the lock,
--- that the community's ratings are still at `expected` with nothing waiting, and that the
--- log's newest entry (which decides the season) is still `newest`. If not, it fails with
--- serialization_failure: the whole statement, the move with it, is undone, and the caller
--- stores the end again the long way (`db.store_ratings.rate_game`), in sequence order.
+-- "Cost"): the ratings were computed beforehand, from rows read outside any transaction
+-- or remembered from earlier ends (`db.pg_ratings`), and this function writes them only
+-- if what they came from is still there. It takes the community's row lock (as
+-- `LOCK_COMMUNITY`), then checks, on rows read after the lock, that no entry of the
+-- community waits, that the log's newest entry (which decides the season) is still
+-- `newest`, that the table still plays for `end_community`, and that each person's rating
+-- is still the (`old_mus`, `old_sigmas`) it was computed from (NULL: none yet). If not, it
+-- fails with serialization_failure: the whole statement, the move with it, is undone, and
+-- the caller tries again from a fresh read, or the long way (`store_ratings.rate_game`).
 -- SQLite has no counterpart: its game ends run in one process, on one connection.
 CREATE FUNCTION rate_end(
-    end_table BIGINT, end_community TEXT, expected BIGINT, newest BIGINT,
+    end_table BIGINT, end_community TEXT, newest BIGINT,
     end_game TEXT, end_season TEXT, end_at DOUBLE PRECISION, end_players INTEGER,
     entrants TEXT[], places INTEGER[],           -- the placings, in their order
     named TEXT[], names TEXT[],                  -- each person's name at the table
+    people TEXT[], old_mus DOUBLE PRECISION[], old_sigmas DOUBLE PRECISION[],
     rated TEXT[], mus DOUBLE PRECISION[], sigmas DOUBLE PRECISION[], shown_now INTEGER[],
     deltas INTEGER[]                             -- each rated person's new rating
 ) RETURNS BIGINT LANGUAGE plpgsql VOLATILE AS $$
@@ -25,8 +28,16 @@ BEGIN
     ON CONFLICT (community) DO UPDATE SET applied_seq = s.applied_seq
     RETURNING s.applied_seq, s.logged_seq INTO applied, logged;
     -- A statement of its own: its snapshot is taken after the lock was granted.
-    IF applied <> expected OR logged <> expected
-            OR (SELECT max(seq) FROM rating_log) IS DISTINCT FROM newest THEN
+    IF applied <> logged
+            OR (SELECT max(seq) FROM rating_log) IS DISTINCT FROM newest
+            OR (SELECT community FROM tables WHERE id = end_table)
+               IS DISTINCT FROM end_community
+            OR EXISTS (SELECT FROM unnest(people, old_mus, old_sigmas) AS p (who, mu, sigma)
+                       LEFT JOIN ratings AS r ON r.community = end_community
+                           AND r.game = end_game AND r.season = end_season
+                           AND r.player = p.who
+                       WHERE r.mu IS DISTINCT FROM p.mu
+                          OR r.sigma IS DISTINCT FROM p.sigma) THEN
         RAISE EXCEPTION 'ratings of % moved since they were read', end_community
             USING ERRCODE = 'serialization_failure';
     END IF;
