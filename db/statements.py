@@ -390,7 +390,8 @@ INSERT_ENTRANT = Sql("INSERT INTO rating_entrants (seq, pos, participant, place)
                      " VALUES (:seq, :pos, :participant, :place)")
 SET_RATING_NAME = Sql(
     "INSERT INTO rating_names (community, player, name) VALUES (:community, :player, :name)"
-    " ON CONFLICT (community, player) DO UPDATE SET name = excluded.name")
+    " ON CONFLICT (community, player) DO UPDATE SET name = excluded.name"
+    " WHERE rating_names.name <> excluded.name")  # the same name: nothing rewritten
 PENDING_ENTRIES = Sql(
     "SELECT seq, game, season, players, rules, score FROM rating_log"
     " WHERE community = :community AND seq > :after ORDER BY seq")

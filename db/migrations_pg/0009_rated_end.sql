@@ -49,7 +49,8 @@ BEGIN
     FROM unnest(entrants, places) WITH ORDINALITY AS e (who, place, pos);
     INSERT INTO rating_names (community, player, name)
     SELECT end_community, n.who, n.name FROM unnest(named, names) AS n (who, name)
-    ON CONFLICT (community, player) DO UPDATE SET name = excluded.name;
+    ON CONFLICT (community, player) DO UPDATE SET name = excluded.name
+    WHERE rating_names.name <> excluded.name;  -- the same name: no new row version
     INSERT INTO ratings AS r (community, game, season, player, mu, sigma, shown, games)
     SELECT end_community, end_game, end_season, x.who, x.mu, x.sigma, x.shown, 1
     FROM unnest(rated, mus, sigmas, shown_now) AS x (who, mu, sigma, shown)
