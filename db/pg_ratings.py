@@ -11,7 +11,7 @@ a fresh read, then the long way. So what is written is always what the long way 
 have written, in the log's order.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from db.ratings import PERSON, RatedGame
@@ -46,13 +46,8 @@ MOST_RATINGS = 100_000
 Skill = tuple[float, float]
 
 
-@dataclass
-class Ladder:
-    """What this process last knew of one community: the log's newest entry then (seq,
-    season, time), and ratings by (game, season, player), None for known to be absent."""
-
-    newest: tuple[int, str, float] | None
-    ratings: dict[tuple[str, str, str], Skill | None] = field(default_factory=dict)
+Newest = tuple[int, str, float] | None  # the log's newest entry: seq, season, time
+Ladder = dict[tuple[str, str, str], Skill | None]  # (game, season, player): None, absent
 
 
 @dataclass(frozen=True)
@@ -77,6 +72,11 @@ class InHand:
     def __init__(self) -> None:
         self.communities: dict[int, str] = {}  # table id: community
         self.ladders: dict[str, Ladder] = {}
+        # The log's newest entry as this process last saw it, whatever the community: an
+        # end in another community moves it, and a process ending the games of several
+        # communities sees it move by its own ends.
+        self.newest: Newest = None
+        self.newest_known = False
 
     def table(self, table_id: int, community: str | None) -> None:
         if community is None:
@@ -89,9 +89,9 @@ class InHand:
         """From memory; None when something is not known."""
         community = self.communities.get(table_id)
         ladder = None if community is None else self.ladders.get(community)
-        if community is None or ladder is None:
+        if community is None or ladder is None or not self.newest_known:
             return None
-        return _plan(community, ladder, now, rated)
+        return _plan(community, ladder, self.newest, now, rated)
 
     def learn(self, table_id: int, now: float, rated: RatedGame, row: Any) -> Plan | None:
         """From `RATED_END_INPUTS`' row; None when the end must go the long way: no
@@ -101,41 +101,43 @@ class InHand:
         if community is None or applied != logged:
             return None
         self.table(table_id, community)
-        if sum(len(known.ratings) for known in self.ladders.values()) >= MOST_RATINGS:
+        if sum(len(known) for known in self.ladders.values()) >= MOST_RATINGS:
             self.ladders.clear()
-        ladder = self.ladders.setdefault(community, Ladder(None))
+        ladder = self.ladders.setdefault(community, {})
         last = None if newest is None else (newest, newest_season, float(newest_at))
-        ladder.newest = last
+        self.newest, self.newest_known = last, True
         season = rated.rater.season(now, None if last is None else last[1:])
         for player in people_of(rated):
-            ladder.ratings[rated.game, season, player] = None
+            ladder[rated.game, season, player] = None
         for player, in_season, mu, sigma in zip(players or (), seasons or (), mus or (),
                                                 sigmas or (), strict=True):
-            ladder.ratings[rated.game, in_season, player] = (mu, sigma)
-        return _plan(community, ladder, now, rated)
+            ladder[rated.game, in_season, player] = (mu, sigma)
+        return _plan(community, ladder, last, now, rated)
 
     def stored(self, plan: Plan, entry: int, now: float, game: str) -> None:
+        self.newest, self.newest_known = (entry, plan.season, now), True
         ladder = self.ladders.get(plan.community)
-        if ladder is None:
-            return
-        ladder.newest = (entry, plan.season, now)
-        for who, mu, sigma, _, _ in plan.rated:
-            ladder.ratings[game, plan.season, who] = (mu, sigma)
+        if ladder is not None:
+            for who, mu, sigma, _, _ in plan.rated:
+                ladder[game, plan.season, who] = (mu, sigma)
 
     def forget(self, community: str) -> None:
+        """After a failed check: which input moved is not said, so all of the
+        community's is read again."""
         self.ladders.pop(community, None)
+        self.newest_known = False
 
 
-def _plan(community: str, ladder: Ladder, now: float, rated: RatedGame) -> Plan | None:
+def _plan(community: str, ladder: Ladder, newest: Newest, now: float, rated: RatedGame
+          ) -> Plan | None:
     if rated.rules is not None and rated.score is not None:
         return None  # a team game: its records go the long way
-    newest = ladder.newest
     season = rated.rater.season(now, None if newest is None else newest[1:])
     people = people_of(rated)
     keys = [(rated.game, season, player) for player in people]
-    if any(key not in ladder.ratings for key in keys):
+    if any(key not in ladder for key in keys):
         return None
-    before = [ladder.ratings[key] for key in keys]
+    before = [ladder[key] for key in keys]
     current = {player: skill for player, skill in zip(people, before, strict=True)
                if skill is not None}
     try:
