@@ -21,6 +21,7 @@ transaction rolled back; the pool replaces a broken connection on the next call.
 
 import asyncio
 import dataclasses
+import functools
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar, cast
@@ -31,12 +32,14 @@ from db.migrate import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from db.pg_cluster import DRIVER_LOCK_SPACE as DRIVER_LOCK_SPACE
 from db.pg_cluster import PostgresCluster
 from db.pg_errors import DRIVER_ERRORS, Connection, storage_error
+from db.pg_ratings import RATE_END_CALL, RATED_END_INPUTS, InHand, Plan, people_of
 from db.ratings import RatedGame
 from db.repository import (
     FINISHED,
     PLAYING,
     Deadline,
     ResultRow,
+    SeatRow,
     StorageError,
     TableRow,
     Unstorable,
@@ -85,6 +88,13 @@ WITH moved AS (
 )
 SELECT {TABLE_COLUMNS} FROM moved
 """
+
+
+# A rated end the short way (`db.pg_ratings`): the same statement, which also writes the
+# ratings computed beforehand, if nothing they came from moved; else it fails whole.
+_RATED_END = _COMMIT_MOVE.replace(
+    f"SELECT {TABLE_COLUMNS} FROM moved\n",
+    f"SELECT {TABLE_COLUMNS}, entry FROM moved, {RATE_END_CALL} AS entry\n")
 
 
 def _result_columns(results: Sequence[ResultRow]) -> list[list[Any]]:
@@ -162,6 +172,7 @@ class PostgresRepository(Store):
         self._clock = clock
         self._pool: asyncpg.Pool | None = None
         self._lock = asyncio.Lock()
+        self._in_hand = InHand()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(<dsn hidden>, max_size={self.max_size})"
@@ -240,6 +251,19 @@ class PostgresRepository(Store):
                 pool.terminate()
                 raise StorageError(f"closing PostgreSQL pool failed: {error}") from error
 
+    # -------------------------------------------------------------------- tables
+
+    async def create_table(
+        self, *, platform: str, channel: str, game: str, options: dict[str, Any],
+        settings: dict[str, Any], seed: int, host: str, seats: list[SeatRow],
+        community: str | None = None,
+    ) -> TableRow:
+        table = await super().create_table(
+            platform=platform, channel=channel, game=game, options=options,
+            settings=settings, seed=seed, host=host, seats=seats, community=community)
+        self._in_hand.table(table.id, community)  # its end needs not read it back
+        return table
+
     # -------------------------------------------------------------------- moves
 
     async def commit_move(
@@ -269,9 +293,15 @@ class PostgresRepository(Store):
                 await _drive(db, rate_game, (table_id, params[4], rated))
             return table_row(row)
 
-        # A game's end with its rating: one transaction of several statements.
+        # A game's end with its rating: the short way when it can, else one transaction
+        # of several statements.
         rated = rating if results is not None else None
         try:
+            if rated is not None:
+                shortly = await self._call(functools.partial(
+                    self._rated_end, params=params, rated=rated), transaction=False)
+                if shortly is not None:
+                    return shortly
             return await self._call(body, transaction=rated is not None)
         except (VersionConflict, Unstorable):
             raise  # the server answered: nothing was stored
@@ -285,6 +315,37 @@ class PostgresRepository(Store):
             if stored is None:
                 raise
             return stored
+
+    async def _rated_end(self, db: Connection, *, params: tuple[Any, ...], rated: RatedGame
+                         ) -> TableRow | None:
+        """A rated end the short way (`db.pg_ratings`): from memory, then from a fresh
+        read; None, with nothing stored, when it must go the long way, or when its move
+        was refused (the long way says why)."""
+        table_id, now = params[0], params[4]
+        plan = self._in_hand.plan(table_id, now, rated)
+        for attempt in ("remembered", "read"):
+            if attempt == "read":
+                row = await db.fetchrow(RATED_END_INPUTS, table_id, rated.game,
+                                        people_of(rated))
+                plan = None if row is None else self._in_hand.learn(table_id, now, rated,
+                                                                    tuple(row))
+            if plan is None:
+                continue
+            stored = await self._write_plan(db, params, plan)
+            if stored is not False:
+                if stored is not None:
+                    self._in_hand.stored(plan, stored[-1], now, rated.game)
+                return None if stored is None else table_row(stored)
+        return None
+
+    async def _write_plan(self, db: Connection, params: tuple[Any, ...], plan: Plan) -> Any:
+        """The move and its ratings in one statement: its row; None when the move was
+        refused; False when an input moved (nothing stored either way)."""
+        try:
+            return await db.fetchrow(_RATED_END, *params, *plan.arguments)
+        except (asyncpg.SerializationError, asyncpg.IntegrityConstraintViolationError):
+            self._in_hand.forget(plan.community)
+            return False
 
     async def _stored_move(self, params: tuple[Any, ...]) -> TableRow | None:
         """What `commit_move` with `params` returned, if it was committed after all

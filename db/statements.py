@@ -390,7 +390,8 @@ INSERT_ENTRANT = Sql("INSERT INTO rating_entrants (seq, pos, participant, place)
                      " VALUES (:seq, :pos, :participant, :place)")
 SET_RATING_NAME = Sql(
     "INSERT INTO rating_names (community, player, name) VALUES (:community, :player, :name)"
-    " ON CONFLICT (community, player) DO UPDATE SET name = excluded.name")
+    " ON CONFLICT (community, player) DO UPDATE SET name = excluded.name"
+    " WHERE rating_names.name <> excluded.name")  # the same name: nothing rewritten
 PENDING_ENTRIES = Sql(
     "SELECT seq, game, season, players, rules, score FROM rating_log"
     " WHERE community = :community AND seq > :after ORDER BY seq")
@@ -440,28 +441,34 @@ RESET_APPLIED = Sql("UPDATE rating_state SET applied_seq = 0")
 GAME_RATINGS = Sql(
     "SELECT player, shown, delta FROM rating_changes WHERE seq = (SELECT max(seq)"
     " FROM rating_log WHERE table_id = :table_id) ORDER BY shown DESC, player")
-_BOARD_TOP = (
-    "SELECT r.player, coalesce(n.name, ''), r.shown, r.games FROM (SELECT community,"
-    " player, shown, games FROM ratings WHERE community = :community AND game = :game"
-    " AND season = :season AND games >= :listed_after ORDER BY shown DESC, {inner} DESC"
-    " LIMIT :size) AS r LEFT JOIN rating_names AS n ON n.community = r.community"
-    " AND n.player = r.player ORDER BY r.shown DESC, {outer} DESC")
-BOARD_TOP = Sql(_BOARD_TOP.format(inner="player", outer="r.player"),
-                postgres=_BOARD_TOP.format(inner='player COLLATE "C"',
-                                           outer='r.player COLLATE "C"'))
+# A leaderboard in one statement, one round trip: the top `size` rows (kind 0, in order),
+# then one row (kind 1) with how many are listed, and the asker's own rating, name and
+# how many listed players rank above it (all NULL when the asker is not listed). The top
+# reads `ratings_board` backwards and stops after `size` entries; the counting reads the
+# listed players once.
+_BOARD = (
+    "SELECT * FROM (SELECT 0 AS kind, r.player, coalesce(n.name, '') AS name, r.shown,"
+    " r.games, 0 AS listed, 0 AS above FROM (SELECT community, player, shown, games"
+    " FROM ratings WHERE community = :community AND game = :game AND season = :season"
+    " AND games >= :listed_after ORDER BY shown DESC, {inner} DESC LIMIT :size) AS r"
+    " LEFT JOIN rating_names AS n ON n.community = r.community AND n.player = r.player"
+    " UNION ALL SELECT 1, m.player, coalesce(n.name, ''), m.shown, m.games, c.listed,"
+    " c.above FROM (SELECT count(*) AS listed, {above} AS above FROM ratings"
+    " WHERE community = :community AND game = :game AND season = :season"
+    " AND games >= :listed_after) AS c LEFT JOIN ratings AS m ON m.community = :community"
+    " AND m.game = :game AND m.season = :season AND m.player = :player"
+    " AND m.games >= :listed_after LEFT JOIN rating_names AS n"
+    " ON n.community = m.community AND n.player = m.player) AS board"
+    " ORDER BY kind, shown DESC, {outer} DESC")
+_MINE = ("(SELECT shown FROM ratings WHERE community = :community AND game = :game"
+         " AND season = :season AND player = :player)")
+BOARD = Sql(_BOARD.format(inner="player", outer="player",
+                          above=f"coalesce(sum(shown > {_MINE}), 0)"),
+            postgres=_BOARD.format(inner='player COLLATE "C"', outer='player COLLATE "C"',
+                                   above=f"count(*) FILTER (WHERE shown > {_MINE})"))
 # Statistics for PostgreSQL's planner after a rebuild rewrote the tables (SQLite keeps
 # none: its plans here follow the indexes alone).
 ANALYZE_RATINGS = Sql("SELECT 1", postgres="ANALYZE ratings, rating_changes, rating_names")
-# How many are listed, and how many of them rank above `shown`: one pass over the ladder.
-_BOARD_COUNTS = (
-    "SELECT count(*), {above} FROM ratings WHERE community = :community AND game = :game"
-    " AND season = :season AND games >= :listed_after")
-BOARD_COUNTS = Sql(_BOARD_COUNTS.format(above="coalesce(sum(shown > :shown), 0)"),
-                   postgres=_BOARD_COUNTS.format(above="count(*) FILTER (WHERE shown > :shown)"))
-OWN_RATING = Sql(
-    "SELECT r.shown, r.games, coalesce(n.name, '') FROM ratings AS r LEFT JOIN rating_names"
-    " AS n ON n.community = r.community AND n.player = r.player WHERE r.community = :community"
-    " AND r.game = :game AND r.season = :season AND r.player = :player")
 PLAYER_RATINGS = Sql(
     "SELECT game, shown, games FROM ratings WHERE player = :player AND community = :community"
     " AND season = :season ORDER BY game")

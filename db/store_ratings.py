@@ -206,25 +206,35 @@ def apply_entry(entry: Entry, rater: Rater) -> Body[bool]:
     key = {"community": entry.community, "game": entry.game, "season": entry.season}
     people = sorted({who for who, _ in entry.placings if not who.startswith("bot:")})
     rows = yield fetch(S.CURRENT_RATINGS, players=people, **key)
-    current = {player: (mu, sigma) for player, mu, sigma in rows}
     try:
-        new = rater.rate(entry.game, entry.placings, current)
-        before = {who: rater.shown(*current.get(who, rater.new)) for who in new}
-        after = {who: rater.shown(*skill) for who, skill in new.items()}
+        rated = rate(rater, entry.game, entry.placings,
+                     {player: (mu, sigma) for player, mu, sigma in rows})
     except Exception:
         logger.exception("rating log entry %s failed; the replay takes it up", entry.seq)
         return False
     ratings = []
     changes = []
-    for who in sorted(new):
-        mu, sigma = new[who]
-        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": after[who]})
-        changes.append({**key, "seq": entry.seq, "player": who, "shown": after[who],
-                        "delta": after[who] - before[who]})
+    for who, mu, sigma, shown, delta in rated:
+        ratings.append({**key, "player": who, "mu": mu, "sigma": sigma, "shown": shown})
+        changes.append({**key, "seq": entry.seq, "player": who, "shown": shown,
+                        "delta": delta})
     if ratings:
         yield execute_many(S.SET_RATING, ratings)
         yield execute_many(S.INSERT_RATING_CHANGE, changes)
     return True
+
+
+def rate(rater: Rater, game: str, placings: list[tuple[str, int]],
+         current: dict[str, tuple[float, float]]) -> list[tuple[str, float, float, int, int]]:
+    """One game's arithmetic, shared by every way of applying it: each rated person's
+    (player, μ, σ, shown, change), by player. Raises what the model raises."""
+    new = rater.rate(game, placings, current)
+    rated = []
+    for who in sorted(new):
+        mu, sigma = new[who]
+        shown = rater.shown(mu, sigma)
+        rated.append((who, mu, sigma, shown, shown - rater.shown(*current.get(who, rater.new))))
+    return rated
 
 
 def apply_team(seq: int, key: dict[str, Any], score: int) -> Body[None]:
@@ -318,23 +328,19 @@ def rebuild_community(community: str, rater: Rater) -> Body[int]:
 
 
 def leaderboard(key: dict[str, Any], size: int, player: str | None) -> Body[Leaderboard]:
-    rows = yield fetch(S.BOARD_TOP, size=size, **key)
+    rows = yield fetch(S.BOARD, size=size, player=player, **key)
     top: list[Standing] = []
-    for who, name, shown, games in rows:
+    own = None
+    listed = 0
+    for kind, who, name, shown, games, counted, above in rows:
+        if kind == 1:
+            listed = counted
+            if who is not None and all(s.player != who for s in top):
+                own = Standing(above + 1, who, name, shown, games)
+            continue
         # Ties share a place: 1 + the listed players with a higher number.
         place = next((s.place for s in top if s.shown == shown), len(top) + 1)
         top.append(Standing(place, who, name, shown, games))
-    mine = None
-    if player is not None and all(s.player != player for s in top):
-        mine = yield fetch_one(S.OWN_RATING, player=player, **{
-            k: v for k, v in key.items() if k != "listed_after"})
-        if mine is not None and mine[1] < key["listed_after"]:
-            mine = None  # not listed yet: no place to show
-    # Nobody ranks above a number past every rating: then only the listed are counted.
-    listed, above = yield fetch_one(S.BOARD_COUNTS, shown=2**31 - 1 if mine is None else mine[0],
-                                    **key)
-    own = None if mine is None else Standing(above + 1, player or "", mine[2], mine[0],
-                                             mine[1])
     return Leaderboard(top, own, listed)
 
 
@@ -367,3 +373,4 @@ def forget_ratings(platform: str, user_id: str, stand_in: str) -> Body[None]:
     yield execute(S.FORGET_RATINGS, **person)
     yield execute(S.FORGET_RATING_CHANGES, **person)
     yield execute(S.FORGET_RATING_NAMES, **person)
+
