@@ -5,15 +5,18 @@ here is queued on the outbox and drawn when it is sent, so an edit merged with a
 one costs no drawing.
 """
 
+import logging
 from typing import Any, Protocol
 
-from bot import present
+from bot import present, ratings_commands
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply, Told
 from bot.render import Button
-from db.repository import PLAYING
+from db.repository import FINISHED, PLAYING, Repository, StorageError
+
+log = logging.getLogger(__name__)
 
 
 class Calls(Protocol):
@@ -106,7 +109,9 @@ class Showing:
     async def announce_ranking(self, result: Any, lang: str,
                                lines: list[str] | None = None) -> None:
         """The final ranking (after `lines`, the last round's), with the rematch button."""
-        ranking = present.final_ranking(self._table.live, result, lang)
+        live = self._table.live
+        ranking = present.final_ranking(live, result, lang)
+        ranking += await rated_lines(self._table.host.repo, live, lang)
         await self.announce_lines([*(lines or []), *ranking],
                                   buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                    "primary")]], kind="result")
@@ -217,6 +222,20 @@ class Showing:
         to_act = live.game.to_act(live.state)
         live.last_to_act = list(to_act)
         await self._table.turns.ping(to_act)
+
+
+async def rated_lines(repo: Repository, live: Live, lang: str) -> list[str]:
+    """Below a finished game's ranking, each person's new rating ("Ana 1,512 (+14)").
+    A rating that cannot be read leaves the ranking shown without it: it is stored, and
+    /rating shows it."""
+    if live.row.status != FINISHED or not present.is_rated(live):
+        return []
+    try:
+        lines = await ratings_commands.game_lines(repo, live.id, live.seats, lang)
+    except StorageError:
+        log.warning("table %s: its ratings could not be read for its ranking", live.id)
+        return []
+    return ["", *lines] if lines else []
 
 
 def _news(live: Live, events: list[Any], lang: str) -> list[Told]:
