@@ -3,12 +3,13 @@ kept out, leavers placed last, /leaderboard and /rating refusing what they canno
 /mydata and /forgetme."""
 
 import random
+import re
 
 from bot import commands
 from bot.ratings import community
 from db.repository import CANCELLED, FINISHED
-from tests.botplay import bot_move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.botplay import bot_move
 
 GROUP = community("test", "g1")
 OTHER_GROUP = community("test", "g2")
@@ -60,8 +61,7 @@ async def test_a_finished_game_of_people_against_a_bot_shows_each_new_rating(har
     lines = shown.split("New ratings:")[1].strip().splitlines()
     # "Alice 1,512 (+14)": a number grouped the English way, and its change signed.
     assert sorted(line.split()[0] for line in lines) == ["Alice", "Bob"]
-    assert all(line.endswith(")") and "(+" in line or "(−" in line or "(0)" in line
-               for line in lines)
+    assert all(re.fullmatch(r"\w+ \d,\d{3} \([+−]?\d+\)", line) for line in lines), lines
     assert "bot" not in shown.split("New ratings:")[1].lower()
     scores = await ask(harness, ALICE, commands.Scores())
     assert "New ratings:" in scores.text
