@@ -185,3 +185,48 @@ async def test_mydata_lists_ratings_and_forgetme_removes_them_but_not_the_oppone
     assert await harness.repo.player_ratings(GROUP, "u:u2", season) == bob_before
     gone = await ask(harness, BOB, commands.Rating(GROUP, None, "Alice"))
     assert not gone.ok
+
+
+async def test_a_game_end_that_cannot_be_stored_is_neither_finished_nor_rated_and_counts_once(
+        harness, monkeypatch):
+    """The end and its rating are one write: when it fails, neither happened; played
+    again, the game ends and is rated once."""
+    from db.repository import StorageError
+
+    tables = harness.tables
+    reply = await tables.new_game(ALICE, CHANNEL, "nix-fur-ungut",
+                                  ["rounds=1", "deadline=off"], community=GROUP)
+    assert reply.ok
+    assert (await tables.join(BOB, CHANNEL)).ok
+    assert (await tables.add_bot(ALICE, CHANNEL)).ok
+    live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+    people = {ALICE.user_id: ALICE, BOB.user_id: BOB}
+    real_commit = harness.repo.commit_move
+    failed = []
+
+    async def failing_end(table_id, **move):
+        if move.get("results") and not failed:
+            failed.append(move["seq"])
+            raise StorageError("the disk is full")
+        return await real_commit(table_id, **move)
+
+    monkeypatch.setattr(harness.repo, "commit_move", failing_end)
+    for _ in range(800):
+        await tables.settle()
+        if live.row.status == FINISHED:
+            break
+        seat = live.game.to_act(live.state)[0]
+        actor = people.get(live.seats[seat].user_id or "")
+        if actor is not None:
+            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
+            answer = await tables.play(actor, CHANNEL, str(move))
+            if not answer.ok:
+                assert "couldn't save" in answer.text
+                assert await harness.repo.rating_seasons(GROUP) == []
+        elif failed and live.row.version < failed[0]:
+            harness.clock.advance(60)  # a bot's failed end is tried again by its timer
+    assert failed and live.row.status == FINISHED
+    changes = await harness.repo.game_ratings(live.id)
+    assert sorted(c.player for c in changes) == ["u:u1", "u:u2"]
+    season = (await harness.repo.newest_rating())[0]
+    assert [r.games for r in await harness.repo.player_ratings(GROUP, "u:u1", season)] == [1]
