@@ -230,3 +230,24 @@ async def test_a_game_end_that_cannot_be_stored_is_neither_finished_nor_rated_an
     assert sorted(c.player for c in changes) == ["u:u1", "u:u2"]
     season = (await harness.repo.newest_rating())[0]
     assert [r.games for r in await harness.repo.player_ratings(GROUP, "u:u1", season)] == [1]
+
+
+async def test_the_game_keeps_a_team_record_naming_its_players(harness):
+    tables = harness.tables
+    assert (await tables.new_game(ALICE, CHANNEL, "the-game", ["deadline=off"],
+                                  community=GROUP)).ok
+    assert (await tables.join(BOB, CHANNEL)).ok
+    live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
+    people = {ALICE.user_id: ALICE, BOB.user_id: BOB}
+    for _ in range(800):
+        await tables.settle()
+        if live.row.status == FINISHED:
+            break
+        seat = live.game.to_act(live.state)[0]
+        move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
+        assert (await tables.play(people[live.seats[seat].user_id], CHANNEL, str(move))).ok
+    assert live.row.status == FINISHED
+    records = await ask(harness, CAROL, commands.Leaderboard(GROUP, ["the", "game"]))
+    assert records.ok and "team records" in records.text
+    assert "2 players, standard rules" in records.text
+    assert "Best game: Alice, Bob" in records.text or "Best game: Bob, Alice" in records.text
