@@ -14,6 +14,7 @@ from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply, Told
 from bot.render import Button
+from bot.replay import replay_url
 from db.repository import FINISHED, PLAYING, Repository, StorageError
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,9 @@ class Showing:
         live = self._table.live
         ranking = present.final_ranking(live, result, lang)
         ranking += await rated_lines(self._table.host.repo, live, lang)
+        url = replay_url(self._table.host.settings.web_url, live.ref)
+        if url is not None:
+            ranking.append(t(lang, "replay_link", url=url))
         await self.announce_lines([*(lines or []), *ranking],
                                   buttons=[[Button(t(lang, "btn_rematch"), "rematch",
                                                    "primary")]], kind="result")

@@ -25,6 +25,7 @@ from bot.i18n import CATALOGUES, t
 from bot.live import Live
 from bot.outbox import Sink
 from bot.render import decode_ref
+from bot.replay import replay_path
 from bot.tables import Tables
 from db.repository import FINISHED, LOBBY, PLAYING, MessageRef
 
@@ -164,6 +165,8 @@ async def seat_view(tables: Tables, table_id: int, user_id: str | None,
         out["hands"] = [game.view(state, s).get("hand") for s in range(len(live.seats))]
         if over is not None:
             out["outcome"] = {"scores": list(over.scores), "ranking": list(over.ranking)}
+        if row.status == FINISHED:
+            out["replay"] = replay_path(out["table"]["ref"])
     elif row.status == PLAYING:
         if seat is not None and seat in game.to_act(state):
             out["moves"] = _moves(live, seat, view.get("hand") or [])
@@ -198,7 +201,8 @@ _ROWS = ("quad", "run4", "triple", "run3", "pair", "run2", "single", "none")
 _WORDS = ("table_last", "table_over", "table_cancelled",
           *(f"nix.row{kind}.{row}" for row in _ROWS for kind in ("", "name")))
 _PARAMS = {"web_waiting": ("names",), "web_seconds": ("seconds",), "web_draw_pile": ("count",),
-           "web_round": ("round", "rounds")}
+           "web_round": ("round", "rounds"), "web_replay_step": ("step", "steps"),
+           "web_replay_round": ("round",)}
 
 
 def words(lang: str) -> dict[str, str]:

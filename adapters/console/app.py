@@ -150,12 +150,16 @@ class Console:
                 await self.tables.settle()
             open_table = await self.tables.table_for_channel(CHANNEL)
             saved = open_table is not None and open_table.status in {LOBBY, PLAYING}
-            if self.screen.prompting:
-                self.say("")  # off the prompt line (and the terminal's "^C")
-            self.say(t(self.lang, "console_saved" if saved else "console_bye"))
-            if self.screen.editor is not None:
-                self.screen.editor.close()
-            await self.tables.close()
+            try:
+                # Closed first: a bot's move still under way is printed before the farewell,
+                # never after it with a prompt nobody can answer.
+                await self.tables.close()
+            finally:
+                if self.screen.prompting:
+                    self.say("")  # off the prompt line (and the terminal's "^C")
+                self.say(t(self.lang, "console_saved" if saved else "console_bye"))
+                if self.screen.editor is not None:
+                    self.screen.editor.close()
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
         return code

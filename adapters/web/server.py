@@ -29,6 +29,7 @@ from adapters.web.auth import (
     Spent,
     check_init_data,
 )
+from adapters.web.replays import ReplayPages
 from bot.i18n import LANGS, t
 from bot.live import Actor
 from bot.tables import Tables
@@ -98,6 +99,7 @@ class WebServer:
         app.router.add_post("/api/telegram", self._telegram)
         app.router.add_get("/ws", self._socket)
         app.router.add_static("/static/", STATIC, follow_symlinks=False)
+        ReplayPages(self.tables, STATIC, self._person).add_to(app)
         return app
 
     async def start(self, host: str, port: int) -> int:

@@ -207,6 +207,7 @@ function drawLog(v, who, g) {
     parts.push(el("h2", { text: words.web_ranking || "" }), el("ol", {}, order.map(([place, seat]) =>
       el("li", { text: `${who[seat] || ""} · ${v.outcome.scores[seat]}` }))));
   }
+  if (v.replay) parts.push(el("p", {}, el("a", { id: "replay", href: v.replay, text: words.web_replay_open || "" })));
   if (v.hands) {
     parts.push(...v.hands.map((cards, seat) => cards && cards.length ? el("div", { class: "placed", "data-hand-of": String(seat) },
       el("span", { class: "count", text: `${who[seat]}:` }), cards.map(c => g.card(String(c), true))) : null).filter(Boolean));

@@ -1,0 +1,22 @@
+# Replays of finished games (bot/replay.py, the page /r/<table> in adapters/web).
+replay_link = Die Partie Zug für Zug ansehen: { $url }
+web_replay = Wiederholung
+web_replay_loading = Die Wiederholung wird geladen…
+web_replay_deal = Die Karten sind verteilt.
+web_replay_step = Zug { $step } von { $steps }
+web_replay_start = Austeilen
+web_replay_back = Zurück
+web_replay_forward = Weiter
+web_replay_end = Ende
+web_replay_slider = Zug
+web_replay_keys = Mit den Pfeiltasten vor und zurück; Pos1 und Ende springen zum Austeilen und zum Schluss.
+web_replay_hands = Alle Hände
+web_replay_rounds = Punkte nach jeder Runde
+web_replay_round = Runde { $round }
+web_replay_no_round = Noch ist keine Runde zu Ende.
+web_replay_open = Die Partie ansehen
+web_replay_refused_forged = Diesen Link hat nicht der Bot gemacht: Diese Partie gibt es nicht.
+web_replay_refused_removed = Diese Partie wird nicht mehr aufbewahrt: Beendete Partien werden nach einer Weile gelöscht, ihre Wiederholung mit ihnen.
+web_replay_refused_unfinished = Diese Partie ist noch nicht zu Ende: Ihre Wiederholung öffnet sich nach dem Ende, damit während des Spiels keine Hand gezeigt wird.
+web_replay_refused_cancelled = Diese Partie wurde vor ihrem Ende abgebrochen: Ihre Hände bleiben verdeckt, es gibt also keine Wiederholung.
+web_replay_refused_broken = Diese Partie lässt sich mit den jetzigen Regeln des Bots nicht mehr abspielen.

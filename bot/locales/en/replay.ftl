@@ -1,0 +1,22 @@
+# Replays of finished games (bot/replay.py, the page /r/<table> in adapters/web).
+replay_link = Replay of this game, move by move: { $url }
+web_replay = Replay
+web_replay_loading = Loading the replay…
+web_replay_deal = The cards are dealt.
+web_replay_step = Move { $step } of { $steps }
+web_replay_start = Deal
+web_replay_back = Back
+web_replay_forward = Forward
+web_replay_end = End
+web_replay_slider = Move
+web_replay_keys = Step with the arrow keys; Home and End go to the deal and the end.
+web_replay_hands = Every hand
+web_replay_rounds = Scores after each round
+web_replay_round = Round { $round }
+web_replay_no_round = No round has ended yet.
+web_replay_open = Replay of the game
+web_replay_refused_forged = This replay link is not one the bot made: there is no such game.
+web_replay_refused_removed = This game is no longer kept: finished games are deleted after a while, and their replays with them.
+web_replay_refused_unfinished = This game is not over: its replay opens when it ends, so that no hand is shown while it is played.
+web_replay_refused_cancelled = This game was cancelled before its end: its hands stay hidden, so it has no replay.
+web_replay_refused_broken = This game can no longer be replayed with the bot's current rules.

@@ -1,0 +1,22 @@
+# Replays of finished games (bot/replay.py, the page /r/<table> in adapters/web).
+replay_link = Revoir la partie coup par coup : { $url }
+web_replay = Revoir la partie
+web_replay_loading = Chargement de la partie…
+web_replay_deal = Les cartes sont distribuées.
+web_replay_step = Coup { $step } sur { $steps }
+web_replay_start = Donne
+web_replay_back = Reculer
+web_replay_forward = Avancer
+web_replay_end = Fin
+web_replay_slider = Coup
+web_replay_keys = Avancez et reculez avec les flèches ; Début et Fin mènent à la donne et à la fin.
+web_replay_hands = Toutes les mains
+web_replay_rounds = Scores après chaque manche
+web_replay_round = Manche { $round }
+web_replay_no_round = Aucune manche n'est encore finie.
+web_replay_open = Revoir la partie
+web_replay_refused_forged = Ce lien n'a pas été fait par le bot : cette partie n'existe pas.
+web_replay_refused_removed = Cette partie n'est plus conservée : les parties finies sont effacées après un temps, et leur rediffusion avec elles.
+web_replay_refused_unfinished = Cette partie n'est pas finie : on pourra la revoir à sa fin, pour qu'aucune main ne soit montrée pendant le jeu.
+web_replay_refused_cancelled = Cette partie a été annulée avant sa fin : ses mains restent cachées, on ne peut donc pas la revoir.
+web_replay_refused_broken = Cette partie ne peut plus être rejouée avec les règles actuelles du bot.
