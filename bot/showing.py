@@ -64,6 +64,9 @@ class Showing:
             await self.show_table()
             return
         lang = await table.host.channel_lang(live.row.channel)
+        # Read before anything is queued: a game's end must reach the outbox with the
+        # table's last edit, which its ranking rides in on Discord.
+        rated = await rated_lines(table.host.repo, live, lang)
         news = _news(live, events, lang)
         live.told.extend(news)
         before = live.hand_sizes
@@ -99,7 +102,7 @@ class Showing:
                 live.deadline_stored = False
             # The last round and the ranking in one message, with one rematch button.
             lines = [line for summary in summaries for line in [*summary, ""]]
-            await self.announce_ranking(result, lang, lines)
+            await self.announce_ranking(result, lang, lines, rated=rated)
             return
         if to_act != live.last_to_act or (notify_turn and mover is None):
             await table.turns.ping(to_act)
@@ -107,12 +110,14 @@ class Showing:
             await table.turns.ping(to_act, goes_on=True)
         live.last_to_act = list(to_act)
 
-    async def announce_ranking(self, result: Any, lang: str,
-                               lines: list[str] | None = None) -> None:
-        """The final ranking (after `lines`, the last round's), with the rematch button."""
+    async def announce_ranking(self, result: Any, lang: str, lines: list[str] | None = None,
+                               *, rated: list[str] | None = None) -> None:
+        """The final ranking (after `lines`, the last round's) and the people's new ratings
+        (`rated`, read here if not given), with the rematch button."""
         live = self._table.live
         ranking = present.final_ranking(live, result, lang)
-        ranking += await rated_lines(self._table.host.repo, live, lang)
+        ranking += await rated_lines(self._table.host.repo, live, lang) if rated is None \
+            else rated
         url = replay_url(self._table.host.settings.web_url, live.ref)
         if url is not None:
             ranking.append(t(lang, "replay_link", url=url))
