@@ -12,6 +12,7 @@ themselves (`/rules`, `/help`) and a person's own data (`bot.privacy`) are not h
 from dataclasses import dataclass, field
 from typing import assert_never
 
+from bot import standings
 from bot.authority import MemberCheck
 from bot.live import Actor, Reply
 from bot.tables import Tables
@@ -19,11 +20,14 @@ from bot.tables import Tables
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """`/newgame <game> [options]`; `title` names the table where the platform gives one."""
+    """`/newgame <game> [options]`; `title` names the table where the platform gives one,
+    `community` the group or server its games are rated in (`bot.ratings.community`, from
+    the platform: None in a private chat)."""
 
     game: str
     options: list[str] = field(default_factory=list)
     title: str = ""
+    community: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,26 @@ class Stats:
 
 
 @dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """`/leaderboard [game] [season]`, in `community` (from the platform: None in a
+    private chat, which has no ladder)."""
+
+    community: str | None
+    words: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """`/rating [player]`, in `community`. `player` is a user id only the platform names
+    (a reply, a mention, a user option); `name` is how to call them, or, without a
+    `player`, a name the community's tables showed, to look up. Neither: the asker."""
+
+    community: str | None
+    player: str | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Lang:
     """`/lang`: the person's own language, or (`personal=False`) the channel's."""
 
@@ -123,15 +147,16 @@ class JoinLink:
 
 
 Command = (NewGame | Join | Leave | AddBot | RemoveBot | Start | Cancel | Kick | Options | Play
-           | Hand | Show | Scores | Stats | Lang | Mentions | JoinLink)
+           | Hand | Show | Scores | Stats | Leaderboard | Rating | Lang | Mentions | JoinLink)
 
 
 async def run(tables: Tables, actor: Actor, channel: str, command: Command) -> Reply:
     """The answer to `command`, typed by `actor` in `channel`: a command acts on the
     channel's open table, whatever it names."""
     match command:
-        case NewGame(game, options, title):
-            return await tables.new_game(actor, channel, game, list(options), title=title)
+        case NewGame(game, options, title, community):
+            return await tables.new_game(actor, channel, game, list(options), title=title,
+                                         community=community)
         case Join():
             return await tables.join(actor, channel)
         case Leave():
@@ -160,6 +185,10 @@ async def run(tables: Tables, actor: Actor, channel: str, command: Command) -> R
             return await tables.scores(actor, channel)
         case Stats():
             return await tables.stats(actor, channel)
+        case Leaderboard(community, words):
+            return await standings.leaderboard(tables, actor, channel, community, list(words))
+        case Rating(community, player, name):
+            return await standings.rating(tables, actor, channel, community, player, name)
         case Lang(lang, personal):
             return await tables.set_lang(actor, channel, lang, personal=personal)
         case Mentions(on):
@@ -170,6 +199,6 @@ async def run(tables: Tables, actor: Actor, channel: str, command: Command) -> R
             assert_never(command)
 
 
-__all__ = ["AddBot", "Cancel", "Command", "Hand", "Join", "JoinLink", "Kick", "Lang", "Leave",
-           "Mentions", "NewGame", "Options", "Play", "RemoveBot", "Scores", "Show", "Start",
-           "Stats", "run"]
+__all__ = ["AddBot", "Cancel", "Command", "Hand", "Join", "JoinLink", "Kick", "Lang",
+           "Leaderboard", "Leave", "Mentions", "NewGame", "Options", "Play", "Rating",
+           "RemoveBot", "Scores", "Show", "Start", "Stats", "run"]

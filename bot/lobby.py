@@ -245,10 +245,13 @@ async def rematch(table: LobbyTable, actor: Actor, is_member: MemberCheck | None
     if isinstance(decided, Refusal):
         return await refusal(table, actor, decided)
     try:
+        # The same group's game again: it is rated where the first one was.
+        community = await table.host.repo.table_community(live.id)
         row = await table.host.repo.create_table(
             platform=table.host.platform, channel=channel, game=live.row.game,
             options=decided.options, settings=decided.settings,
-            seed=table.host.new_seed(), host=actor.user_id, seats=decided.seats)
+            seed=table.host.new_seed(), host=actor.user_id, seats=decided.seats,
+            community=community)
         changes.note()
     except TableExists:
         return await table.refuse(actor, "table_exists_short")

@@ -55,9 +55,11 @@ class Opening(Protocol):
 
 
 async def new_game(tables: Opening, actor: Actor, channel: str, game_text: str,
-                   option_words: list[str], title: str) -> Reply:
+                   option_words: list[str], title: str, community: str | None = None
+                   ) -> Reply:
     """A lobby for `game_text` in `channel`, its opener seated as host; refused with the
-    games known, the options' problem, or the table already open there."""
+    games known, the options' problem, or the table already open there. `community` (the
+    platform's group or server, `bot.ratings.community`) is what its games are rated in."""
     if not (game_text or "").strip():
         lang = await tables.lang_of(actor.user_id, channel)
         return Reply(present.games_overview(lang), ok=False)
@@ -79,6 +81,7 @@ async def new_game(tables: Opening, actor: Actor, channel: str, game_text: str,
         "deadline": table_settings.get("deadline", tables.settings.turn_deadline),
         "bot_delay": table_settings.get("bot_delay", tables.settings.bot_delay),
         "bots": table_settings.get("bots", bots.DEFAULT_LEVEL),
+        "rated": table_settings.get("rated", True),
         "title": clean.text(title, clean.MAX_NAME * 2) or channel,
     }
     host = SeatRow(seat=0, user_id=actor.user_id, name=actor.name)
@@ -88,7 +91,7 @@ async def new_game(tables: Opening, actor: Actor, channel: str, game_text: str,
                 platform=tables.platform, channel=channel, game=game_id,
                 options=table_options.opened(game, game_opts),
                 settings=settings, seed=tables.new_seed(), host=actor.user_id,
-                seats=[host])
+                seats=[host], community=community)
             changes.note()
             break
         except TableExists as exc:

@@ -25,7 +25,8 @@ _NONE = {"random", "hasard", "none", "aucun", "zufall", "zufallig", "keiner"}  #
 _KEY_ALIASES = {"manches": "rounds", "boeuf": "ox", "jetons": "chips", "delai": "deadline",
                 "botdelay": "bot_delay", "robots": "bots", "niveau": "bots",
                 "runden": "rounds", "ochs": "ox", "ochse": "ox", "frist": "deadline",
-                "zeitlimit": "deadline", "botpause": "bot_delay"}
+                "zeitlimit": "deadline", "botpause": "bot_delay", "classe": "rated",
+                "gewertet": "rated", "wertung": "rated"}
 
 
 MAX_WORDS = 20  # every option of a game and both table settings, each written twice
@@ -81,6 +82,10 @@ def parse(words: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
         value = _value(key, raw.strip())
         if key == "bots":
             table[key] = _bots_level(raw)
+        elif key == "rated":
+            if not isinstance(value, bool):
+                raise OptionsError("bad_rated", value=clean.echo(raw))
+            table[key] = value
         elif key in _LIMITS:
             table[key] = _table_value(key, value, raw)
         else:
@@ -119,7 +124,9 @@ def _value(key: str, raw: str) -> Any:
 _DURATION = re.compile(r"(\d{1,6}(?:[.,]\d{1,6})?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?",
                        re.ASCII)
 _LIMITS = {"deadline": (30.0, 86_400.0), "bot_delay": (0.0, 30.0)}
-TABLE_SETTINGS = (*_LIMITS, "bots")  # options of the table itself, whatever its game
+# Options of the table itself, whatever its game. `rated=no` keeps a friendly game out of
+# the ratings (docs/ratings.md); a table is rated unless its host says so.
+TABLE_SETTINGS = (*_LIMITS, "bots", "rated")
 # How strong the table's bots play (its /addbot seats and AFK takeovers), as typed.
 _LEVEL_WORDS = {"easy": "easy", "facile": "easy", "strong": "strong", "fort": "strong",
                 "forts": "strong", "difficile": "strong", "leicht": "easy", "einfach": "easy",

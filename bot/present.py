@@ -3,7 +3,7 @@
 import marshal
 from typing import Any
 
-from bot import clean, renderers
+from bot import clean, ratings_commands, renderers
 from bot.i18n import count, has, known, number, t
 from bot.live import Live, Told
 from bot.options import TABLE_SETTINGS, opened, resolve_game, stored
@@ -290,7 +290,8 @@ def score_lines(live: Live, lang: str) -> list[str]:
 def help_text(lang: str) -> str:
     from engine import games
 
-    return "\n".join([t(lang, "help", games=", ".join(games.ids())), t(lang, "help_privacy")])
+    return "\n".join([t(lang, "help", games=", ".join(games.ids())),
+                      ratings_commands.help_text(lang), t(lang, "help_privacy")])
 
 
 def rules_text(game_text: str, lang: str) -> str:
@@ -410,7 +411,13 @@ def options_line(live: Live, lang: str) -> str:
     if delay is not None:
         parts.append(f"bot_delay={float(delay):g}s")
     parts.append(f"bots={t(lang, 'bots.' + bot_level(live))}")
+    parts.append(f"rated={option_value(is_rated(live), lang)}")
     return ", ".join(parts)
+
+
+def is_rated(live: Live) -> bool:
+    """Whether the table's games count for ratings: unless its host said `rated=no`."""
+    return live.row.settings.get("rated", True) is not False
 
 
 def bot_level(live: Live) -> str:

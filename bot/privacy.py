@@ -162,6 +162,7 @@ class Privacy:
             tables = []
             for row in await self.repo.user_tables(self.platform, actor.user_id):
                 tables.append(await self._table_data(row, actor.user_id))
+            rated = await self.repo.user_ratings(self.platform, actor.user_id)
         except StorageError:
             self.exports.release(actor.user_id)  # "try again" must be true
             raise
@@ -174,6 +175,10 @@ class Privacy:
             "settings": {"language": settings.lang, "mentions": settings.mentions,
                          "app_language": settings.locale},
             "tables": tables,
+            # Their numbers per group, game and season (docs/ratings.md); the rating log
+            # itself names them only by their id, as each of these does.
+            "ratings": [{"community": r.community, "game": r.game, "season": r.season,
+                         "rating": r.shown, "rated_games": r.games} for r in rated],
         }
 
     async def _table_data(self, row: TableRow, user_id: str) -> dict[str, Any]:

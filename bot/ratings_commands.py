@@ -8,9 +8,11 @@ community, a private chat) is refused in words and reads nothing more.
 """
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from bot import ratings
+from bot import clean, ratings
 from bot.i18n import count, number, t
 from bot.options import resolve_game
 from db.ratings import Leaderboard, PlayerRating, RatingChange, Ratings, Standing, TeamRecord
@@ -49,7 +51,7 @@ async def leaderboard(repo: Ratings, rater: ratings.Rater, lang: str, community:
     if game_words:
         game = resolve_game(" ".join(game_words))
         if game is None or game not in ratings.RATED_GAMES + ratings.TEAM_GAMES:
-            return refuse(lang, "unknown_game", text=" ".join(game_words),
+            return refuse(lang, "unknown_game", text=clean.echo(" ".join(game_words)),
                           games=game_names(lang))
     if game in ratings.TEAM_GAMES:
         return Answer(await records(repo, lang, community, game))
@@ -60,7 +62,7 @@ async def leaderboard(repo: Ratings, rater: ratings.Rater, lang: str, community:
         if season_word.upper() not in seasons and season_word not in seasons:
             if not seasons:
                 return refuse(lang, "no_seasons")
-            return refuse(lang, "unknown_season", text=season_word,
+            return refuse(lang, "unknown_season", text=clean.echo(season_word),
                           seasons=", ".join(seasons))
         season = season_word.upper() if season_word.upper() in seasons else season_word
     asked = None if asker is None else ratings.person(asker)
@@ -128,7 +130,7 @@ async def rating(repo: Ratings, rater: ratings.Rater, lang: str, community: str 
         return refuse(lang, "private_chat")
     who = ratings.person(player)
     if not await repo.is_community_player(community, who):
-        return refuse(lang, "not_in_community", name=name)
+        return refuse(lang, "not_in_community", name=clean.echo(name))
     season = await current_season(repo, rater, now)
     found = await repo.player_ratings(community, who, season)
     if not found:
@@ -156,6 +158,29 @@ def final_lines(lang: str, changes: list[RatingChange], names: dict[str, str]) -
     return [t(lang, "final_rating", name=names.get(change.player, "?"), rating=change.shown,
               change=number(change.delta, signed=True, lang=lang))
             for change in changes]
+
+
+class Seated(Protocol):
+    @property
+    def user_id(self) -> str | None: ...
+
+    @property
+    def is_bot(self) -> bool: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+async def game_lines(repo: Ratings, table_id: int, seats: Sequence[Seated], lang: str,
+                     ) -> list[str]:
+    """The final ranking's ratings: each person seated at the end with their new number
+    and its change; nothing for a game that rated nobody (friendly, not rated here)."""
+    names = {ratings.person(seat.user_id): seat.name for seat in seats
+             if seat.user_id and not seat.is_bot}
+    found = [change for change in await repo.game_ratings(table_id) if change.player in names]
+    if not found:
+        return []
+    return [t(lang, "final_ratings"), *final_lines(lang, found, names)]
 
 
 def help_text(lang: str) -> str:

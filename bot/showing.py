@@ -5,16 +5,19 @@ here is queued on the outbox and drawn when it is sent, so an edit merged with a
 one costs no drawing.
 """
 
+import logging
 from typing import Any, Protocol
 
-from bot import present
+from bot import present, ratings_commands
 from bot.deliveries import Announcement, HandMessage, TableMessage
 from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply, Told
 from bot.render import Button
 from bot.replay import replay_url
-from db.repository import PLAYING
+from db.repository import FINISHED, PLAYING, Repository, StorageError
+
+log = logging.getLogger(__name__)
 
 
 class Calls(Protocol):
@@ -61,6 +64,9 @@ class Showing:
             await self.show_table()
             return
         lang = await table.host.channel_lang(live.row.channel)
+        # Read before anything is queued: a game's end must reach the outbox with the
+        # table's last edit, which its ranking rides in on Discord.
+        rated = await rated_lines(table.host.repo, live, lang)
         news = _news(live, events, lang)
         live.told.extend(news)
         before = live.hand_sizes
@@ -96,7 +102,7 @@ class Showing:
                 live.deadline_stored = False
             # The last round and the ranking in one message, with one rematch button.
             lines = [line for summary in summaries for line in [*summary, ""]]
-            await self.announce_ranking(result, lang, lines)
+            await self.announce_ranking(result, lang, lines, rated=rated)
             return
         if to_act != live.last_to_act or (notify_turn and mover is None):
             await table.turns.ping(to_act)
@@ -104,11 +110,15 @@ class Showing:
             await table.turns.ping(to_act, goes_on=True)
         live.last_to_act = list(to_act)
 
-    async def announce_ranking(self, result: Any, lang: str,
-                               lines: list[str] | None = None) -> None:
-        """The final ranking (after `lines`, the last round's), with the rematch button."""
-        ranking = present.final_ranking(self._table.live, result, lang)
-        url = replay_url(self._table.host.settings.web_url, self._table.live.ref)
+    async def announce_ranking(self, result: Any, lang: str, lines: list[str] | None = None,
+                               *, rated: list[str] | None = None) -> None:
+        """The final ranking (after `lines`, the last round's) and the people's new ratings
+        (`rated`, read here if not given), with the rematch button."""
+        live = self._table.live
+        ranking = present.final_ranking(live, result, lang)
+        ranking += await rated_lines(self._table.host.repo, live, lang) if rated is None \
+            else rated
+        url = replay_url(self._table.host.settings.web_url, live.ref)
         if url is not None:
             ranking.append(t(lang, "replay_link", url=url))
         await self.announce_lines([*(lines or []), *ranking],
@@ -221,6 +231,20 @@ class Showing:
         to_act = live.game.to_act(live.state)
         live.last_to_act = list(to_act)
         await self._table.turns.ping(to_act)
+
+
+async def rated_lines(repo: Repository, live: Live, lang: str) -> list[str]:
+    """Below a finished game's ranking, each person's new rating ("Ana 1,512 (+14)").
+    A rating that cannot be read leaves the ranking shown without it: it is stored, and
+    /rating shows it."""
+    if live.row.status != FINISHED or not present.is_rated(live):
+        return []
+    try:
+        lines = await ratings_commands.game_lines(repo, live.id, live.seats, lang)
+    except StorageError:
+        log.warning("table %s: its ratings could not be read for its ranking", live.id)
+        return []
+    return ["", *lines] if lines else []
 
 
 def _news(live: Live, events: list[Any], lang: str) -> list[Told]:

@@ -30,7 +30,7 @@ import logging
 import time
 from typing import Any
 
-from bot import changes, lobby, metrics, news, present
+from bot import changes, lobby, metrics, news, present, ratings
 from bot import lobby_decisions as decisions
 from bot.authority import MemberCheck
 from bot.driving import SHOWING_CHANGE
@@ -264,7 +264,7 @@ class Table:
         if game.parse_move(live.state, seat, notation) != move:
             raise IllegalMove("bad_notation", text=notation)
         result = game.outcome(new_state)
-        results = None
+        results = rated = None
         if result is not None:
             # A cooperative game places the whole team alike, so its ranking says nothing:
             # the team's place is 1 when it won, 2 when the deck beat it (for /stats).
@@ -275,6 +275,12 @@ class Table:
                                  score=result.scores[s.seat],
                                  rank=team if cooperative else result.ranking[s.seat])
                        for s in live.seats]
+            # Rated in the very transaction that stores the end (docs/ratings.md): a game
+            # that finished is rated, and a friendly one (`rated=no`) never is.
+            if present.is_rated(live):
+                rated = ratings.rated_game(
+                    live.row.game, live.row.options, result, live.seats,
+                    present.bot_level(live), ratings.Rater(self.host.settings.rating_season))
         before = live.row.version
         talk = game.CAPABILITIES.is_talk(move)
         # The next turn's deadline goes in the move's own transaction: one durable write.
@@ -285,7 +291,7 @@ class Table:
             snapshot=game.dump(new_state), status=FINISHED if result else PLAYING,
             results=results, deadline=deadline,
             clear_deadline=deadline is None and live.deadline_stored,
-            expected_updated_at=live.row.updated_at)
+            expected_updated_at=live.row.updated_at, rating=rated)
         changes.note()
         live.state = new_state
         live.deadline, live.deadline_stored = deadline, deadline is not None

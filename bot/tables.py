@@ -403,9 +403,10 @@ class Tables:
 
     @answers_storage_faults
     async def new_game(self, actor: Actor, channel: str, game_text: str,
-                       option_words: list[str] | None = None, *, title: str = "") -> Reply:
+                       option_words: list[str] | None = None, *, title: str = "",
+                       community: str | None = None) -> Reply:
         return await opening.new_game(self, actor, channel, game_text, option_words or [],
-                                      title)
+                                      title, community)
 
     async def bad_options(self, actor: Actor, channel: str, exc: BadOptions, game: Game
                           ) -> Reply:

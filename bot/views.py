@@ -12,6 +12,7 @@ from bot import present
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
 from bot.render import Rendering
+from bot.showing import rated_lines
 from bot.table import Table
 from db.repository import FINISHED, PLAYING, Repository, StorageError
 from engine import games
@@ -91,7 +92,9 @@ async def scores(tables: Asked, actor: Actor, channel: str) -> Reply:
         return Reply(t(lang, "no_game"), ok=False)
     result = live.game.outcome(live.state)
     if live.row.status == FINISHED and result is not None:
-        return Reply("\n".join(present.final_ranking(live, result, lang)), table_id=live.id)
+        ranking = present.final_ranking(live, result, lang)
+        ranking += await rated_lines(tables.repo, live, lang)
+        return Reply("\n".join(ranking), table_id=live.id)
     return Reply("\n".join(present.score_lines(live, lang)), table_id=live.id)
 
 

@@ -24,7 +24,7 @@ from typing import TextIO
 from adapters.console import keyboard, texts
 from adapters.console.screen import Screen
 from adapters.console.sink import ConsoleSink
-from bot import commands, present, queries
+from bot import commands, present, queries, ratings
 from bot.authority import Press
 from bot.clean import echo
 from bot.i18n import DIALECT, t
@@ -37,6 +37,8 @@ from engine import games
 from engine.core.notation import read_number
 
 CHANNEL = "local"
+# The console is a community of its own: its games are rated among themselves.
+COMMUNITY = ratings.community("console", "local")
 QUIT = {"/quit", "/exit", "quit", "exit"}
 USER = Actor(user_id="you", name=getpass.getuser().capitalize() or "You", is_admin=True)
 MAX_LINE = 200  # longer input is refused unread: no move or command is that long
@@ -182,7 +184,8 @@ class Console:
                     game, options = await self._ask_game(options)
                     if game is None:
                         return False
-            reply = await self.ask(commands.NewGame(game or "", options, "console"))
+            reply = await self.ask(commands.NewGame(game or "", options, "console",
+                                                    COMMUNITY))
             self.say(reply.text)
             if reply.ok:
                 break
@@ -337,10 +340,15 @@ class Console:
             return (await self.ask(simple[command])).text
         if command == "options":
             return (await self.ask(commands.Options(rest.split()))).text
+        if command == "leaderboard":
+            return (await self.ask(commands.Leaderboard(COMMUNITY, rest.split()))).text
+        if command == "rating":
+            # Nobody named: the person at the keyboard; else a name the tables showed.
+            return (await self.ask(commands.Rating(COMMUNITY, None, rest.strip()))).text
         if command == "newgame":
             parts = rest.split()
             reply = await self.ask(commands.NewGame(parts[0] if parts else "", parts[1:],
-                                                    "console"))
+                                                    "console", COMMUNITY))
             if not reply.ok:
                 return reply.text
             self.say(reply.text)

@@ -32,6 +32,7 @@ register_dialect(DIALECT, {
         "rules_pick": "Rules of which game? Type /rules <game>: {games}",
         "help": "Type a move (e.g. 7 7 J, pass, 23 A1, pair 5 J, lead H), or #N for a "
                 "numbered choice.\nCommands: /hand · /table · /scores · /stats · "
+                "/leaderboard [game] [season] · /rating [player] · "
                 "/rules [game] · /options [key=value] · /addbot · /removebot · /start · "
                 "/join · /leave · /cancel · /newgame <game> [options] · /lang de|en|fr · "
                 "/help · /quit\nSignals in The Game, at any time: signal A1 stop · "
@@ -63,6 +64,7 @@ register_dialect(DIALECT, {
         "rules_pick": "Les règles de quel jeu ? Tapez /rules <jeu> : {games}",
         "help": "Tapez un coup (par ex. 7 7 J, passe, 23 A1, paire 5 J, jouer coeur), ou #N "
                 "pour un choix numéroté.\nCommandes : /hand · /table · /scores · /stats · "
+                "/leaderboard [jeu] [saison] · /rating [joueur] · "
                 "/rules [jeu] · /options [clé=valeur] · /addbot · /removebot · /start · "
                 "/join · /leave · /cancel · /newgame <jeu> [options] · /lang de|en|fr · "
                 "/help · /quit\nSignaux dans The Game, à tout moment : signale A1 attends · "
@@ -96,6 +98,7 @@ register_dialect(DIALECT, {
         "rules_pick": "Die Regeln welches Spiels? Schreib /rules <spiel>: {games}",
         "help": "Schreib einen Zug (z. B. 7 7 J, passen, 23 A1, paar 5 J, ausspielen herz) "
                 "oder #N für eine nummerierte Auswahl.\nBefehle: /hand · /table · /scores · "
+                "/leaderboard [spiel] [saison] · /rating [spieler] · "
                 "/stats · /rules [spiel] · /options [schlüssel=wert] · /addbot · /removebot · "
                 "/start · /join · /leave · /cancel · /newgame <spiel> [optionen] · "
                 "/lang de|en|fr · /help · /quit\nSignale in The Game, jederzeit: sag A1 stopp · "

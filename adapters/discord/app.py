@@ -39,7 +39,7 @@ from adapters.discord.sink import (
 from adapters.web import chat as web_links
 from adapters.web.auth import Person
 from adapters.web.server import WebServer
-from bot import changes, commands, events, logs, present, queries
+from bot import changes, commands, events, logs, present, queries, ratings
 from bot.authority import Press, RightsUnknown, is_move, is_signal
 from bot.clock import Clock, RealClock
 from bot.i18n import LANGS, t
@@ -88,6 +88,13 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 def channel_of(interaction: discord.Interaction) -> str:
     # A thread's id is its own channel id: a thread hosts its own table.
     return str(interaction.channel_id)
+
+
+def community_of(interaction: discord.Interaction) -> str | None:
+    """The server a command was typed in (all its channels and threads together); None in
+    a DM, which belongs to no server and has no ladder."""
+    guild = interaction.guild_id
+    return ratings.community("discord", None if guild is None else str(guild))
 
 
 def can_post(interaction: discord.Interaction) -> bool:
@@ -681,7 +688,8 @@ def _add_commands(app: TapisDiscord) -> None:
             await app.answer(interaction, cannot_post(interaction))
             return
         await app.answer(interaction, app.ask(interaction, commands.NewGame(
-            game.value, (options or "").split(), _title(interaction))))
+            game.value, (options or "").split(), _title(interaction),
+            community_of(interaction))))
 
     @tree.command(name="play", description="Play a move, e.g. 7 7 J")
     @app_commands.describe(move=locale_str("Your move in the game's notation"))
@@ -734,6 +742,33 @@ def _add_commands(app: TapisDiscord) -> None:
     @tree.command(name="stats", description="Your results in finished games")
     async def stats(interaction: discord.Interaction) -> None:
         await app.answer(interaction, app.ask(interaction, commands.Stats()))
+
+    # Anywhere: in a DM, which belongs to no server, they are refused in words.
+    rated_choices = [choice for choice in game_choices
+                     if choice.value in ratings.RATED_GAMES + ratings.TEAM_GAMES]
+
+    @tree.command(name="leaderboard", description="This server's best players, game by game")
+    @app_commands.describe(game=locale_str("Which game (default: every rated game)"),
+                           season=locale_str("A season, e.g. 2026-Q4 (default: the current "
+                                             "one)"))
+    @app_commands.rename(game=locale_str("game"), season=locale_str("season"))
+    @app_commands.choices(game=rated_choices)
+    async def leaderboard(interaction: discord.Interaction,
+                          game: app_commands.Choice[str] | None = None,
+                          season: app_commands.Range[str, 1, 20] | None = None) -> None:
+        words = [word for word in (game.value if game else None, season) if word]
+        await app.answer(interaction, app.ask(interaction, commands.Leaderboard(
+            community_of(interaction), words)))
+
+    @tree.command(name="rating", description="A player's ratings in this server")
+    @app_commands.describe(player=locale_str("Whose ratings (default: yours)"))
+    @app_commands.rename(player=locale_str("player"))
+    async def rating(interaction: discord.Interaction,
+                     player: discord.User | None = None) -> None:
+        # The user option is Discord's own: a user id nobody typed.
+        named = player or interaction.user
+        await app.answer(interaction, app.ask(interaction, commands.Rating(
+            community_of(interaction), str(named.id), named.display_name)))
 
     @tree.command(name="rules", description="The rules of a game")
     @app_commands.describe(game=locale_str("Which game (default: the one played here)"))

@@ -30,7 +30,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatAction, ChatMemberStatus, ChatType
+from telegram.constants import ChatAction, ChatMemberStatus, ChatType, MessageEntityType
 from telegram.error import BadRequest, Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
@@ -49,10 +49,11 @@ from adapters.telegram.format import MAX_ANSWER, Place, clip, deep_link, fit_tex
 from adapters.telegram.limits import ChatPacer
 from adapters.telegram.metered import MeteredRequest
 from adapters.telegram.sink import NO_PREVIEW, TelegramSink
+from adapters.telegram.usernames import Usernames
 from adapters.web import chat as web_links
 from adapters.web.auth import Person
 from adapters.web.server import WebServer
-from bot import changes, commands, events, logs, present
+from bot import changes, commands, events, logs, present, ratings
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
@@ -72,11 +73,13 @@ JOIN_PREFIX = "j"  # deep-link payload "j<table reference>": seat me at that tab
 # Command menus: (command, catalogue key of its description), per chat kind.
 GROUP_COMMANDS = [(c, f"cmd.{c}") for c in (
     "newgame", "join", "leave", "addbot", "removebot", "start", "play", "pass", "hand",
-    "table", "rules", "scores", "stats", "cancel", "kick", "lang", "mentions", "options",
-    "help")]
+    "table", "rules", "scores", "stats", "leaderboard", "rating", "cancel", "kick", "lang",
+    "mentions", "options", "help")]
+# /leaderboard and /rating are in the private menu only to be refused there in their own
+# words (a private chat has no community), not with the tables' "play in a group".
 PRIVATE_COMMANDS = [("start", "cmd.start_private")] + [
-    (c, f"cmd.{c}") for c in ("help", "rules", "stats", "lang", "mentions", "mydata",
-                              "forgetme")]
+    (c, f"cmd.{c}") for c in ("help", "rules", "stats", "leaderboard", "rating", "lang",
+                              "mentions", "mydata", "forgetme")]
 # Commands that act on the chat's table: in a private chat there is none to act on, and a
 # lobby opened there could never start (its Start button and /start are a private chat's
 # hand and deep link), so they are refused there in words.
@@ -141,6 +144,7 @@ class TelegramBot:
         self.app = build_application(settings, rate_limiter=rate_limiter,
                                      requests=self._requests)
         self._reachable: set[int] = set()  # users the bot may write to privately
+        self._usernames = Usernames()  # for `/rating @username`
         self._handling: set[asyncio.Task[Any]] = set()  # updates being handled now
         self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
         # Forum topics seen closed ("<chat>:<thread>"), from Telegram's service messages:
@@ -234,6 +238,7 @@ class TelegramBot:
             "cancel": self._cancel, "kick": self._kick, "lang": self._lang, "help": self._help,
             "mentions": self._mentions, "options": self._options,
             "mydata": self._mydata, "forgetme": self._forgetme,
+            "leaderboard": self._leaderboard, "rating": self._rating,
         }
         # First of every update, in the task that handles it: what it stores is recorded.
         self.app.add_handler(TypeHandler(Update, self._begin), group=-1)
@@ -255,6 +260,8 @@ class TelegramBot:
 
     async def _begin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         changes.track()
+        if update.message is not None:
+            self._usernames.saw(update.message)
         task = asyncio.current_task()
         if task is not None:
             self._handling.add(task)
@@ -472,7 +479,7 @@ class TelegramBot:
             await self._cannot_post(update, actor)
             return
         reply = await commands.run(self.tables, actor, place.key, commands.NewGame(
-            args[0] if args else "", args[1:], title))
+            args[0] if args else "", args[1:], title, self._community(message)))
         await self._answer(update, reply)
         if reply.ok and reply.table_id is not None and place.chat_id < 0 \
                 and not await self._can_reach(int(actor.user_id)):
@@ -628,6 +635,48 @@ class TelegramBot:
         else:
             target = " ".join(context.args or [])
         await self._answer(update, await self._run(actor, place, commands.Kick(target)))
+
+    # --- ratings --------------------------------------------------------------------------
+
+    @staticmethod
+    def _community(message: Message) -> str | None:
+        """The group a command was typed in (a forum topic counts for its whole group);
+        None in a private chat, which has no ladder."""
+        private = message.chat.type == ChatType.PRIVATE
+        return ratings.community(PLATFORM, None if private else str(message.chat_id))
+
+    async def _leaderboard(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        actor, place = await self._actor(update, person=False)
+        message = update.effective_message
+        assert message is not None
+        command = commands.Leaderboard(self._community(message), list(context.args or []))
+        await self._answer(update, await self._run(actor, place, command), "chat")
+
+    async def _rating(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The player by a reply to their message, a mention Telegram resolved (a user
+        without a username), a @username seen in this group, or the name tables showed."""
+        actor, place = await self._actor(update, person=False)
+        message = update.effective_message
+        assert message is not None
+        community = self._community(message)
+        args = list(context.args or [])
+        replied = message.reply_to_message
+        mentioned = next((entity.user for entity in message.entities
+                          if entity.type == MessageEntityType.TEXT_MENTION and entity.user),
+                         None)
+        if replied is not None and replied.from_user is not None and not args \
+                and not replied.from_user.is_bot and replied.forum_topic_created is None:
+            command = commands.Rating(community, str(replied.from_user.id),
+                                      actor_name(replied.from_user))
+        elif mentioned is not None:
+            command = commands.Rating(community, str(mentioned.id), actor_name(mentioned))
+        elif len(args) == 1 and args[0].startswith("@"):
+            found = self._usernames.find(message.chat_id, args[0])
+            command = commands.Rating(community, None, args[0]) if found is None \
+                else commands.Rating(community, str(found), args[0])
+        else:
+            command = commands.Rating(community, None, " ".join(args))
+        await self._answer(update, await self._run(actor, place, command), "chat")
 
     # --- privacy --------------------------------------------------------------------------
 

@@ -91,9 +91,11 @@ async def test_scores_right_after_the_end_show_the_finished_games_ranking(rig, f
     answer = await fake.wait_for(lambda: [m for m in fake.find(GROUP, contains="Final ranking")
                                           if m.reply_to is not None])
     assert "No game is being played" not in answer[-1].text
-    # The same ranking as the end-of-game message, every player with their score.
+    # The same ranking as the end-of-game message, every player with their score, and
+    # their new ratings under it.
     ranking = ending.text[ending.text.index("Final ranking"):]
-    assert answer[-1].text.endswith(ranking.split("\n", 1)[1].split("\n\n")[0])
+    assert answer[-1].text.endswith(ranking.split("\n", 1)[1])
+    assert "New ratings:" in answer[-1].text
     assert all(p.first_name in answer[-1].text for p in (alice, bob, carol))
 
     # Also once the table is no longer in memory (a restart), until a new table opens.

@@ -32,7 +32,7 @@ async def test_unknown_game_and_bad_options_are_refused_with_reasons(harness):
                           "“ox” takes yes or no.")
     reply = await harness.tables.new_game(ALICE, CHANNEL, "ochs", ["colour=blue"])
     assert reply.text == ("These options don't work: Ochs & Esel has no option “colour” "
-                          "(options: rounds, ox, deadline, bot_delay, bots).")
+                          "(options: rounds, ox, deadline, bot_delay, bots, rated).")
     await harness.tables.set_lang(BOB, CHANNEL, "fr", personal=True)
     reply = await harness.tables.new_game(BOB, CHANNEL, "michigan", ["jetons=beaucoup"])
     assert reply.text == "Ces options ne conviennent pas : « chips » demande un nombre entier."

@@ -134,3 +134,23 @@ def test_a_whole_game_in_german_with_lang_de_shows_no_english_sentence(tmp_path)
     assert "Optionen: rounds=1, ox=nein, deadline=aus" in out
     assert english_sentences(out) == []
     assert "Traceback" not in out + result.stderr
+
+
+def test_a_game_against_bots_is_rated_and_the_ratings_commands_answer(tmp_path):
+    db = tmp_path / "console.db"
+    presses = ["#1"] * 400
+    result = run_bot(db, [*presses, "/rating", "/rating Nobody", "/leaderboard ochs 2026-Q9",
+                          "/leaderboard ochs", "/quit"],
+                     "--game", "ochs-esel", "--bots", "2", "-o", "rounds=1",
+                     "-o", "deadline=off")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "New ratings:" in out
+    ranking = out.split("New ratings:")[1].strip().splitlines()[0]
+    assert ranking.split()[-1].startswith("(") and "1," in ranking  # "You 1,512 (+14)"
+    assert "in this group, season" in out  # /rating: the person at the keyboard
+    assert "Nobody has not played a rated game in this group." in out
+    assert "There is no season “2026-Q9” in this group." in out
+    # The rematch buttons numbered after each ranking played on: games enough to be listed.
+    assert "🏆 Ochs & Esel, season" in out and "players listed" in out
+    assert "Traceback" not in out + result.stderr

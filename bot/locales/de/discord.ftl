@@ -68,3 +68,13 @@ discord--cmd--help--desc = Was ich kann
 # Die Auswahl in der Liste eines Befehls.
 discord--choice--me = ich
 discord--choice--channel = kanal
+discord--cmd--leaderboard = rangliste
+discord--cmd--leaderboard--desc = Die besten Spieler dieses Servers, Spiel für Spiel
+discord--cmd--leaderboard--game = spiel
+discord--cmd--leaderboard--game--desc = Welches Spiel (sonst alle gewerteten Spiele)
+discord--cmd--leaderboard--season = saison
+discord--cmd--leaderboard--season--desc = Eine Saison, z. B. 2026-Q4 (sonst die laufende)
+discord--cmd--rating = wertung
+discord--cmd--rating--desc = Die Wertungen eines Spielers auf diesem Server
+discord--cmd--rating--player = spieler
+discord--cmd--rating--player--desc = Wessen Wertungen (sonst deine)

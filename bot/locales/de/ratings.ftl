@@ -30,3 +30,8 @@ ratings--private_chat = Eine Rangliste gehört zu einer Gruppe: Frag in der Grup
 help_ratings =
     Wertungen: /leaderboard [Spiel] [Saison] zeigt die besten 10 der Gruppe, /rating [Spieler] die Zahlen eines Spielers; eine Partie gegen Bots zählt, eine freundschaftliche mit rated=no nicht. Jede Saison beginnt für alle bei { $start }.
     Die Zahl ist eine vorsichtige Schätzung (dein Können minus dreimal der Zweifel daran), darum bewegt sie sich am Anfang am meisten. Ein letzter Platz hebt sie nie; ein Unentschieden gegen einen Stärkeren kann es.
+final_ratings = Neue Wertungszahlen:
+ratings--several = Mehrere Spieler hier haben als „{ $name }“ gespielt: Antworte auf eine Nachricht des Gemeinten.
+# the table option rated=yes|no
+bad_rated = „rated={ $value }“ ist weder ja noch nein.
+optdesc--rated = ja: die Partie zählt für die Wertung der Gruppe; nein: eine Freundschaftspartie

@@ -227,7 +227,7 @@ help =
 rules_pick = Die Regeln welchen Spiels? { $games }
 newgame_usage = Eröffne einen Tisch mit /newgame <spiel> [option=wert …], z. B. /newgame ochs rounds=3 ox=ja. Spiele:
 newgame_game = • { $id } — { $name }, { $low }–{ $high } Spieler; Optionen: { $options }
-newgame_table_options = Jeder Tisch: deadline=<sekunden>|aus (Standard 300), bot_delay=<sekunden>.
+newgame_table_options = Jeder Tisch: deadline=<sekunden>|aus (Standard 300), bot_delay=<sekunden>, rated=nein für eine Freundschaftspartie (ohne Wertung).
 needs_private_chat = { $name }: Ich kann dir noch nicht privat schreiben, und dort werden deine Karten ausgeteilt. Öffne { $link } und drück auf Start: Dann sitzt du sofort am Tisch.
 needs_private_chat_short = Öffne den privaten Chat mit mir und drück auf Start: Dann sitzt du am Tisch.
 error_generic = Bei mir ist etwas schiefgegangen; nichts wurde geändert. Versuch es bitte noch einmal.

@@ -68,3 +68,13 @@ discord--cmd--help--desc = What I can do
 # The choices offered in a command's list.
 discord--choice--me = me
 discord--choice--channel = channel
+discord--cmd--leaderboard = leaderboard
+discord--cmd--leaderboard--desc = This server's best players, game by game
+discord--cmd--leaderboard--game = game
+discord--cmd--leaderboard--game--desc = Which game (default: every rated game)
+discord--cmd--leaderboard--season = season
+discord--cmd--leaderboard--season--desc = A season, e.g. 2026-Q4 (default: the current one)
+discord--cmd--rating = rating
+discord--cmd--rating--desc = A player's ratings in this server
+discord--cmd--rating--player = player
+discord--cmd--rating--player--desc = Whose ratings (default: yours)

@@ -32,3 +32,8 @@ ratings--private_chat = A leaderboard belongs to a group: ask in the group or se
 help_ratings =
     Ratings: /leaderboard [game] [season] shows this group's top 10, /rating [player] a player's numbers; a game against bots counts, a friendly one opened with rated=no does not. Everyone starts a season at { $start }.
     The number is a cautious estimate (your skill minus three times the doubt about it), so it moves most while you are new. A last place never raises it; a draw with a stronger player can.
+final_ratings = New ratings:
+ratings--several = Several players here have played as “{ $name }”: reply to a message of the one you mean.
+# the table option rated=yes|no
+bad_rated = “rated={ $value }” is neither yes nor no.
+optdesc--rated = yes: the game counts for this group's ratings; no: a friendly game

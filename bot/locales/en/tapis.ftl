@@ -228,7 +228,7 @@ help =
 rules_pick = Rules of which game? { $games }
 newgame_usage = Open a table with /newgame <game> [option=value …], e.g. /newgame ochs rounds=3 ox=yes. Games:
 newgame_game = • { $id } — { $name }, { $low }–{ $high } players; options: { $options }
-newgame_table_options = Any table: deadline=<seconds>|off (default 300), bot_delay=<seconds>.
+newgame_table_options = Any table: deadline=<seconds>|off (default 300), bot_delay=<seconds>, rated=no for a friendly game (not rated).
 needs_private_chat = { $name }: I can't write to you privately yet, and your cards are dealt there. Open { $link } and press Start: you will be seated at once.
 needs_private_chat_short = Open the private chat with me and press Start: you will be seated.
 error_generic = Something went wrong on my side; nothing changed. Please try again.

@@ -68,3 +68,13 @@ discord--cmd--help--desc = Ce que je sais faire
 # Les choix proposés dans la liste d'une commande.
 discord--choice--me = moi
 discord--choice--channel = salon
+discord--cmd--leaderboard = classement
+discord--cmd--leaderboard--desc = Les meilleurs joueurs de ce serveur, jeu par jeu
+discord--cmd--leaderboard--game = jeu
+discord--cmd--leaderboard--game--desc = Quel jeu (par défaut : tous les jeux classés)
+discord--cmd--leaderboard--season = saison
+discord--cmd--leaderboard--season--desc = Une saison, p. ex. 2026-Q4 (par défaut : l'actuelle)
+discord--cmd--rating = cote
+discord--cmd--rating--desc = Les classements d'un joueur sur ce serveur
+discord--cmd--rating--player = joueur
+discord--cmd--rating--player--desc = De qui (par défaut : vous)

@@ -30,3 +30,8 @@ ratings--private_chat = Un classement appartient à un groupe : demandez-le dans
 help_ratings =
     Classements : /leaderboard [jeu] [saison] montre les 10 meilleurs du groupe, /rating [joueur] les cotes d'un joueur ; une partie contre des bots compte, une partie amicale ouverte avec rated=no non. Chacun commence une saison à { $start }.
     La cote est une estimation prudente (votre niveau moins trois fois le doute qui l'entoure) : elle bouge surtout quand vous débutez. Une dernière place ne la fait jamais monter ; une égalité avec un joueur plus fort le peut.
+final_ratings = Nouveaux classements :
+ratings--several = Plusieurs joueurs d'ici ont joué sous le nom « { $name } » : répondez à un message de celui que vous voulez dire.
+# the table option rated=yes|no
+bad_rated = « rated={ $value } » n'est ni oui ni non.
+optdesc--rated = oui : la partie compte pour le classement du groupe ; non : une partie amicale

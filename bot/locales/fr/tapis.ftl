@@ -227,7 +227,7 @@ help =
 rules_pick = Les règles de quel jeu ? { $games }
 newgame_usage = Ouvrez une table avec /newgame <jeu> [option=valeur …], par ex. /newgame ochs rounds=3 ox=oui. Jeux :
 newgame_game = • { $id } — { $name }, { $low } à { $high } joueurs ; options : { $options }
-newgame_table_options = Toute table : deadline=<secondes>|off (300 par défaut), bot_delay=<secondes>.
+newgame_table_options = Toute table : deadline=<secondes>|off (300 par défaut), bot_delay=<secondes>, rated=non pour une partie amicale (non classée).
 needs_private_chat = { $name } : je ne peux pas encore vous écrire en privé, et c'est là que vos cartes arrivent. Ouvrez { $link } et appuyez sur Démarrer : vous serez assis aussitôt.
 needs_private_chat_short = Ouvrez la conversation privée avec moi et appuyez sur Démarrer : vous serez assis.
 error_generic = Quelque chose s'est mal passé de mon côté ; rien n'a changé. Réessayez.
