@@ -33,9 +33,23 @@ class ReplayPages:
         self.tables = tables
         self.static = static
         self.person = person
-        first = next(iter(tables.values()))
-        self.default_lang = first.settings.default_lang
-        self.replays = Replays(first.repo, first.ref)
+        self._replays: Replays | None = None
+
+    @property
+    def _first(self) -> Tables:
+        """Any platform's tables: beside the chat, the server starts before the adapters
+        hand theirs over, so nothing is looked up until a page is asked for."""
+        return next(iter(self.tables.values()))
+
+    @property
+    def default_lang(self) -> str:
+        return self._first.settings.default_lang
+
+    @property
+    def replays(self) -> Replays:
+        if self._replays is None:
+            self._replays = Replays(self._first.repo, self._first.ref)
+        return self._replays
 
     def add_to(self, app: web.Application) -> None:
         app.router.add_get("/r/{ref}", self.page)
