@@ -16,7 +16,7 @@ from adapters.web.server import COOKIE, WebServer
 from bot.i18n import t
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from bot.web_view import Watched, Watchers, seat_view
+from bot.web_view import Watchers, seat_view
 from db.repository import FINISHED
 from db.sqlite import SqliteRepository
 from tests.bot.conftest import RecordingSink
@@ -32,8 +32,9 @@ async def site(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
     repo = SqliteRepository(tmp_path / "replays.db", writer_process=False)
     await repo.open()
     watchers = Watchers()
-    tables = Tables(repo, Watched(RecordingSink(), watchers), platform="telegram",
+    tables = Tables(repo, RecordingSink(), platform="telegram",
                     settings=Settings(_env_file=None, bot_delay=0))  # type: ignore[call-arg]
+    watchers.attach(tables)
     await tables.start(run_scheduler=True)
     server = WebServer({"telegram": tables}, watchers, Signer(b"s" * 32), public_url=PUBLIC)
     port = await server.start("127.0.0.1", 0)
