@@ -93,7 +93,7 @@ class TimedServer(WebServer):
 
     async def _frame(self, page: Page) -> tuple[tuple[object, ...], str] | None:
         drawn = await super()._frame(page)
-        if drawn is not None and self.measuring:
+        if drawn is not None and self.measuring and drawn[0] != page.last:  # to be sent
             key = drawn[0]
             told = self.timed.told.get((int(key[1]), int(key[2])))  # type: ignore[call-overload]
             if told is not None:
@@ -127,8 +127,10 @@ async def setup(directory: Path) -> tuple[Tables, Timed, list[tuple[int, str]]]:
     return tables, timed, made
 
 
-async def drive(tables: Tables, made: list[tuple[int, str]], seconds: float) -> list[float]:
-    """100 moves a second, round robin, each its own task: the press latency of each."""
+async def drive(tables: Tables, made: list[tuple[int, str]], seconds: float,
+                first: int = 0) -> list[float]:
+    """100 moves a second, round robin from table `first`, each its own task: the press
+    latency of each."""
     latencies: list[float] = []
     start = time.perf_counter()
     tasks = []
@@ -149,7 +151,7 @@ async def drive(tables: Tables, made: list[tuple[int, str]], seconds: float) -> 
         due = start + n / RATE
         if due > now:
             await asyncio.sleep(due - now)
-        tasks.append(asyncio.create_task(one(made[n % len(made)][0], due)))
+        tasks.append(asyncio.create_task(one(made[(first + n) % len(made)][0], due)))
         n += 1
     await asyncio.gather(*tasks)
     return latencies
@@ -208,15 +210,18 @@ async def main(pages: int, seconds: float, phase: float) -> dict[str, float]:
             while sum(1 for page in server.pages if page.last) < pages:
                 await asyncio.sleep(0.1)
             per_page = (rss_kb() - before) / pages
+            moved = 0
             for turn in range(max(1, round(seconds / phase))):
                 for pushing in ((False, True) if turn % 2 else (True, False)):
                     timed.muted = not pushing
                     server.measuring = pushing
+                    # Each phase carries the round robin on from the last one's.
                     (with_pages if pushing else without).extend(
-                        await drive(tables, made, phase))
+                        await drive(tables, made, phase, moved))
+                    moved += round(phase * RATE)
                     server.measuring = False
                     timed.muted = False
-                    await asyncio.sleep(0.2)  # the last phase's pushes are out
+                    await asyncio.sleep(0.05)  # the last phase's pushes are out
         finally:
             child.terminate()
             child.wait()
@@ -238,7 +243,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--phase", type=float, default=2.0,
+    parser.add_argument("--phase", type=float, default=0.5,
                         help="seconds of each alternating phase, with and without pages")
     parser.add_argument("--json", action="store_true", help="last line: one JSON object")
     arguments = parser.parse_args()
