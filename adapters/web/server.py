@@ -49,6 +49,8 @@ MemberCheck = Callable[[Person, int], Awaitable[bool]]
 # A drawing is shared by the pages of one seat for this long (its deadline's seconds age).
 FRAME_REUSE = 0.5
 KEPT_FRAMES = 4096
+PAGES_PER_TURN = 50  # pages sent their change before the event loop is let go again
+BACKED_UP = 64 * 1024  # unsent bytes on a page's socket past which it gets its own sender
 # Who is at a Discord table's public "Watch" page: nobody in particular.
 WATCHER = Person("discord", "", "")
 # Seconds between two looks at the tables shown here that another process drives.
@@ -65,7 +67,8 @@ class Page:
     table_id: int | None = None
     stop_watching: Callable[[], None] | None = None
     dirty: bool = False
-    pushing: asyncio.Task[None] | None = None
+    pushing: asyncio.Task[None] | None = None  # a send to a socket that is backed up
+    transport: asyncio.BaseTransport | None = None
     last: tuple[object, ...] = ()  # what the last frame sent showed (`WebServer._frame`)
     frames: int = 0
 
@@ -98,6 +101,8 @@ class WebServer:
         self.spent = Spent()
         self.pages: set[Page] = set()
         self._frames: dict[tuple[object, ...], tuple[float, str]] = {}
+        self._dirty: dict[Page, None] = {}  # pages to send their change, in order told
+        self._draining: asyncio.Task[None] | None = None
         self.runner: web.AppRunner | None = None
         for platform, platform_tables in tables.items():
             self.add(platform, platform_tables, is_member)
@@ -142,6 +147,8 @@ class WebServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._polling
             self._polling = None
+        if self._draining is not None:
+            self._draining.cancel()
         for page in list(self.pages):
             with contextlib.suppress(Exception):
                 await page.ws.close()
@@ -247,7 +254,7 @@ class WebServer:
             return web.Response(status=403, text=t(self._lang(None), "web_refused_origin"))
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_FRAME)
         await ws.prepare(request)
-        page = Page(ws)
+        page = Page(ws, transport=request.transport)
         self.pages.add(page)
         found = self._person(request)
         try:
@@ -444,30 +451,63 @@ class WebServer:
     # --- pushing -------------------------------------------------------------------------------
 
     def _changed(self, page: Page) -> None:
-        """The table changed: the page gets its view once the one being sent is out;
-        changes meanwhile are folded into the next one."""
+        """The table changed: the page gets its view on the next drain (changes meanwhile
+        are folded into one frame), or once the frame being sent to it is out."""
         page.dirty = True
-        if page.pushing is None or page.pushing.done():
-            page.pushing = asyncio.get_running_loop().create_task(self._push(page))
+        if page.pushing is not None and not page.pushing.done():
+            return  # its own sender sends the newest once the socket takes it
+        self._dirty[page] = None
+        if self._draining is None or self._draining.done():
+            self._draining = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        """One task sends every page its change, a few pages at a time, each time after
+        the presses already waiting: a press's reply is what its player waits for, and a
+        page only needs the newest state, whenever it comes. A page whose socket is backed
+        up gets its own sender, so that one slow reader holds up no other page."""
+        while self._dirty:
+            await asyncio.sleep(0)  # presses made ready on this turn go first
+            pages, self._dirty = list(self._dirty), {}
+            for n, page in enumerate(pages):
+                if n and n % PAGES_PER_TURN == 0:
+                    await asyncio.sleep(0)
+                if not page.dirty or page.ws.closed:
+                    continue
+                if page.pushing is not None and not page.pushing.done():
+                    continue
+                if _backed_up(page):
+                    page.pushing = asyncio.get_running_loop().create_task(self._push(page))
+                    continue
+                try:
+                    await self._send_once(page)
+                except Exception:  # one page's failure is no other page's
+                    log.exception("a web page could not be sent its table")
 
     async def _push(self, page: Page) -> None:
         while page.dirty and not page.ws.closed:
-            page.dirty = False
-            try:
-                drawn = await self._frame(page)
-            except StorageError:
-                log.warning("a web page's table could not be read", exc_info=True)
+            if not await self._send_once(page):
                 return
-            # The same table for the same seat is not sent twice (only its deadline's
-            # seconds would differ, which the page counts down itself).
-            if drawn is None or drawn[0] == page.last:
-                continue
-            page.last, frame = drawn
-            try:
-                await page.ws.send_str(frame)
-                page.frames += 1
-            except (ConnectionError, RuntimeError):
-                return
+
+    async def _send_once(self, page: Page) -> bool:
+        """Send the page its newest frame if it shows something new; False when the page
+        cannot be sent anything (its table unreadable, its socket gone)."""
+        page.dirty = False
+        try:
+            drawn = await self._frame(page)
+        except StorageError:
+            log.warning("a web page's table could not be read", exc_info=True)
+            return False
+        # The same table for the same seat is not sent twice (only its deadline's
+        # seconds would differ, which the page counts down itself).
+        if drawn is None or drawn[0] == page.last:
+            return True
+        page.last, frame = drawn
+        try:
+            await page.ws.send_str(frame)
+            page.frames += 1
+        except (ConnectionError, RuntimeError):
+            return False
+        return True
 
     async def _frame(self, page: Page) -> tuple[tuple[object, ...], str] | None:
         """The page's next frame. Pages of the same seat (every spectator of a table is
@@ -538,6 +578,14 @@ async def _member(is_member: MemberCheck, person: Person, table_id: int) -> bool
     except Exception:
         log.warning("web: membership of table %s could not be asked", table_id, exc_info=True)
         return False
+
+
+def _backed_up(page: Page) -> bool:
+    """The socket holds unsent bytes: a send to it now could wait for its reader."""
+    transport = page.transport
+    if not isinstance(transport, asyncio.WriteTransport):
+        return False
+    return transport.is_closing() or transport.get_write_buffer_size() > BACKED_UP
 
 
 def _origin(url: str) -> str:

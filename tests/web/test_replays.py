@@ -34,6 +34,7 @@ async def site(tmp_path: Path) -> AsyncIterator[dict[str, Any]]:
     watchers = Watchers()
     tables = Tables(repo, RecordingSink(), platform="telegram",
                     settings=Settings(_env_file=None, bot_delay=0))  # type: ignore[call-arg]
+    watchers.attach(tables)
     await tables.start(run_scheduler=True)
     server = WebServer({"telegram": tables}, watchers, Signer(b"s" * 32), public_url=PUBLIC)
     port = await server.start("127.0.0.1", 0)
