@@ -38,31 +38,16 @@ import aiohttp
 
 from adapters.web.auth import Person, Signer
 from adapters.web.server import COOKIE, Page, WebServer
-from bot.deliveries import Announcement, HandMessage, Notice, TableMessage
 from bot.live import Actor
 from bot.settings import Settings
 from bot.tables import Tables
 from bot.web_view import Watchers
-from db.repository import MessageRef
 from db.sqlite import SqliteRepository
+from tests.fakes.null_sink import NullSink
 
 ORIGIN = "https://bench.example"
 TABLES = 100
 RATE = 100.0
-
-
-class NullSink:
-    async def show_table(self, msg: TableMessage, ref: MessageRef | None) -> MessageRef:
-        return ref or MessageRef(key="table", chat=msg.channel, message_id="1")
-
-    async def show_hand(self, msg: HandMessage, ref: MessageRef | None) -> MessageRef:
-        return ref or MessageRef(key=f"hand:{msg.seat}", chat=msg.user_id, message_id="1")
-
-    async def announce(self, msg: Announcement) -> None:
-        return None
-
-    async def notify(self, msg: Notice) -> None:
-        return None
 
 
 class Timed(Watchers):
