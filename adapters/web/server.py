@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from adapters.web import boards
 from adapters.web.auth import (
     INIT_DATA_MAX_AGE,
     Person,
@@ -287,6 +288,8 @@ class WebServer:
             await self._join(page)
         elif kind == "new" and self.local is not None:
             await self._new_local(page, data)
+        elif kind == "ladder":
+            await boards.send(page, self._page_lang)
 
     async def _open(self, page: Page, found: Person | Refused | None, ref: object) -> None:
         if isinstance(found, Refused):

@@ -1,6 +1,7 @@
 // The table's page: one websocket, the seat's view drawn on every push, moves sent as the
 // text a chat player types. Nothing is loaded from another origin.
 import { el, fill, look, moveLabel, SEAT_COLOURS } from "./games.js";
+import { askLadder, drawLadder } from "./board.js";
 
 const $ = id => document.getElementById(id);
 const launch = new URLSearchParams(location.hash.slice(1));
@@ -64,6 +65,7 @@ function connect() {
     if (data.type === "view") { status(""); show(data); }
     else if (data.type === "reply") { $("refusal").textContent = data.ok ? "" : data.text; }
     else if (data.type === "refused") { refused(data.text); }
+    else if (data.type === "ladder") { drawLadder(data.text, words, view && !["lobby", "playing"].includes(view.table.status)); }
     else if (data.type === "choose") { status(""); words = data.words || words; choose(data.games); }
   };
   socket.onclose = () => {
@@ -106,6 +108,7 @@ function show(data) {
   document.body.dataset.version = String(data.table.version);
   document.body.dataset.status = data.table.status;
   draw();
+  askLadder(data, send);
 }
 
 function names() {

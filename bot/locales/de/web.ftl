@@ -45,3 +45,4 @@ web_refused_not_member = Nur Mitglieder des Chats des Tischs dürfen zuschauen.
 web_refused_origin = Diese Seite wurde nicht von der Adresse des Bots geladen.
 web_round = Runde { $round } von { $rounds }
 web_hand_size = Karten auf der Hand
+web_ladder = Rangliste der Gruppe

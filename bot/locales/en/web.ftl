@@ -45,3 +45,4 @@ web_refused_not_member = Only members of the table's chat may watch it.
 web_refused_origin = This page was not loaded from the bot's own address.
 web_round = Round { $round } of { $rounds }
 web_hand_size = Cards in hand
+web_ladder = Leaderboard

@@ -45,3 +45,4 @@ web_refused_not_member = Seuls les membres du chat de la table peuvent la regard
 web_refused_origin = Cette page n'a pas été chargée depuis l'adresse du bot.
 web_round = Manche { $round } sur { $rounds }
 web_hand_size = Cartes en main
+web_ladder = Classement du groupe
