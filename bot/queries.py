@@ -2,7 +2,6 @@
 engine's state (whose turn it is, which moves are legal) itself: the rules stay behind
 bot/, and an adapter only shows what it is told."""
 
-from bot.deliveries import calls_someone, names_at
 from bot.tables import Tables
 from db.repository import PLAYING
 
@@ -36,17 +35,6 @@ async def move_texts(tables: Tables, user_id: str, channel: str, wanted: str = "
     return found
 
 
-async def still_called(tables: Tables, table_id: int, user_ids: list[str]) -> bool:
-    """Whether a call to act (a turn ping, a reminder) naming `user_ids` is still worth
-    sending (see `bot.deliveries.calls_someone`)."""
-    return calls_someone(await tables.live_table(table_id), user_ids)
-
-
-async def seat_names(tables: Tables, table_id: int, user_ids: list[str]) -> dict[str, str]:
-    """The names `user_ids` sit under at the table ("" for one who holds no seat)."""
-    return names_at(await tables.live_table(table_id) if user_ids else None, user_ids)
-
-
 async def seated(tables: Tables, table_id: int, user_id: str) -> bool:
     """Whether `user_id` is named at one of the table's seats."""
     live = await tables.live_table(table_id)
@@ -62,4 +50,4 @@ async def bots_range(tables: Tables, table_id: int) -> tuple[int, int] | None:
     return max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
 
 
-__all__ = ["bots_range", "move_texts", "seat_names", "seated", "still_called"]
+__all__ = ["bots_range", "move_texts", "seated"]

@@ -2,6 +2,7 @@
 now (Discord's /play suggestions), whether a turn call still calls someone."""
 
 from bot import queries
+from bot.deliveries import calls_someone, names_at
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, DAVE
 
 
@@ -43,13 +44,13 @@ async def test_a_turn_call_is_no_longer_worth_sending_once_its_player_has_played
     tables = harness.tables
     table_id = await _started(harness)
     mover, waiting = await _mover(tables)
-    assert await queries.still_called(tables, table_id, [mover.user_id])
-    assert not await queries.still_called(tables, table_id, [waiting.user_id, DAVE.user_id])
+    assert calls_someone(await tables.live_table(table_id), [mover.user_id])
+    assert not calls_someone(await tables.live_table(table_id), [waiting.user_id, DAVE.user_id])
     move = (await queries.move_texts(tables, mover.user_id, CHANNEL))[0]
     assert (await tables.play(mover, CHANNEL, move)).ok
     after, _ = await _mover(tables)
     assert after != mover  # Ochs & Esel: one card, then the next player
-    assert not await queries.still_called(tables, table_id, [mover.user_id])
-    assert await queries.still_called(tables, table_id, [mover.user_id, after.user_id])
-    assert await queries.seat_names(tables, table_id, [ALICE.user_id, DAVE.user_id]) == {
+    assert not calls_someone(await tables.live_table(table_id), [mover.user_id])
+    assert calls_someone(await tables.live_table(table_id), [mover.user_id, after.user_id])
+    assert names_at(await tables.live_table(table_id), [ALICE.user_id, DAVE.user_id]) == {
         ALICE.user_id: "Alice", DAVE.user_id: ""}
