@@ -1,18 +1,27 @@
 """Ratings as players meet them at a table: a finished game's new numbers, a friendly game
 kept out, leavers placed last, /leaderboard and /rating refusing what they cannot answer,
-/mydata and /forgetme."""
+/mydata and /forgetme. Each runs on SQLite and on PostgreSQL, where a game's end takes the
+one-statement way (db/pg_ratings.py)."""
 
 import random
 import re
+
+import pytest
 
 from bot import commands
 from bot.ratings import community
 from db.repository import CANCELLED, FINISHED
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
+from tests.bot.conftest import Harness
 from tests.botplay import bot_move
 
 GROUP = community("test", "g1")
 OTHER_GROUP = community("test", "g2")
+
+
+@pytest.fixture
+def harness(any_harness: Harness) -> Harness:
+    return any_harness
 
 
 async def play_out(harness, people, *, options=(), leaves=None, where=GROUP):
