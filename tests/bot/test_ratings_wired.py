@@ -11,8 +11,7 @@ import pytest
 from bot import commands
 from bot.ratings import community
 from db.repository import CANCELLED, FINISHED
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL
-from tests.bot.conftest import Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness
 from tests.botplay import bot_move
 
 GROUP = community("test", "g1")

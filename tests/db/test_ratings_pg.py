@@ -12,9 +12,9 @@ import pytest
 
 import db.postgres
 from bot.ratings import bot
+from db import statements as S
 from db.postgres import PostgresRepository
 from db.ratings import RatedGame
-from db import statements as S
 from db.repository import PLAYING, Repository, ResultRow
 from tests.db.conftest import POSTGRES_URL, postgres_repository, seats
 from tests.db.test_ratings import COMMUNITY, RATER, everything, finish
