@@ -1,5 +1,6 @@
 """/leaderboard, /rating and the final ranking's ratings as players read them, over a real
-SQLite file: refusals in words, numbers written for the reader's language."""
+SQLite file and on PostgreSQL: refusals in words, numbers written for the reader's
+language."""
 
 import calendar
 
@@ -10,15 +11,21 @@ from bot.ratings import Rater
 from db.ratings import RatedGame
 from db.repository import PLAYING, ResultRow, SeatRow
 from db.sqlite import SqliteRepository
+from tests.db.conftest import postgres_repository, postgres_schema
 
 COMMUNITY = "telegram:-100"
 NOW = float(calendar.timegm((2026, 11, 20, 12, 0, 0)))
 RATER = Rater("quarter")
 
 
-@pytest.fixture
-async def repo(tmp_path):
-    async with SqliteRepository(tmp_path / "tapis.db", clock=lambda: NOW) as repository:
+@pytest.fixture(params=["sqlite", "postgres"])
+async def repo(request, tmp_path):
+    if request.param == "sqlite":
+        async with SqliteRepository(tmp_path / "tapis.db", clock=lambda: NOW) as repository:
+            yield repository
+        return
+    async with postgres_schema() as schema, \
+            postgres_repository(schema, clock=lambda: NOW) as repository:
         yield repository
 
 
