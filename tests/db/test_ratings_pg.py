@@ -240,3 +240,59 @@ async def test_an_end_whose_inputs_move_at_each_try_goes_the_long_way_after_them
         incremental = await each_game(repo, order)
         await repo.rebuild_ratings(RATER)
         assert await each_game(repo, order) == incremental
+
+
+IN_PLAY = [("u:u-ana", 1), ("u:u-bo", 2), (bot("easy"), 3)]  # the ids of `ready`'s seats
+
+
+@pytest.mark.parametrize("moment", ["before its lock", "with its entry logged"])
+async def test_forgetme_while_a_game_of_theirs_ends_leaves_nothing_of_them(
+        repo, clock, monkeypatch, moment):
+    """/forgetme from a person seated at a table whose game is ending, when the end has
+    stored the move but not locked the community yet, or has logged the person but not
+    committed: the two wait for each other in turn, never both at once (a deadlock),
+    and not a rating of theirs is left."""
+    schema = repo.server_settings["search_path"]
+    async with postgres_repository(schema, clock=clock, lock_timeout=10) as ending:
+        await end(ending, await ready(ending, "c0"), IN_PLAY)  # Ana has a rating
+        table = await ready(ending, "c1")
+
+        async def long_way_only(connection, **_):
+            return None  # the end's statements one by one, so one can come between
+
+        ending._rated_end = long_way_only  # type: ignore[method-assign]
+        answer = db.postgres._answer
+        forgetting: list[asyncio.Task[None]] = []
+        watcher = await asyncpg.connect(POSTGRES_URL)
+        between = S.LOCK_TABLE_COMMUNITY if moment == "before its lock" else S.SET_RATING_NAME
+
+        async def answering(connection, op):
+            if op.sql is between and not forgetting:
+                forgetting.append(asyncio.create_task(repo.forget_user(
+                    "telegram", "u-ana", names={}, default_name="a former player")))
+                for _ in range(100):
+                    behind = await watcher.fetchval(WAITING_BEHIND,
+                                                    connection.get_server_pid())
+                    if behind or forgetting[0].done():
+                        break
+                    await asyncio.sleep(0.02)
+            return await answer(connection, op)
+
+        monkeypatch.setattr(db.postgres, "_answer", answering)
+        try:
+            await end(ending, table, IN_PLAY)
+            await asyncio.gather(*forgetting)
+        finally:
+            await watcher.close()
+
+        assert forgetting
+        async with repo._pool.acquire() as connection:  # type: ignore[attr-defined]
+            entrants = {row[0] for row in await connection.fetch(
+                "SELECT participant FROM rating_entrants")}
+        assert "u:u-ana" not in entrants and "u:u-bo" in entrants
+        season = (await repo.newest_rating())[0]
+        assert await repo.player_ratings(COMMUNITY, "u:u-ana", season) == []
+        order = await logged(repo)
+        incremental = await each_game(repo, order)
+        await repo.rebuild_ratings(RATER)
+        assert await each_game(repo, order) == incremental
