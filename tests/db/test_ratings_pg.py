@@ -1,7 +1,8 @@
 """PostgreSQL's short way for a rated end (`db.pg_ratings`): ratings computed from what a
 process remembers, or read outside the transaction, are written only if nothing they
-came from moved since; else the end is computed again, and every game counts once, from
-the ratings just before it."""
+came from moved since; else the end is computed again, then goes the long way (which locks
+before it reads), and every game counts once, from the ratings just before it in the
+log. Games ending at the same moment in two processes, and /forgetme while one ends."""
 
 import asyncio
 import dataclasses
@@ -81,8 +82,9 @@ async def end(process: Repository, table_id: int, placings=PLACINGS) -> None:
 
 async def logged(repo: Repository) -> list[int]:
     """The rated tables in the log's order."""
-    async with repo._pool.acquire() as db:  # type: ignore[attr-defined]
-        return [row[0] for row in await db.fetch("SELECT table_id FROM rating_log ORDER BY seq")]
+    async with repo._pool.acquire() as connection:  # type: ignore[attr-defined]
+        return [row[0] for row in await connection.fetch(
+            "SELECT table_id FROM rating_log ORDER BY seq")]
 
 
 async def each_game(repo: Repository, tables: list[int]) -> dict[str, Any]:
