@@ -543,10 +543,10 @@ def forget_user(platform: str, user_id: str, names: dict[int, str], default_name
             yield execute(S.SET_SETTINGS, settings=dumps(cleaned), table_id=table_id)
     yield execute(S.FORGET_HANDS, **person)
     yield execute(S.FORGET_USER_SETTINGS, **person)
-    # Before the ratings (PostgreSQL): a game of theirs that is ending holds its table's
-    # row until it commits, then its community's and their rating's, and its log entry
-    # is not seen before. Marking the table first waits for it (the other way round, the
-    # two deadlocked), and then that entry is anonymised too.
+    # Before the ratings: on PostgreSQL a game of theirs that is ending holds its table's
+    # row until it commits (and locks their rating after it), and the entry it logs is
+    # not seen until then. Marking the table first waits for that end, so its entry is
+    # anonymised too; the other way round, the two deadlocked.
     if named:
         yield execute(S.MARK_CHANGED, now=now, table_ids=named)
     yield from forget_ratings(platform, user_id, anonymous)
