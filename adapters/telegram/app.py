@@ -297,7 +297,7 @@ class TelegramBot:
                 table = await self.tables.table_for_channel(place.key)
                 if table is None or table.host != str(user.id):
                     raise
-        self.tables.remember_locale(str(user.id), user.language_code)
+        await events.happened(self.tables, events.LocaleSeen(str(user.id), user.language_code))
         return Actor(str(user.id), actor_name(user), is_admin=is_admin), place
 
     async def _is_admin(self, chat_id: int, user_id: int, message: Message | None = None
@@ -744,7 +744,7 @@ class TelegramBot:
         user = query.from_user
         chat = query.message.chat if query.message is not None else None
         logs.bind(platform=PLATFORM, channel=chat.id if chat is not None else None)
-        self.tables.remember_locale(str(user.id), user.language_code)
+        await events.happened(self.tables, events.LocaleSeen(str(user.id), user.language_code))
         actor = Actor(str(user.id), actor_name(user))
         press = self._press_of(query.message, user.id, query.data or "")
         if press is None:
