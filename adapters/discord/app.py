@@ -860,9 +860,8 @@ def offer_page(client: TapisDiscord, web: WebServer) -> None:
     web.add("discord", client.tables)
 
     def private(user_id: str, table_id: int, ref: str) -> str | None:
-        table = client.tables.in_memory(table_id)
-        seat = table.live.seat_of(user_id) if table is not None else None
-        person = Person("discord", user_id, seat.name if seat is not None else user_id)
+        name = queries.seat_name(client.tables, table_id, user_id)
+        person = Person("discord", user_id, name if name is not None else user_id)
         return web_links.private_link(settings, web.signer, person, table_id, ref)
 
     client.sink.watch_link = lambda ref: web_links.table_url(settings, ref)

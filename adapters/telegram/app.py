@@ -53,7 +53,7 @@ from adapters.telegram.usernames import Usernames
 from adapters.web import chat as web_links
 from adapters.web.auth import Person
 from adapters.web.server import WebServer
-from bot import changes, commands, events, logs, present, ratings
+from bot import changes, commands, events, logs, present, queries, ratings
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
@@ -327,8 +327,8 @@ class TelegramBot:
         lists them in the table's chat, as for an invitation link."""
         if person.platform != PLATFORM or not person.user_id.lstrip("-").isdecimal():
             return False
-        live = await self.tables.live_table(table_id)
-        return live is not None and await self._is_member(person.user_id, live.row.channel)
+        channel = await queries.channel_of(self.tables, table_id)
+        return channel is not None and await self._is_member(person.user_id, channel)
 
     async def _status_in(self, chat_id: int, user_id: int) -> str | None:
         """The user's status in the chat, as getChatMember says; None when Telegram says
