@@ -1,7 +1,8 @@
-"""What a platform reports about its places, as values: a channel (or a whole chat) the
-bot lost, one it can write to again, a chat that got a new id. Adapters hand each to one
-entry point, `happened`, whatever the platform calls it (Discord's deleted channel or
-thread, Telegram's bot removed from a group or topic reopened...)."""
+"""What a platform reports about its places and people, as values: a channel (or a whole
+chat) the bot lost, one it can write to again, a chat that got a new id, the language a
+person's app runs in. Adapters hand each to one entry point, `happened`, whatever the
+platform calls it (Discord's deleted channel or thread, Telegram's bot removed from a
+group or topic reopened, an interaction's locale or a user's `language_code`...)."""
 
 import logging
 from dataclasses import dataclass
@@ -38,7 +39,16 @@ class ChatMoved:
     new_chat: str
 
 
-PlatformEvent = ChannelLost | ChannelBack | ChatMoved
+@dataclass(frozen=True, slots=True)
+class LocaleSeen:
+    """An event of `user_id` said their app runs in `locale` (`fr-FR`, `en_US`; None or
+    empty when it did not say). Adapters report it with every command and press."""
+
+    user_id: str
+    locale: str | None
+
+
+PlatformEvent = ChannelLost | ChannelBack | ChatMoved | LocaleSeen
 
 
 class Channels(Protocol):
@@ -62,10 +72,15 @@ class Places(Protocol):
 
     def let_go_if_unused(self, table: Table) -> None: ...
 
+    def remember_locale(self, user_id: str, locale: str | None) -> None: ...
+
 
 async def happened(places: Places, event: PlatformEvent) -> None:
-    """The tables concerned carry on, close or follow."""
+    """The tables concerned carry on, close or follow; a person's app language is
+    remembered."""
     match event:
+        case LocaleSeen(user_id, locale):
+            locale_seen(places, user_id, locale)
         case ChannelLost(channel, whole_chat=True):
             await chat_closed(places, channel)
         case ChannelLost(channel):
@@ -74,6 +89,16 @@ async def happened(places: Places, event: PlatformEvent) -> None:
             await channel_back(places, channel, with_topics=with_topics)
         case ChatMoved(old_chat, new_chat):
             await chat_moved(places, old_chat, new_chat)
+
+
+def locale_seen(places: Places, user_id: str, locale: str | None) -> None:
+    """Remembered at once, and stored in the background (`People.remember_locale`): the
+    command or press that carried it does not wait on storage. A person's language is a
+    preference: its failure is logged, never put in the way of what they asked."""
+    try:
+        places.remember_locale(user_id, locale)
+    except Exception:
+        log.exception("the app language of %s could not be remembered", user_id)
 
 
 async def channel_gone(places: Places, table_id: int) -> None:
@@ -136,5 +161,5 @@ async def channel_back(places: Places, channel: str, *, with_topics: bool = Fals
     return back
 
 
-__all__ = ["ChannelBack", "ChannelLost", "ChatMoved", "Places", "PlatformEvent", "channel_back",
-           "channel_gone", "happened"]
+__all__ = ["ChannelBack", "ChannelLost", "ChatMoved", "LocaleSeen", "Places", "PlatformEvent",
+           "channel_back", "channel_gone", "happened"]

@@ -50,4 +50,20 @@ async def bots_range(tables: Tables, table_id: int) -> tuple[int, int] | None:
     return max(0, live.game.SEATS.start - 1), live.game.SEATS.stop - 2
 
 
-__all__ = ["bots_range", "move_texts", "seated"]
+def seat_name(tables: Tables, table_id: int, user_id: str) -> str | None:
+    """The name `user_id` plays under at the table, from its copy in memory here (nothing
+    is read: a link drawn for a hand, whose table was just shown); None when the table is
+    not in memory or they hold no seat at it."""
+    table = tables.in_memory(table_id)
+    seat = table.live.seat_of(user_id) if table is not None else None
+    return seat.name if seat is not None else None
+
+
+async def channel_of(tables: Tables, table_id: int) -> str | None:
+    """Where the table lives (its channel key); None when there is no such table or it
+    cannot be read."""
+    live = await tables.live_table(table_id)
+    return None if live is None else live.row.channel
+
+
+__all__ = ["bots_range", "channel_of", "move_texts", "seat_name", "seated"]

@@ -5,8 +5,9 @@ through `Tables.press`, a platform's news through `bot.events.happened`; timers 
 the scheduler (`_run_job`). Each finds the table (by channel, by a button's reference, by
 a timer), reading it if need be, and hands the request to that table's `bot.table.Table`,
 which owns its lock, its state, its timers and its deliveries. Kept here is what is no
-one table's: which tables this process holds in memory and drives, the references
-buttons carry, the `Host` every table is given, and the life of the process. What an
+one table's: which tables this process drives, the `Host` every table is given, and the
+life of the process; which tables it holds in memory is `bot.held`'s, the references
+buttons carry `bot.references`'. What an
 event does before or around a table lives in a module of its own, each given this object
 through a Protocol of what it needs: start-up and take-overs (`bot.startup`), the safety
 net (`bot.stuck`), opening a table (`bot.opening`), a press's check and action
@@ -17,13 +18,9 @@ net (`bot.stuck`), opening a table (`bot.opening`), a press's check and action
 """
 
 import asyncio
-import base64
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -33,6 +30,7 @@ from bot.clock import Clock, RealClock
 from bot.deliveries import Delivery, with_called
 from bot.driving import Driving
 from bot.faults import answers_storage_faults
+from bot.held import Held
 from bot.host import Host
 from bot.i18n import t
 from bot.live import Actor, Live, Reply
@@ -40,7 +38,8 @@ from bot.outbox import Outbox, Sink
 from bot.people import People
 from bot.presses import Pressed
 from bot.privacy import Privacy
-from bot.render import TAG_LENGTH, Rendering, encode_ref
+from bot.references import References
+from bot.render import Rendering
 from bot.scheduler import Job, Scheduler
 from bot.settings import Settings
 from bot.table import MAX_MOVE_CHARS, LobbyMoved, Table
@@ -53,9 +52,6 @@ log = logging.getLogger(__name__)
 # What adapters and tests take from here with `Tables`.
 __all__ = ["MAX_MOVE_CHARS", "Actor", "Live", "LobbyMoved", "Press", "Reply", "RightsUnknown",
            "Table", "Tables"]
-
-# The stored secret that keys table references (`Tables.ref`): generated on first run.
-REFERENCE_SECRET = "table-references"
 
 
 class Tables:
@@ -91,10 +87,10 @@ class Tables:
         self.people = People(repo, platform=platform, settings=self.settings,
                              in_background=self.in_background,
                              on_lang_changed=self._show_hands_of)
-        # Every table this process holds something of (its state, a lock, a resume), and
-        # those whose state is in memory, least recently used first (`_evict`).
-        self._tables: dict[int, Table] = {}
-        self._loaded: OrderedDict[int, Table] = OrderedDict()
+        # The tables this process holds, and those whose state is in memory (`bot.held`).
+        self.held = Held(lambda table_id: self.table_type(self.host, table_id),
+                         clock=self.clock, settings=self.settings, forget=self.outbox.forget)
+        self._loaded = self.held.loaded
         self._background: set[asyncio.Task[None]] = set()
         self._watching: asyncio.Task[None] | None = None  # `unstick`, now and then
         # Tables the last look found waiting on nothing, with the stamp they had then.
@@ -102,7 +98,7 @@ class Tables:
         # Tables whose move log this process checked against their snapshot (once each).
         self.verified: set[int] = set()
         self.repaired: list[int] = []  # tables whose snapshot was rebuilt from the move log
-        self._reference_key: bytes | None = None
+        self.references = References(repo)
         # All a table needs of the rest of the bot: each table is given this, never `self`.
         # A person's language is asked of `self.lang_of` at each call: whatever stands in
         # for it (the adapters' tests put a storage fault there) must word a table's
@@ -171,16 +167,10 @@ class Tables:
     # --- the tables in memory -------------------------------------------------------------
 
     def table(self, table_id: int) -> Table:
-        """The one object of this table here, made on first need (nothing is read yet)."""
-        table = self._tables.get(table_id)
-        if table is None:
-            table = self._tables[table_id] = self.table_type(self.host, table_id)
-        return table
+        return self.held.table(table_id)
 
     def in_memory(self, table_id: int) -> Table | None:
-        """The table if its state is in memory here, else None (nothing is read)."""
-        table = self._loaded.get(table_id)
-        return table if table is not None and table.loaded else None
+        return self.held.in_memory(table_id)
 
     async def loaded_table(self, table_id: int, *, check: bool = True) -> Table | None:
         """The table with its state read (and its log checked, with `check`), up to date
@@ -199,50 +189,16 @@ class Tables:
         return table
 
     def used(self, table: Table) -> None:
-        """A table's state in memory was used: the last to be let go."""
-        if self._tables.get(table.id) is table:  # else let go already: its holder finishes
-            self._loaded.move_to_end(table.id)
-            table.live.touched = self.clock.now()
+        self.held.used(table)
 
     def read(self, table: Table) -> None:
-        """A table's state was read into memory: kept, and the idle ones let go now."""
-        if self._tables.get(table.id) is not table:
-            return  # let go already: its holder finishes with it, nobody else sees it
-        self._loaded[table.id] = table
-        self._loaded.move_to_end(table.id)
-        table.live.touched = self.clock.now()
-        self._evict()
-
-    def _evict(self) -> None:
-        """Let go of tables nobody touched for `cache_idle_seconds`, and the least recently
-        used past `cached_tables`. Idleness, not a count: however many tables are in play at
-        once, none of them reloads on every move; the count only bounds memory. A table
-        whose lock is held stays, however old: one object per table, one copy.
-
-        `_loaded` is kept in order of use, so the idle ones are at its front."""
-        idle_since = self.clock.now() - self.settings.cache_idle_seconds
-        for _ in range(len(self._loaded)):
-            oldest = next(iter(self._loaded.values()))
-            if len(self._loaded) <= self.settings.cached_tables and oldest.loaded \
-                    and oldest.live.touched >= idle_since:
-                break
-            if oldest.busy():
-                self._loaded.move_to_end(oldest.id)
-                continue
-            self.drop(oldest.id)
+        self.held.read(table)
 
     def drop(self, table_id: int) -> None:
-        """Forget the table here: the next event for it reads it from storage."""
-        self._tables.pop(table_id, None)
-        self._loaded.pop(table_id, None)
-        self.outbox.forget(table_id)
+        self.held.drop(table_id)
 
     def let_go_if_unused(self, table: Table) -> None:
-        # A table whose lock is held, or that is being read or resumed, stays: a second
-        # object of it would take moves the first never sees.
-        if not table.loaded and not table.busy() and table.resuming is None \
-                and self._tables.get(table.id) is table:
-            self.drop(table.id)
+        self.held.let_go_if_unused(table)
 
     async def in_channel(self, channel: str) -> Table | None:
         logs.bind(platform=self.platform, channel=channel)
@@ -290,7 +246,7 @@ class Tables:
 
     def idle(self, table_id: int) -> bool:
         """Nothing under way for the table here: it can be handed to another process."""
-        table = self._tables.get(table_id)
+        table = self.held.tables.get(table_id)
         return (table is None or not table.busy()) and not self.outbox.busy(table_id)
 
     def let_go(self, table_id: int) -> None:
@@ -301,18 +257,7 @@ class Tables:
         self.read_again(table_id)
 
     def read_again(self, table_id: int) -> None:
-        """The table's copy here may be behind what is stored: its next use reads it.
-
-        The object stays. Replacing it would leave two copies whenever something already
-        held the old one (a press between its first look and the lock, a change under the
-        lock): that one's move, seats and timers would land on a copy nobody else reads,
-        and the game would wait for good."""
-        table = self._tables.get(table_id)
-        if table is None:
-            return
-        table.stale = True
-        table.resuming = table.resuming_seats = None
-        table.deadline_resumed = None
+        self.held.read_again(table_id)
 
     async def take_over(self, table_id: int) -> None:
         await startup.take_over(self, table_id)
@@ -325,20 +270,11 @@ class Tables:
     # --- table references -----------------------------------------------------------------
 
     async def ref(self, table_id: int) -> str:
-        """How buttons and links name a table: its id and a tag only this bot can make (an
-        HMAC under a secret stored in the database on first run), so no one can name a
-        table they were never shown by counting ids."""
-        if self._reference_key is None:
-            stored = await self.repo.secret(REFERENCE_SECRET, secrets.token_urlsafe(32))
-            self._reference_key = stored.encode()
-        digest = hmac.new(self._reference_key, f"table:{table_id}".encode(),
-                          hashlib.sha256).digest()
-        return encode_ref(table_id, base64.urlsafe_b64encode(digest).decode()[:TAG_LENGTH])
+        """How buttons and links name a table (`bot.references`)."""
+        return await self.references.ref(table_id)
 
     async def genuine(self, table_id: int, tag: str) -> bool:
-        # Checked before the table is loaded: a forged reference costs no database read.
-        expected = await self.ref(table_id)
-        return hmac.compare_digest(expected.encode(), encode_ref(table_id, tag).encode())
+        return await self.references.genuine(table_id, tag)
 
     # --- languages and settings -----------------------------------------------------------
     # Kept by `self.people`; these are what the adapters, bot/queries.py and bot/privacy.py
@@ -379,9 +315,7 @@ class Tables:
         self.people.forget(user_id)
 
     def naming(self, user_id: str) -> list[Table]:
-        """The tables in memory here whose copy names the person, in id order."""
-        return sorted((table for table in self._loaded.values()
-                       if table.loaded and table.names_person(user_id)), key=lambda t: t.id)
+        return self.held.naming(user_id)
 
     async def forget_everywhere(self, user_id: str) -> bool:
         """The person was forgotten in the database: every other process serving this

@@ -1,5 +1,6 @@
 """Every SQL statement of the repository, written once with named parameters (`:name`)
-and rendered per database: `?` for SQLite, `$1`, `$2`… for PostgreSQL.
+and rendered per database: `?` for SQLite, `$1`, `$2`… for PostgreSQL. Those only
+retention and /forgetme use are beside their bodies, in `db.store_privacy`.
 
 A statement the two databases spell differently (`json_each` against `unnest`, a row
 lock SQLite has no words for, a collation) carries its PostgreSQL spelling beside it.
@@ -289,76 +290,6 @@ STATS = Sql(
     " FROM results AS r JOIN tables AS t ON t.id = r.table_id"
     " WHERE r.user_id = :user_id AND t.platform = :platform AND t.status = 'finished'"
     " GROUP BY t.game ORDER BY COUNT(*) DESC, t.game COLLATE \"C\"")
-
-# ------------------------------------------------------------------ retention, privacy
-
-# Closed tables (the bot lost their channel) that a newer table of the same channel rules
-# out for good: a channel's closed table comes back only if it is the channel's newest.
-DELETE_SUPERSEDED = Sql(
-    "DELETE FROM tables WHERE status = 'closed' AND EXISTS (SELECT 1 FROM tables AS newer"
-    " WHERE newer.platform = tables.platform AND newer.channel = tables.channel"
-    " AND newer.id > tables.id)")
-DELETE_ENDED_BEFORE = Sql("DELETE FROM tables WHERE status IN ('finished', 'cancelled')"
-                          " AND updated_at < :before")
-
-# The ids of every table naming a person, each part through an index (the migrations'
-# `people`): their seats, seats a bot took over from them, results, tables they host, and
-# the user lists of tables' settings.
-_PERSON_TABLES = (
-    "SELECT table_id FROM seats WHERE user_id = :user_id"
-    " UNION SELECT table_id FROM seats WHERE former_user_id = :user_id"
-    " UNION SELECT table_id FROM results WHERE user_id = :user_id"
-    " UNION SELECT id FROM tables WHERE host = :user_id"
-    " UNION SELECT table_id FROM settings_people WHERE user_id = :user_id")
-
-
-def _platform_is(text: str) -> Sql:
-    """`text` with its `{platform}` term spelled per database: SQLite's `+platform` keeps
-    it off an index on the platform, or SQLite would read all the platform's tables."""
-    return Sql(text.format(platform="+platform"), postgres=text.format(platform="platform"))
-
-
-USER_TABLES = _platform_is(
-    f"SELECT {TABLE_COLUMNS},"
-    " EXISTS (SELECT 1 FROM seats AS s WHERE s.table_id = t.id"
-    " AND (s.user_id = :user_id OR s.former_user_id = :user_id))"
-    " OR EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id"
-    " AND r.user_id = :user_id) AS named"
-    " FROM tables AS t WHERE {platform} = :platform AND id IN (" + _PERSON_TABLES
-    + ") ORDER BY id")
-OPEN_TABLES_NAMING = _platform_is(
-    "SELECT id FROM tables WHERE {platform} = :platform AND " + IS_OPEN
-    + " AND id IN (" + _PERSON_TABLES + ")")
-# Each statement finds the person's rows through an index, then checks the table's
-# platform row by row: the cost follows their own tables, not everybody's.
-_OF_PLATFORM = "(SELECT platform FROM tables AS p WHERE p.id = table_id) = :platform"
-FORGET_SEAT = Sql("UPDATE seats SET name = :name, user_id = NULL, former_user_id = NULL,"
-                  " is_bot = TRUE WHERE table_id = :table_id AND user_id = :user_id")
-FORGET_RESULT = Sql("UPDATE results SET name = :name, user_id = NULL"
-                    " WHERE table_id = :table_id AND user_id = :user_id")
-FORGET_SEATS = Sql("UPDATE seats SET name = :name, user_id = NULL, former_user_id = NULL,"
-                   f" is_bot = TRUE WHERE user_id = :user_id AND {_OF_PLATFORM}")
-FORGET_RESULTS = Sql("UPDATE results SET name = :name, user_id = NULL"
-                     f" WHERE user_id = :user_id AND {_OF_PLATFORM}")
-FORGET_FORMER_SEATS = Sql("UPDATE seats SET former_user_id = NULL"
-                          f" WHERE former_user_id = :user_id AND {_OF_PLATFORM}")
-FORGET_HOST = Sql("UPDATE tables SET host = '' WHERE host = :user_id AND platform = :platform")
-SETTINGS_NAMING = _platform_is(
-    "SELECT id, settings FROM tables WHERE {platform} = :platform AND id IN"
-    " (SELECT table_id FROM settings_people WHERE user_id = :user_id)")
-SET_SETTINGS = Sql("UPDATE tables SET settings = :settings WHERE id = :table_id")
-FORGET_HANDS = Sql(
-    "DELETE FROM messages WHERE key LIKE 'hand:%'"
-    f" AND json_extract(extra, '$.user') = :user_id AND {_OF_PLATFORM}",
-    postgres="DELETE FROM messages WHERE key LIKE 'hand:%'"
-    f" AND (extra::json ->> 'user') = :user_id AND {_OF_PLATFORM}")
-FORGET_USER_SETTINGS = Sql("DELETE FROM user_settings WHERE platform = :platform"
-                           " AND user_id = :user_id")
-MARK_CHANGED = Sql(
-    "UPDATE tables SET updated_at = max(:now, updated_at + 0.001)"
-    " WHERE id IN (SELECT value FROM json_each(:table_ids))",
-    postgres="UPDATE tables SET updated_at = GREATEST(:now, updated_at + 0.001)"
-    " WHERE id = ANY(:table_ids::bigint[])")
 
 # ----------------------------------------------------------------------------- ratings
 

@@ -37,7 +37,6 @@ from db.repository import (
     UserSettings,
     VersionConflict,
     lobby_of,
-    settings_without,
 )
 from db.rows import dumps, seat_row, table_row
 from db.statements import (
@@ -49,7 +48,8 @@ from db.statements import (
     fetch_one,
     fetch_one_fenced,
 )
-from db.store_ratings import RatingStore, forget_ratings, stand_in
+from db.store_privacy import PrivacyStore
+from db.store_ratings import RatingStore
 
 T = TypeVar("T")
 Mode = Literal["read", "write", "transaction", "wipe"]
@@ -61,7 +61,7 @@ WRITE: Mode = "write"
 TRANSACTION: Mode = "transaction"
 
 
-class Store(RatingStore, Repository):
+class Store(RatingStore, PrivacyStore, Repository):
     """What both repositories share: each method names its body and how it runs; the
     subclass runs it (`_do`) on its own connection."""
 
@@ -226,19 +226,6 @@ class Store(RatingStore, Repository):
 
     async def table_counts(self) -> dict[tuple[str, str], int]:
         return await self._do(READ, table_counts)
-
-    async def delete_tables_before(self, before: float | None) -> int:
-        return await self._do(WIPE, delete_tables_before, before)
-
-    # ------------------------------------------------------------------ privacy
-
-    async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
-        return await self._do(READ, user_tables, platform, user_id)
-
-    async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
-                          default_name: str) -> None:
-        await self._do(WIPE, forget_user, platform, user_id, dict(names), default_name,
-                       self._now(), stand_in())
 
 
 # ------------------------------------------------------------------------------- bodies
@@ -504,49 +491,3 @@ def stats(platform: str, user_id: str) -> Body[list[GameStats]]:
 def table_counts() -> Body[dict[tuple[str, str], int]]:
     rows = yield fetch(S.TABLE_COUNTS)
     return {(game, status): count for game, status, count in rows}
-
-
-def delete_tables_before(before: float | None) -> Body[int]:
-    # ON DELETE CASCADE takes seats, moves, messages, deadlines and results along. Closed
-    # tables that can never come back go first, while the newer tables that rule them out
-    # are still there to say so.
-    deleted: int = yield execute(S.DELETE_SUPERSEDED)
-    if before is not None:
-        deleted += yield execute(S.DELETE_ENDED_BEFORE, before=before)
-    return deleted
-
-
-def user_tables(platform: str, user_id: str) -> Body[list[TableRow]]:
-    rows = yield fetch(S.USER_TABLES, platform=platform, user_id=user_id)
-    # A settings list only says the id is there somewhere: keep exact matches.
-    found = [(table_row(row), row[13]) for row in rows]
-    return [table for table, named in found if named or table.host == user_id
-            or settings_without(table.settings, user_id) is not None]
-
-
-def forget_user(platform: str, user_id: str, names: dict[int, str], default_name: str,
-                now: float, anonymous: str) -> Body[None]:
-    person = {"platform": platform, "user_id": user_id}
-    # Open tables that name them, read before anything changes: marked as changed.
-    named = [row[0] for row in (yield fetch(S.OPEN_TABLES_NAMING, **person))]
-    for table_id, name in names.items():
-        yield execute(S.FORGET_SEAT, name=name, table_id=table_id, user_id=user_id)
-        yield execute(S.FORGET_RESULT, name=name, table_id=table_id, user_id=user_id)
-    # Tables joined since `names` was read, if any.
-    yield execute(S.FORGET_SEATS, name=default_name, **person)
-    yield execute(S.FORGET_RESULTS, name=default_name, **person)
-    yield execute(S.FORGET_FORMER_SEATS, **person)
-    yield execute(S.FORGET_HOST, **person)
-    for table_id, text in (yield fetch(S.SETTINGS_NAMING, **person)):
-        cleaned = settings_without(json.loads(text), user_id)
-        if cleaned is not None:
-            yield execute(S.SET_SETTINGS, settings=dumps(cleaned), table_id=table_id)
-    yield execute(S.FORGET_HANDS, **person)
-    yield execute(S.FORGET_USER_SETTINGS, **person)
-    # Before the ratings: on PostgreSQL a game of theirs that is ending holds its table's
-    # row until it commits (and locks their rating after it), and the entry it logs is
-    # not seen until then. Marking the table first waits for that end, so its entry is
-    # anonymised too; the other way round, the two deadlocked.
-    if named:
-        yield execute(S.MARK_CHANGED, now=now, table_ids=named)
-    yield from forget_ratings(platform, user_id, anonymous)

@@ -78,9 +78,6 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     the table's own channel. Buttons do not use them: see `press_of`."""
     user = interaction.user
     admin = interaction.guild_id is not None and interaction.permissions.manage_messages
-    tables = getattr(interaction.client, "tables", None)
-    if tables is not None:  # private answers and hands follow the user's Discord language
-        tables.remember_locale(str(user.id), str(interaction.locale))
     logs.bind(platform="discord", channel=interaction.channel_id)
     return Actor(str(user.id), user.display_name, is_admin=admin)
 
@@ -363,7 +360,15 @@ class TapisDiscord(discord.Client):
         """Before every command, in the task that runs it: what it stores is recorded."""
         changes.track()
         await self._note_home(interaction)
+        if interaction.type is not discord.InteractionType.autocomplete:
+            await self._seen(interaction)
         return True
+
+    async def _seen(self, interaction: discord.Interaction) -> None:
+        """Private answers and hands follow the user's Discord language: each command and
+        press says which it is."""
+        await events.happened(self.tables, events.LocaleSeen(str(interaction.user.id),
+                                                             str(interaction.locale)))
 
     async def _note_home(self, interaction: discord.Interaction) -> None:
         """In a cluster, the guild of the channel a table may be made in: the table's home
@@ -409,6 +414,7 @@ class TapisDiscord(discord.Client):
     async def _press(self, interaction: discord.Interaction) -> None:
         changes.track()
         await self._note_home(interaction)
+        await self._seen(interaction)
         payload = str(_data_of(interaction).get("custom_id", ""))
         actor = actor_of(interaction)
         press = press_of(interaction, payload)
@@ -854,9 +860,8 @@ def offer_page(client: TapisDiscord, web: WebServer) -> None:
     web.add("discord", client.tables)
 
     def private(user_id: str, table_id: int, ref: str) -> str | None:
-        table = client.tables.in_memory(table_id)
-        seat = table.live.seat_of(user_id) if table is not None else None
-        person = Person("discord", user_id, seat.name if seat is not None else user_id)
+        name = queries.seat_name(client.tables, table_id, user_id)
+        person = Person("discord", user_id, name if name is not None else user_id)
         return web_links.private_link(settings, web.signer, person, table_id, ref)
 
     client.sink.watch_link = lambda ref: web_links.table_url(settings, ref)

@@ -53,7 +53,7 @@ from adapters.telegram.usernames import Usernames
 from adapters.web import chat as web_links
 from adapters.web.auth import Person
 from adapters.web.server import WebServer
-from bot import changes, commands, events, logs, present, ratings
+from bot import changes, commands, events, logs, present, queries, ratings
 from bot.authority import Press, RightsUnknown
 from bot.clock import Clock
 from bot.i18n import LANGS, t
@@ -297,7 +297,7 @@ class TelegramBot:
                 table = await self.tables.table_for_channel(place.key)
                 if table is None or table.host != str(user.id):
                     raise
-        self.tables.remember_locale(str(user.id), user.language_code)
+        await events.happened(self.tables, events.LocaleSeen(str(user.id), user.language_code))
         return Actor(str(user.id), actor_name(user), is_admin=is_admin), place
 
     async def _is_admin(self, chat_id: int, user_id: int, message: Message | None = None
@@ -327,8 +327,8 @@ class TelegramBot:
         lists them in the table's chat, as for an invitation link."""
         if person.platform != PLATFORM or not person.user_id.lstrip("-").isdecimal():
             return False
-        live = await self.tables.live_table(table_id)
-        return live is not None and await self._is_member(person.user_id, live.row.channel)
+        channel = await queries.channel_of(self.tables, table_id)
+        return channel is not None and await self._is_member(person.user_id, channel)
 
     async def _status_in(self, chat_id: int, user_id: int) -> str | None:
         """The user's status in the chat, as getChatMember says; None when Telegram says
@@ -744,7 +744,7 @@ class TelegramBot:
         user = query.from_user
         chat = query.message.chat if query.message is not None else None
         logs.bind(platform=PLATFORM, channel=chat.id if chat is not None else None)
-        self.tables.remember_locale(str(user.id), user.language_code)
+        await events.happened(self.tables, events.LocaleSeen(str(user.id), user.language_code))
         actor = Actor(str(user.id), actor_name(user))
         press = self._press_of(query.message, user.id, query.data or "")
         if press is None:

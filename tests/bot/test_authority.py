@@ -300,7 +300,7 @@ async def test_a_key_that_cannot_be_read_is_refused_with_the_storage_sentence(ha
     await harness.tables.settle()
     # The key is read on first need (the start-up redraw of recent tables may have read it
     # already): forget it, so the next press must read it again.
-    harness.tables._reference_key = None
+    harness.tables.references._key = None
 
     async def unreadable(*args):
         raise StorageError("disk I/O error")
