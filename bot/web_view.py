@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import present
-from bot.i18n import CATALOGUES, t
-from bot.live import Live
+from bot.i18n import CATALOGUES, LANGS, t
+from bot.live import NARRATION_LINES, Live
 from bot.render import decode_ref
 from bot.replay import replay_path
 from bot.tables import Tables
@@ -133,7 +133,7 @@ def public_part(live: Live, ref: str, lang: str) -> dict[str, Any]:
         return out
     game = live.game
     over = game.outcome(state)
-    out["last"] = live.last_lines()[0]
+    out["last"] = last_said(live, lang)
     if over is not None or row.status == FINISHED:
         # The game is over: every hand is public now.
         out["hands"] = [game.view(state, s).get("hand") for s in range(len(live.seats))]
@@ -142,6 +142,27 @@ def public_part(live: Live, ref: str, lang: str) -> dict[str, Any]:
         if row.status == FINISHED:
             out["replay"] = replay_path(ref)
     return out
+
+
+def last_said(live: Live, lang: str) -> list[str]:
+    """The table's last moves as its message shows them (`Live.last_lines`), in `lang`.
+    A move is put into words in its channel's language; a page reads the reader's, so a
+    move told in another is said again from the events it keeps (`present.told`'s
+    arguments end with the language), once per table version and language."""
+    said: list[list[str]] = []
+    count = 0
+    for told in reversed(live.told):
+        lines = told.lines
+        if len(told.args) == 4 and told.args[3] in LANGS and told.args[3] != lang:
+            try:
+                lines = told.say(*told.args[:3], lang)
+            except Exception:  # a narration bug costs the translation, not the page
+                log.exception("a move could not be told in %s", lang)
+        said.append(lines)
+        count += len(lines)
+        if count >= NARRATION_LINES:
+            break
+    return [line for lines in reversed(said) for line in lines][-NARRATION_LINES:]
 
 
 def seat_part(live: Live, seat: int | None, now: float) -> dict[str, Any]:

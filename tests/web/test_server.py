@@ -439,6 +439,8 @@ async def test_two_pages_at_one_table_each_see_the_others_move_within_a_second(r
 
 
 async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(repo):
+    from bot.web_view import last_said
+
     """What every page of a table version is sent alike is drawn once per version and
     language: two players and a spectator of one version, two languages, each frame
     still holds exactly its own seat's view (the spectator's, the public's)."""
@@ -464,6 +466,7 @@ async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(
               "cy": Person("telegram", "44", "Cy", "en"),
               "dora": Person("telegram", "45", "Dora", "fr")}
     checked: dict[str, int] = dict.fromkeys(people, 0)
+    said_fr = 0
     try:
         async with aiohttp.ClientSession() as http:
             pages = {}
@@ -492,6 +495,11 @@ async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(
                     assert frame["seat"] == (None if holder is None else holder.seat)
                     assert frame["hands"] is None
                     assert frame["lang"] == ("fr" if who == "dora" else "en")
+                    # The last moves in the reader's language, said again for Dora.
+                    assert frame["last"] == last_said(now, frame["lang"])
+                    if who == "dora" and frame["last"]:
+                        assert frame["last"] != now.last_lines()[0]
+                        said_fr += 1
                     if holder is None:
                         assert "hand" not in frame["view"] and frame["moves"] == []
                     checked[who] += 1
@@ -502,7 +510,7 @@ async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(
                 if actor is not None:
                     move = live.game.legal_moves(live.state, mover)[0]
                     assert (await tables.play(actor, "-100", str(move))).ok
-            assert all(checked.values()), checked
+            assert all(checked.values()) and said_fr, checked
             for ws in pages.values():
                 await ws.close()
     finally:
