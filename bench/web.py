@@ -38,7 +38,7 @@ import aiohttp
 
 from adapters.web.auth import Person, Signer
 from adapters.web.server import COOKIE, Page, WebServer
-from bot.live import Actor
+from bot.live import Actor, Live
 from bot.settings import Settings
 from bot.tables import Tables
 from bot.web_view import Watchers
@@ -76,8 +76,9 @@ class TimedServer(WebServer):
         self.pushes: list[float] = []
         self.measuring = False
 
-    async def _frame(self, page: Page) -> tuple[tuple[object, ...], str] | None:
-        drawn = await super()._frame(page)
+    async def _frame(self, page: Page, read: dict[tuple[str, int], Live | None] | None = None
+                     ) -> tuple[tuple[object, ...], str] | None:
+        drawn = await super()._frame(page, read)
         if drawn is not None and self.measuring and drawn[0] != page.last:  # to be sent
             key = drawn[0]
             told = self.timed.told.get((int(key[1]), int(key[2])))  # type: ignore[call-overload]

@@ -189,5 +189,19 @@ def _step(game: Any, state: Any, seats: int, move: MoveRow | None, lines: list[s
         "lines": lines,
         "view": public,
         "hands": [game.view(state, s, public=public).get("hand") for s in range(seats)],
+        **_unseen(state),
         "round_ended": ended,
     }
+
+
+def _unseen(state: Any) -> dict[str, list[str] | None]:
+    """The cards no seat's view holds: Michigan's extra hand (la veuve) until the dealer
+    takes it, or keeps their own, or the auction ends; then the hand out of play (the one
+    given up for it, or the extra hand nobody took). The game is over: a replay hides
+    nothing, so they are shown where they exist, as any hand is. Other games deal every
+    card to a seat or a draw pile their view already counts."""
+    from engine import michigan
+
+    if not isinstance(state, michigan.State):
+        return {}
+    return {"extra": list(state.extra) or None, "out_of_play": list(state.dead) or None}

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import present
-from bot.i18n import CATALOGUES, t
-from bot.live import Live
+from bot.i18n import CATALOGUES, LANGS, t
+from bot.live import NARRATION_LINES, Live
 from bot.render import decode_ref
 from bot.replay import replay_path
 from bot.tables import Tables
@@ -104,18 +104,27 @@ async def seat_view(tables: Tables, table_id: int, user_id: str | None,
                       else tables.channel_lang(row.channel))
     holder = live.seat_of(user_id) if user_id else None
     seat = holder.seat if holder is not None else None
+    ref = live.ref or await tables.ref(row.id)
+    return {**public_part(live, ref, lang), **seat_part(live, seat, tables.clock.now())}
+
+
+def public_part(live: Live, ref: str, lang: str) -> dict[str, Any]:
+    """What every page of this table version in `lang` is sent alike, whoever reads it:
+    the names, the narration, the words, and once the game is over every hand. It takes no
+    seat, so that a page server may draw it once for all its pages (`seat_part` adds what
+    one seat sees). The names and narration are `lang`'s: it is kept per language."""
+    row = live.row
     names = present.names(live, lang)
     out: dict[str, Any] = {
-        "table": {"id": row.id, "ref": live.ref or await tables.ref(row.id), "game": row.game,
-                  "name": live.game.NAME, "status": row.status, "version": row.version,
+        "table": {"id": row.id, "ref": ref, "game": row.game, "name": live.game.NAME,
+                  "status": row.status, "version": row.version,
                   "title": str(row.settings.get("title", ""))},
         "lang": lang,
-        "seats": [{"name": names[s.seat] if s.seat < len(names) else s.name,
-                   "bot": s.is_bot, "you": s.seat == seat} for s in live.seats],
+        # Whose seat is whose is the frame's "seat": the names are everyone's alike.
+        "seats": [{"name": names[s.seat] if s.seat < len(names) else s.name, "bot": s.is_bot}
+                  for s in live.seats],
         "extra_names": names[len(live.seats):],
-        "seat": seat,
-        "view": None, "moves": [], "hands": None, "outcome": None, "deadline_in": None,
-        "last": [], "to_act": [],
+        "hands": None, "outcome": None, "last": [],
         "lines": present.table(live, lang).lines,
         "words": words(lang),
     }
@@ -124,26 +133,61 @@ async def seat_view(tables: Tables, table_id: int, user_id: str | None,
         return out
     game = live.game
     over = game.outcome(state)
-    if seat is not None and row.status == PLAYING:
-        view = dict(live.seat_view(seat))
-    else:
-        view = dict(live.public_view())
-    out["view"] = view
-    out["to_act"] = list(view.get("to_act", []))
-    out["last"] = live.last_lines()[0]
+    out["last"] = last_said(live, lang)
     if over is not None or row.status == FINISHED:
         # The game is over: every hand is public now.
         out["hands"] = [game.view(state, s).get("hand") for s in range(len(live.seats))]
         if over is not None:
             out["outcome"] = {"scores": list(over.scores), "ranking": list(over.ranking)}
         if row.status == FINISHED:
-            out["replay"] = replay_path(out["table"]["ref"])
-    elif row.status == PLAYING:
+            out["replay"] = replay_path(ref)
+    return out
+
+
+def last_said(live: Live, lang: str) -> list[str]:
+    """The table's last moves as its message shows them (`Live.last_lines`), in `lang`.
+    A move is put into words in its channel's language; a page reads the reader's, so a
+    move told in another is said again from the events it keeps (`present.told`'s
+    arguments end with the language), once per table version and language."""
+    said: list[list[str]] = []
+    count = 0
+    for told in reversed(live.told):
+        lines = told.lines
+        if len(told.args) == 4 and told.args[3] in LANGS and told.args[3] != lang:
+            try:
+                lines = told.say(*told.args[:3], lang)
+            except Exception:  # a narration bug costs the translation, not the page
+                log.exception("a move could not be told in %s", lang)
+        said.append(lines)
+        count += len(lines)
+        if count >= NARRATION_LINES:
+            break
+    return [line for lines in reversed(said) for line in lines][-NARRATION_LINES:]
+
+
+def seat_part(live: Live, seat: int | None, now: float) -> dict[str, Any]:
+    """What `seat` (None: the public) sees beyond `public_part`: its own view of the game
+    (its hand while the game runs, nothing of another seat's), its moves and deadline."""
+    row = live.row
+    out: dict[str, Any] = {
+        "seat": seat, "view": None, "moves": [], "to_act": [], "deadline_in": None,
+    }
+    state = live.state
+    if state is None or row.status == LOBBY:
+        return out
+    game = live.game
+    if seat is not None and row.status == PLAYING:
+        view = dict(live.seat_view(seat))
+    else:
+        view = dict(live.public_view())
+    out["view"] = view
+    out["to_act"] = list(view.get("to_act", []))
+    if game.outcome(state) is None and row.status == PLAYING:
         if seat is not None and seat in game.to_act(state):
             out["moves"] = _moves(live, seat, view.get("hand") or [])
         deadline = live.deadline
         if deadline is not None and deadline.version == row.version:
-            out["deadline_in"] = max(0.0, deadline.due_at - tables.clock.now())
+            out["deadline_in"] = max(0.0, deadline.due_at - now)
             out["deadline_seat"] = deadline.seat
     return out
 

@@ -33,9 +33,9 @@ from adapters.web.auth import (
 from adapters.web.replays import ReplayPages
 from bot.commands import Command, Join, Play, run
 from bot.i18n import LANGS, t
-from bot.live import Actor
+from bot.live import Actor, Live
 from bot.tables import Tables
-from bot.web_view import Watchers, genuine_table, seat_view
+from bot.web_view import Watchers, genuine_table, public_part, seat_part
 from db.repository import LOBBY, StorageError
 
 log = logging.getLogger(__name__)
@@ -102,6 +102,8 @@ class WebServer:
         self.spent = Spent()
         self.pages: set[Page] = set()
         self._frames: dict[tuple[object, ...], tuple[float, str]] = {}
+        # Per table version and language: the JSON of what all its pages are sent alike.
+        self._shared: dict[tuple[object, ...], str] = {}
         self._dirty: dict[Page, None] = {}  # pages to send their change, in order told
         self._draining: asyncio.Task[None] | None = None
         self.runner: web.AppRunner | None = None
@@ -471,6 +473,9 @@ class WebServer:
         while self._dirty:
             await asyncio.sleep(0)  # presses made ready on this turn go first
             pages, self._dirty = list(self._dirty), {}
+            # The pages of one table told in one batch read it once: the same copy, or
+            # for a table another process drives, one row read for all of them.
+            read: dict[tuple[str, int], Live | None] = {}
             for n, page in enumerate(pages):
                 if n and n % PAGES_PER_TURN == 0:
                     await asyncio.sleep(0)
@@ -482,7 +487,7 @@ class WebServer:
                     page.pushing = asyncio.get_running_loop().create_task(self._push(page))
                     continue
                 try:
-                    await self._send_once(page)
+                    await self._send_once(page, read)
                 except Exception:  # one page's failure is no other page's
                     log.exception("a web page could not be sent its table")
 
@@ -491,12 +496,14 @@ class WebServer:
             if not await self._send_once(page):
                 return
 
-    async def _send_once(self, page: Page) -> bool:
+    async def _send_once(self, page: Page,
+                         read: dict[tuple[str, int], Live | None] | None = None) -> bool:
         """Send the page its newest frame if it shows something new; False when the page
-        cannot be sent anything (its table unreadable, its socket gone)."""
+        cannot be sent anything (its table unreadable, its socket gone). `read`: the
+        tables read for the pages of this batch."""
         page.dirty = False
         try:
-            drawn = await self._frame(page)
+            drawn = await self._frame(page, read)
         except StorageError:
             log.warning("a web page's table could not be read", exc_info=True)
             return False
@@ -512,50 +519,80 @@ class WebServer:
             return False
         return True
 
-    async def _frame(self, page: Page) -> tuple[tuple[object, ...], str] | None:
-        """The page's next frame. Pages of the same seat (every spectator of a table is
-        the public) share one drawing of a change: a table watched by hundreds of pages
-        is drawn once per seat, not once per page."""
+    async def _frame(self, page: Page, read: dict[tuple[str, int], Live | None] | None = None
+                     ) -> tuple[tuple[object, ...], str] | None:
+        """The page's next frame. What every page of a table version is sent alike (names,
+        narration and words in one language, every hand once the game is over:
+        `public_part`) is drawn and encoded once per version and language; each seat adds
+        its own view (`seat_part`), drawn once per seat and shared by that seat's pages
+        (every spectator of a table is the public). A page's frame is its seat's part and
+        the shared one, and never another seat's: the shared part takes no seat."""
         if page.tables is None or page.table_id is None or page.person is None:
             return None
-        live = await page.tables.live_table(page.table_id)
+        tables = page.tables
+        live = await self._live(tables, page.table_id, read)
         if live is None:
             return None
         holder = live.seat_of(page.person.user_id)
-        lang = await self._page_lang(page)
+        seat = None if holder is None else holder.seat
+        lang = await self._page_lang(page, live)
         said = self.said(live.id) if self.said is not None else None
-        key = (page.tables.platform, live.id, live.row.version, live.row.updated_at,
-               None if holder is None else holder.seat, lang, tuple(said or ()))
+        version = (tables.platform, live.id, live.row.version, live.row.updated_at)
+        key = (*version, seat, lang, tuple(said or ()))
         now = time.monotonic()
         kept = self._frames.get(key)
         if kept is not None and now - kept[0] < FRAME_REUSE:
             return key, kept[1]
-        view = await seat_view(page.tables, page.table_id, page.person.user_id, lang)
-        if view is None:
-            return None
+        shared = self._shared.get((*version, lang))
+        if shared is None:
+            ref = live.ref or await tables.ref(live.id)
+            shared = json.dumps(public_part(live, ref, lang), ensure_ascii=False,
+                                separators=(",", ":"))[1:-1]
+            if len(self._shared) >= KEPT_FRAMES:
+                self._shared.clear()
+            self._shared[(*version, lang)] = shared
+        own = seat_part(live, seat, tables.clock.now())
         if said is not None:
-            view["said"] = said
-        if self.local is None and view["table"]["status"] == LOBBY and view["seat"] is None \
-                and page.person.user_id:
-            view["can_join"] = True  # a spectator the platform lists in the chat
-        if self.local is not None and view["table"]["status"] not in {"lobby", "playing"}:
-            view["games"] = _games()  # a new table may be opened from the page
-        frame = json.dumps({"type": "view", **view}, ensure_ascii=False,
-                           separators=(",", ":"))
+            own["said"] = said
+        status = live.row.status
+        if self.local is None and status == LOBBY and seat is None and page.person.user_id:
+            own["can_join"] = True  # a spectator the platform lists in the chat
+        if self.local is not None and status not in {"lobby", "playing"}:
+            own["games"] = _games()  # a new table may be opened from the page
+        frame = '{"type":"view",' + shared + "," + json.dumps(
+            own, ensure_ascii=False, separators=(",", ":"))[1:]
         if len(self._frames) >= KEPT_FRAMES:
             self._frames.clear()
         self._frames[key] = (now, frame)
         return key, frame
 
-    async def _page_lang(self, page: Page) -> str:
-        """The player's own /lang, else their app's language, else the table's channel's."""
+    async def _live(self, tables: Tables, table_id: int,
+                    read: dict[tuple[str, int], Live | None] | None = None) -> Live | None:
+        """The table as it is now. One this process drives, checked and in memory, is its
+        copy as it stands, with nothing to read; another is read once per batch of pages."""
+        table = tables.in_memory(table_id)
+        if table is not None and not table.stale and tables.drives(table_id) \
+                and table_id in tables.verified and table.kept is not None:
+            return table.kept
+        if read is None:
+            return await tables.live_table(table_id)
+        key = (tables.platform, table_id)
+        if key not in read:
+            read[key] = await tables.live_table(table_id)
+        return read[key]
+
+    async def _page_lang(self, page: Page, live: Live | None = None) -> str:
+        """The player's own /lang, else their app's language, else the table's channel's.
+        (Read from the people's settings kept in memory: no read once they are known, and
+        a /lang shows on the page with the table's next change.)"""
         assert page.tables is not None and page.person is not None
         own = await page.tables.people.own_lang(page.person.user_id)
         if own:
             return own
         if page.person.lang and page.person.lang.split("-")[0] in LANGS:
             return page.person.lang.split("-")[0]
-        live = await page.tables.live_table(page.table_id or 0)
+        if live is None:
+            live = await page.tables.live_table(page.table_id or 0)
         if live is None:
             return self._lang(None)
         return await page.tables.channel_lang(live.row.channel)

@@ -88,3 +88,33 @@ def test_a_game_in_play_is_refused_and_shows_no_hand(browser, local_web: LocalWe
     assert other.locator(".card").count() == 0
     other.close()
     page.close()
+
+
+def test_a_michigan_replay_shows_the_extra_hand_while_it_is_nobodys(browser, local_web):
+    page = open_game(browser, local_web, "michigan", 2)
+    final = play_out(page)
+    assert final["table"]["status"] == "finished"
+    page.click("#replay")
+    page.wait_for_selector("body[data-step='0']")
+    steps = page.evaluate("window.tapis.replay()")["steps"]
+
+    def unseen(kind: str) -> list[str]:
+        return page.evaluate(f"""[...document.querySelectorAll(
+            "#hands [data-hand-of='{kind}'] .card")].map(c => c.textContent)""")
+
+    # The deal: the seats' hands and the extra hand hold the whole deck, all of it shown.
+    extra = steps[0]["extra"]
+    assert extra and sum(map(len, steps[0]["hands"])) + len(extra) == 52
+    assert len(unseen("extra")) == len(extra) and unseen("out_of_play") == []
+    # The dealer's decision (or the auction's end): the extra hand is a seat's now, or
+    # out of play, and shown there; nobody's hand is missing from the page.
+    decided = next(n for n, s in enumerate(steps) if not s.get("extra"))
+    page.locator("#slider").fill(str(decided))
+    wait_until(lambda: step(page) == decided)
+    assert unseen("extra") == []
+    holders = [sorted(h) for h in steps[decided]["hands"]]
+    out = steps[decided]["out_of_play"]
+    assert sorted(extra) in holders or sorted(out) == sorted(extra)
+    assert len(unseen("out_of_play")) == len(out)
+    assert page.errors == []
+    page.close()

@@ -436,3 +436,83 @@ async def test_two_pages_at_one_table_each_see_the_others_move_within_a_second(r
     finally:
         await server.close()
         await tables.close()
+
+
+async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(repo):
+    from bot.web_view import last_said
+
+    """What every page of a table version is sent alike is drawn once per version and
+    language: two players and a spectator of one version, two languages, each frame
+    still holds exactly its own seat's view (the spectator's, the public's)."""
+    async def member(person: Person, table_id: int) -> bool:
+        return True
+
+    tables = Tables(repo, RecordingSink(), platform="telegram",
+                    settings=settings(bot_delay=0.05))
+    await tables.start(run_scheduler=True)
+    ada, bob = Actor("42", "Ada"), Actor("43", "Bob")
+    reply = await tables.new_game(ada, "-100", "ochs-esel", [])
+    assert (await tables.join(bob, "-100")).ok
+    await tables.add_bot(ada, "-100")
+    assert (await tables.start_game(ada, "-100")).ok
+    table_id = reply.table_id or 0
+    ref = await tables.ref(table_id)
+    server = WebServer({"telegram": tables}, Watchers(), Signer(b"s" * 32), public_url=PUBLIC,
+                       telegram_token=TOKEN, is_member=member)
+    port = await server.start("127.0.0.1", 0)
+    people = {"ada": Person("telegram", "42", "Ada", "en"),
+              "ada again": Person("telegram", "42", "Ada", "en"),
+              "bob": Person("telegram", "43", "Bob", "en"),
+              "cy": Person("telegram", "44", "Cy", "en"),
+              "dora": Person("telegram", "45", "Dora", "fr")}
+    checked: dict[str, int] = dict.fromkeys(people, 0)
+    said_fr = 0
+    try:
+        async with aiohttp.ClientSession() as http:
+            pages = {}
+            for who, person in people.items():
+                cookie = server.signer.session(person, time.time())
+                pages[who] = await http.ws_connect(
+                    f"http://127.0.0.1:{port}/ws",
+                    headers={"Origin": PUBLIC, "Cookie": f"{COOKIE}={cookie}"})
+                await pages[who].send_json({"type": "open", "ref": ref})
+            for _ in range(8):
+                await tables.settle()
+                live = await tables.live_table(table_id)
+                assert live is not None and live.state is not None
+                version = live.row.version
+                for who, ws in pages.items():
+                    frame = (await frames_until(ws, lambda f, v=version: f["type"] == "view"
+                                                and f["table"]["version"] >= v))[-1]
+                    now = await tables.live_table(table_id)
+                    assert now is not None
+                    if frame["table"]["version"] != now.row.version:
+                        continue
+                    holder = now.seat_of(people[who].user_id)
+                    expected = now.public_view() if holder is None \
+                        else now.seat_view(holder.seat)
+                    assert frame["view"] == json.loads(json.dumps(expected)), who
+                    assert frame["seat"] == (None if holder is None else holder.seat)
+                    assert frame["hands"] is None
+                    assert frame["lang"] == ("fr" if who == "dora" else "en")
+                    # The last moves in the reader's language, said again for Dora.
+                    assert frame["last"] == last_said(now, frame["lang"])
+                    if who == "dora" and frame["last"]:
+                        assert frame["last"] != now.last_lines()[0]
+                        said_fr += 1
+                    if holder is None:
+                        assert "hand" not in frame["view"] and frame["moves"] == []
+                    checked[who] += 1
+                if live.game.outcome(live.state) is not None:
+                    break
+                mover = live.game.to_act(live.state)[0]
+                actor = {"42": ada, "43": bob}.get(live.seats[mover].user_id or "")
+                if actor is not None:
+                    move = live.game.legal_moves(live.state, mover)[0]
+                    assert (await tables.play(actor, "-100", str(move))).ok
+            assert all(checked.values()) and said_fr, checked
+            for ws in pages.values():
+                await ws.close()
+    finally:
+        await server.close()
+        await tables.close()

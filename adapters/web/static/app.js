@@ -1,6 +1,6 @@
 // The table's page: one websocket, the seat's view drawn on every push, moves sent as the
 // text a chat player types. Nothing is loaded from another origin.
-import { el, fill, look, moveLabel, SEAT_COLOURS } from "./games.js";
+import { el, fill, icon, icons, look, moveLabel, plainName, SEAT_COLOURS } from "./games.js";
 import { askLadder, drawLadder } from "./board.js";
 
 const $ = id => document.getElementById(id);
@@ -112,7 +112,7 @@ function show(data) {
 }
 
 function names() {
-  return [...view.seats.map(s => s.name), ...(view.extra_names || [])];
+  return [...view.seats.map(s => plainName(s.name)), ...(view.extra_names || [])];
 }
 
 function draw() {
@@ -139,7 +139,7 @@ function draw() {
   $("seats").replaceChildren(...who.map((name, i) => el("div", {
       class: `seat${(v.to_act || []).includes(i) ? " acting" : ""}${i === v.seat ? " you" : ""}`, "data-seat": String(i) },
     el("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
-    el("span", { text: name }),
+    el("span", {}, (view.seats[i] || {}).bot ? icon("🤖") : null, name),
     state.hand_sizes && state.hand_sizes[i] !== undefined ? el("span", { class: "count", title: words.web_hand_size || "" }, el("span", { class: "mini" }), String(state.hand_sizes[i])) : null,
     scores[i] !== undefined ? el("span", { class: "score", text: String(scores[i]) }) : null)));
   // the hand
@@ -201,10 +201,10 @@ function drawTalk(v) {
   const mine = pile => ((v.view.signals || {})[pile] || [])[v.seat];
   talk.replaceChildren(el("strong", { text: words.web_signals || "" }),
     ...Object.keys(v.view.piles || {}).map(pile => el("span", { class: "pile-talk" }, el("b", { text: pile }),
-      ...[["stop", "✋", words.web_signal_stop], ["small", "⚠", words.web_signal_small], ["off", "↩", words.web_signal_off]]
+      ...[["stop", icon("✋"), words.web_signal_stop], ["small", "⚠", words.web_signal_small], ["off", "↩", words.web_signal_off]]
         .filter(([kind]) => kind === "off" ? mine(pile) : mine(pile) !== kind)
         .map(([kind, mark, title]) => el("button", { type: "button", title, "aria-label": `${pile} ${title}`,
-          "data-signal": `${pile} ${kind}`, onclick: () => play(`signal ${pile} ${kind}`), text: mark })))));
+          "data-signal": `${pile} ${kind}`, onclick: () => play(`signal ${pile} ${kind}`) }, mark)))));
 }
 
 function drawLog(v, who, g) {
@@ -212,16 +212,16 @@ function drawLog(v, who, g) {
   if (v.outcome) {
     const order = v.outcome.ranking.map((place, seat) => [place, seat]).sort((a, b) => a[0] - b[0]);
     parts.push(el("h2", { text: words.web_ranking || "" }), el("ol", {}, order.map(([place, seat]) =>
-      el("li", { text: `${who[seat] || ""} · ${v.outcome.scores[seat]}` }))));
+      el("li", {}, icons(`${who[seat] || ""} · ${v.outcome.scores[seat]}`)))));
   }
   if (v.replay) parts.push(el("p", {}, el("a", { id: "replay", href: v.replay, text: words.web_replay_open || "" })));
   if (v.hands) {
     parts.push(...v.hands.map((cards, seat) => cards && cards.length ? el("div", { class: "placed", "data-hand-of": String(seat) },
       el("span", { class: "count", text: `${who[seat]}:` }), cards.map(c => g.card(String(c), true))) : null).filter(Boolean));
   }
-  for (const text of v.said || []) parts.push(el("div", { class: "said", text }));
+  for (const text of v.said || []) parts.push(el("div", { class: "said" }, icons(text)));
   if ((v.last || []).length) {
-    parts.push(el("h2", { text: (words.table_last || "").replace(/:$/, "") }), el("ul", {}, v.last.map(line => el("li", { text: line }))));
+    parts.push(el("h2", { text: (words.table_last || "").replace(/:$/, "") }), el("ul", {}, v.last.map(line => el("li", {}, icons(line)))));
   }
   $("log").replaceChildren(...parts);
 }

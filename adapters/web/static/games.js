@@ -19,7 +19,71 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function svg(tag, attrs, ...children) { return el(tag, { ...attrs, svg: true }, ...children); }
+export function svg(tag, attrs, ...children) { return el(tag, { ...attrs, svg: true }, ...children); }
+
+// --- emoji, drawn ------------------------------------------------------------------------
+// The chat's sentences and bot names carry emoji, which a browser without an emoji font (a
+// bare Debian, many Linux desktops) draws as empty boxes: the page draws the ones Tapis
+// writes itself, and keeps the character for copying and for screen readers (its title).
+const EMOJI = /(\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u{1F0A0}-\u{1F0FF}])(\uFE0F|\u200D\p{Extended_Pictographic}\uFE0F?)*/gu;
+const DRAWN = {
+  "🤖": () => [svg("rect", { x: "5", y: "8", width: "14", height: "11", rx: "3", fill: "currentColor" }),
+    svg("path", { d: "M12 8V4", stroke: "currentColor", "stroke-width": "2" }), svg("circle", { cx: "12", cy: "3.5", r: "1.6", fill: "currentColor" }),
+    svg("circle", { cx: "9.3", cy: "13", r: "1.7", fill: "var(--bg, #fff)" }), svg("circle", { cx: "14.7", cy: "13", r: "1.7", fill: "var(--bg, #fff)" }),
+    svg("path", { d: "M3 12v4M21 12v4", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" })],
+  "🏆": () => [svg("path", { d: "M7 3h10v2h3v3a4 4 0 0 1-4 4h-.4A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 8.4 12H8a4 4 0 0 1-4-4V5h3zM6 7v1a2 2 0 0 0 2 2V7zm10 0v3a2 2 0 0 0 2-2V7z", fill: "#c9961a" })],
+  "💰": () => [svg("circle", { cx: "12", cy: "12", r: "9", fill: "#e0a526", stroke: "#9a6f12", "stroke-width": "1.5" }),
+    svg("circle", { cx: "12", cy: "12", r: "5", fill: "none", stroke: "#9a6f12", "stroke-width": "1.2" })],
+  "🏁": () => [svg("path", { d: "M5 21V3", stroke: "currentColor", "stroke-width": "2" }), svg("rect", { x: "6", y: "4", width: "14", height: "9", fill: "#fff", stroke: "currentColor" }),
+    svg("path", { d: "M6 4h3.5v3H6zM13 4h3.5v3H13zM9.5 7H13v3H9.5zM16.5 7H20v3h-3.5zM6 10h3.5v3H6zM13 10h3.5v3H13z", fill: "currentColor" })],
+  "🎉": () => [svg("path", { d: "M3 21l5-13 8 8z", fill: "#e0a526" }), svg("circle", { cx: "16", cy: "5", r: "1.5", fill: "#d9534f" }),
+    svg("circle", { cx: "20", cy: "10", r: "1.5", fill: "#2b7bd6" }), svg("circle", { cx: "11", cy: "4", r: "1.2", fill: "#16a085" }),
+    svg("path", { d: "M14 9l4-4M15 12l5-1", stroke: "#8e44ad", "stroke-width": "1.5" })],
+  "🃏": () => card(),
+  "🂠": () => card(),
+  "✋": () => [svg("path", { d: "M7 12V6.5a1.5 1.5 0 0 1 3 0V11V4.5a1.5 1.5 0 0 1 3 0V11V5.5a1.5 1.5 0 0 1 3 0V12V8.5a1.5 1.5 0 0 1 3 0V15a7 7 0 0 1-7 7h-1a6 6 0 0 1-5-2.7L3.6 15a1.5 1.5 0 0 1 2.4-1.8z", fill: "currentColor" })],
+  "👀": () => [svg("ellipse", { cx: "7", cy: "12", rx: "4.5", ry: "6", fill: "#fff", stroke: "currentColor", "stroke-width": "1.5" }),
+    svg("ellipse", { cx: "17", cy: "12", rx: "4.5", ry: "6", fill: "#fff", stroke: "currentColor", "stroke-width": "1.5" }),
+    svg("circle", { cx: "8", cy: "13", r: "2", fill: "currentColor" }), svg("circle", { cx: "18", cy: "13", r: "2", fill: "currentColor" })],
+};
+
+function card() {
+  return [svg("rect", { x: "5", y: "3", width: "14", height: "18", rx: "2.5", fill: "#fffdf8", stroke: "currentColor", "stroke-width": "1.5" }),
+    svg("path", { d: "M12 8l3 4-3 4-3-4z", fill: "#c62828" })];
+}
+
+// One emoji as a drawing, or null for one Tapis does not write (the character then stays).
+export function icon(emoji) {
+  const plain = emoji.replace(/\uFE0F/g, "");
+  if (plain === "🐴" || plain === "🐂") {
+    const drawn = animal(plain === "🐴" ? "D" : "O");
+    drawn.setAttribute("class", "icon");
+    drawn.setAttribute("role", "img");
+    drawn.setAttribute("aria-label", emoji);
+    drawn.removeAttribute("aria-hidden");
+    drawn.prepend(svg("title", { text: emoji }));
+    return drawn;
+  }
+  const shape = DRAWN[plain];
+  if (!shape) return null;
+  return svg("svg", { viewBox: "0 0 24 24", class: "icon", role: "img", "aria-label": emoji },
+    svg("title", { text: emoji }), ...shape());
+}
+
+// `text` with the emoji Tapis writes drawn: nodes to append to an element.
+export function icons(text) {
+  const out = [];
+  let from = 0;
+  for (const found of String(text).matchAll(EMOJI)) {
+    const drawn = icon(found[0]);
+    if (!drawn) continue;
+    if (found.index > from) out.push(text.slice(from, found.index));
+    out.push(drawn);
+    from = found.index + found[0].length;
+  }
+  if (from < String(text).length) out.push(String(text).slice(from));
+  return out;
+}
 
 // A number's corners, the lower one upside down: 6 and 9 underlined, as printed cards do.
 function corners(text) {
@@ -78,7 +142,7 @@ function tgCard(card, small) {
     corners(card)[0], card, corners(card)[1]);
 }
 
-const MARKS = { stop: "✋", small: "⚠" };
+const MARKS = { stop: "✋", small: "⚠" };  // drawn by `icons`
 
 function tgBoard(v, names, ctx) {
   const piles = Object.entries(v.piles || {}).map(([pile, top]) => {
@@ -88,7 +152,7 @@ function tgBoard(v, names, ctx) {
     return el(target ? "button" : "div", { class: `pile${target ? " target" : ""}`, "data-pile": pile, onclick: target ? () => ctx.play(target) : null },
       el("span", { class: "dir", title: ctx.words[up ? "web_pile_up" : "web_pile_down"] || "", text: `${pile} ${up ? "↑" : "↓"}` }),
       tgCard(String(top)),
-      el("div", { class: "marks", text: marks.join(" · ") }));
+      el("div", { class: "marks" }, icons(marks.join(" · "))));
   });
   return [...piles, el("div", { class: "draw" }, el("span", { class: "card back small" }),
     el("div", { class: "count", title: fill(ctx.words.web_draw_pile, { count: v.draw_size }), text: String(v.draw_size) }))];
@@ -191,4 +255,10 @@ export function moveLabel(game, text) {
   let label = text.replace(/^play /, "");
   if (game === "michigan") label = label.replace(/\b(lead) ([SHDC])\b/, (_, w, s) => `${w} ${SUITS[s]}`);
   return label;
+}
+
+// A seat's name without the emoji its chat name starts with (a bot's robot): the page marks
+// a bot with its own drawing where it lists the seats.
+export function plainName(name) {
+  return String(name).replace(/^(\p{Extended_Pictographic}\uFE0F?\s*)+/u, "");
 }

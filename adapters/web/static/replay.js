@@ -1,7 +1,7 @@
 // A finished game's replay: every step (the deal, then each move) as the server replayed
 // it from the game's move log, with every hand shown, since the game is over. The page
 // only steps through what it was sent; nothing here knows a rule.
-import { el, fill, look, moveLabel, SEAT_COLOURS } from "./games.js";
+import { el, fill, icon, icons, look, moveLabel, plainName, SEAT_COLOURS } from "./games.js";
 
 const $ = id => document.getElementById(id);
 const ref = decodeURIComponent((location.pathname.match(/^\/r\/([^/]+)/) || [])[1] || "");
@@ -65,7 +65,7 @@ function go(step) {
 }
 
 function names() {
-  return [...data.seats.map(s => s.name), ...(data.extra_names || [])];
+  return [...data.seats.map(s => plainName(s.name)), ...(data.extra_names || [])];
 }
 
 function draw() {
@@ -80,7 +80,7 @@ function draw() {
     : step.lines.length ? step.lines : [`${who[step.seat] || ""}: ${moveLabel(data.table.game, step.move || "")}`];
   $("said").replaceChildren(...lines.map((line, i) => el("p", {},
     i === 0 && step.seat !== null ? el("span", { class: "dot", style: `background:${SEAT_COLOURS[step.seat % SEAT_COLOURS.length]}` }) : null,
-    line)));
+    ...icons(line))));
   const ctx = { words, play: () => {}, pileTarget: () => null };
   $("board").replaceChildren(...g.board(v, who, ctx).filter(Boolean));
   const scores = v.scores || [];
@@ -88,18 +88,25 @@ function draw() {
   $("seats").replaceChildren(...who.filter((_, i) => i < data.seats.length || scores[i] !== undefined).map((name, i) => el("div", {
       class: `seat${step.seat === i ? " acting" : ""}`, "data-seat": String(i) },
     el("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
-    el("span", { text: name }),
+    el("span", {}, (data.seats[i] || {}).bot ? icon("🤖") : null, name),
     scores[i] !== undefined ? el("span", { class: "score", text: String(scores[i]) }) : null)));
   // Every hand: the game is over, nothing is hidden any more.
   $("hands").replaceChildren(el("h2", { text: words.web_replay_hands || "" }),
     ...(step.hands || []).map((cards, seat) => el("div", { class: `hand-of${step.seat === seat ? " mover" : ""}`, "data-hand-of": String(seat) },
       el("span", { class: "who" }, el("span", { class: "dot", style: `background:${SEAT_COLOURS[seat % SEAT_COLOURS.length]}` }),
         `${who[seat] || ""} · ${(cards || []).length}`),
-      el("div", { class: "cards" }, (cards || []).length ? cards.map(c => g.card(String(c), true)) : el("span", { class: "none", text: "—" })))));
+      el("div", { class: "cards" }, (cards || []).length ? cards.map(c => g.card(String(c), true)) : el("span", { class: "none", text: "—" })))),
+    // Michigan's extra hand while it is nobody's, then the hand out of play: no seat saw
+    // them during the game, and a replay hides nothing.
+    ...[["extra", words.web_replay_extra], ["out_of_play", words.web_replay_out_of_play]]
+      .filter(([kind]) => (step[kind] || []).length)
+      .map(([kind, label]) => el("div", { class: "hand-of unseen", "data-hand-of": kind },
+        el("span", { class: "who", text: `${label || ""} · ${step[kind].length}` }),
+        el("div", { class: "cards" }, step[kind].map(c => g.card(String(c), true))))));
   drawRounds(who);
   const outcome = data.outcome;
   // The final ranking as the channel read it (its first line says what it is).
-  $("ranking").replaceChildren(...(last && outcome ? [el("ul", { id: "final" }, outcome.lines.map(line => el("li", { text: line })))] : []));
+  $("ranking").replaceChildren(...(last && outcome ? [el("ul", { id: "final" }, outcome.lines.map(line => el("li", {}, icons(line))))] : []));
 }
 
 function drawRounds(who) {

@@ -20,3 +20,5 @@ web_replay_refused_removed = Diese Partie wird nicht mehr aufbewahrt: Beendete P
 web_replay_refused_unfinished = Diese Partie ist noch nicht zu Ende: Ihre Wiederholung öffnet sich nach dem Ende, damit während des Spiels keine Hand gezeigt wird.
 web_replay_refused_cancelled = Diese Partie wurde vor ihrem Ende abgebrochen: Ihre Hände bleiben verdeckt, es gibt also keine Wiederholung.
 web_replay_refused_broken = Diese Partie lässt sich mit den jetzigen Regeln des Bots nicht mehr abspielen.
+web_replay_extra = Extrahand
+web_replay_out_of_play = Aus dem Spiel

@@ -20,3 +20,5 @@ web_replay_refused_removed = This game is no longer kept: finished games are del
 web_replay_refused_unfinished = This game is not over: its replay opens when it ends, so that no hand is shown while it is played.
 web_replay_refused_cancelled = This game was cancelled before its end: its hands stay hidden, so it has no replay.
 web_replay_refused_broken = This game can no longer be replayed with the bot's current rules.
+web_replay_extra = Extra hand
+web_replay_out_of_play = Out of play

@@ -20,3 +20,5 @@ web_replay_refused_removed = Cette partie n'est plus conservée : les parties fi
 web_replay_refused_unfinished = Cette partie n'est pas finie : on pourra la revoir à sa fin, pour qu'aucune main ne soit montrée pendant le jeu.
 web_replay_refused_cancelled = Cette partie a été annulée avant sa fin : ses mains restent cachées, on ne peut donc pas la revoir.
 web_replay_refused_broken = Cette partie ne peut plus être rejouée avec les règles actuelles du bot.
+web_replay_extra = Main extra (veuve)
+web_replay_out_of_play = Hors jeu
