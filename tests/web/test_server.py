@@ -91,7 +91,9 @@ async def test_a_local_page_gets_its_own_hand_and_never_another_seats(repo):
 
 
 async def test_a_refused_move_answers_the_chats_sentence_and_changes_nothing(repo):
-    server, tables, port = await serve_local(repo, settings(default_lang="fr"), 0)
+    # Bots that wait half a minute: nothing but the refused press could change the table.
+    server, tables, port = await serve_local(repo, settings(default_lang="fr",
+                                                            bot_delay=30), 0)
     url = f"http://127.0.0.1:{port}"
     try:
         async with aiohttp.ClientSession() as http, http.ws_connect(
@@ -100,7 +102,11 @@ async def test_a_refused_move_answers_the_chats_sentence_and_changes_nothing(rep
             await ws.receive()
             await ws.send_json({"type": "new", "game": "the-game", "bots": 1, "options": ""})
             view = (await frames_until(ws, lambda f: f["type"] == "view"))[-1]
-            version = view["table"]["version"]
+            # A bot's signal is talk, made at once whatever its delay: let it land first.
+            await asyncio.sleep(0.5)
+            before = await tables.live_table(view["table"]["id"])
+            assert before is not None
+            version = before.row.version
             await ws.send_json({"type": "play", "text": "play 1000 A1"})
             reply = (await frames_until(ws, lambda f: f["type"] == "reply"))[-1]
             assert reply["ok"] is False and reply["text"]
@@ -108,8 +114,7 @@ async def test_a_refused_move_answers_the_chats_sentence_and_changes_nothing(rep
             assert live is not None
             from bot.i18n import t
             assert reply["text"] != t("en", "no_game")
-            assert live.row.version == version or live.seats[live.game.to_act(
-                live.state)[0]].is_bot  # only a bot may have moved meanwhile
+            assert live.row.version == version
     finally:
         await server.close()
         await tables.close()
