@@ -1,9 +1,11 @@
 """The suite's longest tests first, and its compiled Python kept between runs.
 
-pytest-xdist's default (`--dist load`) hands tests out in collection order: a two-minute
-test collected near the end starts when the others are nearly done, and the whole run
-waits for it alone. Started first, each runs beside the many short ones, and the run ends
-about when the work does. Every worker collects in this same order, as xdist requires.
+A two-minute test that starts when the others are nearly done makes the whole run wait
+for it alone. Started first, each runs beside the many short ones, and the run ends about
+when the work does. pyproject's `--dist loadgroup` hands tests out a few at a time in
+collection order (plain `load` gives each worker a quarter of its share as one block, so
+the first worker took every long test); every worker collects in this same order, as
+xdist requires.
 
 The seconds are a quiet run's `--durations` (2026-11-27, `-n 4` on two cores); only their
 order matters. A test that grows long belongs here; one that left is harmless (its prefix
@@ -59,5 +61,11 @@ def _seconds(item: pytest.Item) -> int:
     return max((s for prefix, s in SLOW.items() if item.nodeid.startswith(prefix)), default=0)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_seconds, reverse=True)  # stable: the rest keep their order
+    for item in items:
+        # Handed out one by one, a module's browser tests would each start the browser
+        # (seconds each) on whichever worker they reach: they go to one worker together.
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
