@@ -1,18 +1,18 @@
 """The suite's longest tests first, and its compiled Python kept between runs.
 
 A two-minute test that starts when the others are nearly done makes the whole run wait
-for it alone. Started first, each runs beside the many short ones, and the run ends about
-when the work does. pyproject's `--dist loadgroup` hands tests out a few at a time in
-collection order (plain `load` gives each worker a quarter of its share as one block, so
-the first worker took every long test); every worker collects in this same order, as
-xdist requires.
+for it alone; several long tests handed to one worker run one after another. Each worker
+starts on its share of the long tests (see pytest_collection_modifyitems), so they run
+beside each other and beside the many short ones, and the run ends about when the work
+does. Every worker computes this same order, as xdist requires.
 
-The seconds are a quiet run's `--durations` (2026-11-27, `-n 4` on two cores); only their
-order matters. A test that grows long belongs here; one that left is harmless (its prefix
-matches nothing). Not the web modules: their browser is module-scoped, and a test moved
-away from its module's others would start a browser of its own.
+The seconds are a quiet run's `--durations` (2026-11-27, `-n 4` on two cores), used to
+share the long tests out evenly. A test that grows long belongs here; one that left is
+harmless (its prefix matches nothing). Not the web modules' tests: their browser is
+module-scoped, and a test moved away from its module's others starts a browser of its own.
 """
 
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -32,23 +32,30 @@ if sys.dont_write_bytecode and not sys.pycache_prefix:
 
 SLOW = {
     "tests/cluster/test_cluster.py::test_three_processes_share_the_tables_and_survive_a_kill": 133,
-    "tests/adapters/test_settings_process.py::test_a_bad_value_of_any_setting": 64,
     "tests/cluster/test_outage.py::": 49,
     "tests/cluster/test_forget.py::": 42,
     "tests/reliability/test_crash.py::test_killed_at_random_moments": 40,
     "tests/adapters/test_telegram_flood.py::test_every_game_runs_four_handed": 37,
     "tests/console/test_screen.py::test_bot_moves_are_one_line_each": 34,
-    "tests/adapters/test_discord_pacing.py::": 32,
-    "tests/reliability/test_crash_screens.py::": 28,
+    "tests/adapters/test_discord_pacing.py::test_four_people_cost_the_channel_at_most_one_"
+    "request_per_move[michigan": 32,
+    "tests/reliability/test_crash_screens.py::test_killed_with_a_moves_edits": 28,
     "tests/console/test_console.py::test_a_game_against_bots_is_rated": 27,
-    "tests/adapters/test_main_process.py::": 22,
+    "tests/adapters/test_main_process.py::test_a_sigterm_keeps_the_database": 22,
     "tests/console/test_console.py::test_a_short_game_played_from_stdin": 20,
+    "tests/adapters/test_discord_pacing.py::": 20,
+    "tests/adapters/test_main_process.py::test_a_sigterm_ends_the_process": 19,
+    "tests/reliability/test_crash_screens.py::": 18,
     "tests/test_types.py::": 18,
+    "tests/adapters/test_main_process.py::test_with_web_url": 17,
     "tests/adapters/test_settings_process.py::test_the_quick_start_on_telegram": 17,
-    "tests/bot/test_driving_shards.py::": 15,
+    "tests/adapters/test_main_process.py::test_python_m_bot_serves_telegram": 16,
+    "tests/bot/test_driving_shards.py::test_a_table_goes_home": 15,
     "tests/console/test_screen.py::test_a_rounds_end_shows_its_summary": 13,
-    "tests/adapters/test_discord_german.py::": 13,
-    "tests/adapters/test_service_process.py::": 12,
+    "tests/adapters/test_discord_german.py::test_a_whole_game_in_german": 13,
+    "tests/adapters/test_settings_process.py::test_a_bad_value_of_any_setting": 12,
+    "tests/adapters/test_service_process.py::test_json_logs": 12,
+    "tests/adapters/test_service_process.py::test_text_logs": 12,
     "tests/adapters/test_telegram_flood.py::test_a_flood_pause_in_one_group": 11,
     "tests/adapters/test_telegram_answers.py::test_a_reachability_check_without_answer": 11,
     "tests/adapters/test_discord_privacy.py::test_forgetme_removes_her_name": 10,
@@ -61,11 +68,24 @@ def _seconds(item: pytest.Item) -> int:
     return max((s for prefix, s in SLOW.items() if item.nodeid.startswith(prefix)), default=0)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=_seconds, reverse=True)  # stable: the rest keep their order
-    for item in items:
-        # Handed out one by one, a module's browser tests would each start the browser
-        # (seconds each) on whichever worker they reach: they go to one worker together.
-        if "browser" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workers = getattr(config, "workerinput", {}).get("workercount")
+    if not workers:  # no xdist worker: nothing is handed out
+        return
+    # xdist's `load` first gives each worker a block of (tests / workers / 4) tests in a
+    # row. Each block starts with its share of the long tests, shared longest first to the
+    # worker with the fewest seconds so far; short tests in collection order fill the
+    # blocks and follow them, so a module's tests stay together (the web modules' browser
+    # and test_words' games are module-scoped: set up once per run of their tests).
+    block = max(len(items) // workers // 4, 2)
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0] * workers
+    for item in sorted((i for i in items if _seconds(i)), key=_seconds, reverse=True):
+        least = loads.index(min(loads))
+        shares[least].append(item)
+        loads[least] += _seconds(item)
+    rest = iter([item for item in items if not _seconds(item)])
+    ordered: list[pytest.Item] = []
+    for share in shares:
+        ordered += share + list(itertools.islice(rest, max(block - len(share), 0)))
+    items[:] = ordered + list(rest)
