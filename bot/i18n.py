@@ -9,7 +9,12 @@ dots. `CATALOGUES` still offers every sentence as a str.format template (the def
 variant, and `key.one` for a plural's singular) for code and tests that read templates.
 """
 
+import hashlib
 import logging
+import os
+import pickle
+import sys
+import tempfile
 from contextvars import ContextVar
 from functools import cache
 from importlib import resources
@@ -81,15 +86,92 @@ class _Bundle(FluentBundle):
         return result, errors
 
 
-def _load(lang: str) -> None:
+# What a language's files parse to, with each message's variables: {lang: (resources,
+# {message id: variables})}.
+_Parsed = dict[str, tuple[list[ftl.Resource], dict[str, frozenset[str]]]]
+# Changed whenever what a cache file holds changes.
+_CACHE_FORMAT = "1"
+
+
+def _parse(langs: tuple[str, ...]) -> _Parsed:
+    out: _Parsed = {}
+    for lang in langs:
+        resources = parse_resources(LOCALES / lang)
+        out[lang] = (resources, {m.id.name: frozenset(variables(m))
+                                 for m in messages_of(resources)})
+    return out
+
+
+def _cache_file(langs: tuple[str, ...]) -> Path | None:
+    """The cache of the files as they are now: named by a hash of their text (and of what
+    reads it), so an edited file, a new language or another Fluent version is a miss."""
+    syntax = os.stat(ftl.__file__)  # fluent.syntax's classes are what the pickle holds
+    digest = hashlib.sha256(f"{_CACHE_FORMAT} {sys.version} {ftl.__file__}"
+                            f" {syntax.st_size} {syntax.st_mtime_ns}".encode())
+    for lang in langs:
+        for path in sorted((LOCALES / lang).glob("*.ftl")):
+            digest.update(f"\0{lang}/{path.name}\0".encode())
+            digest.update(path.read_bytes())
+    try:
+        home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except RuntimeError:  # no home folder to be found
+        return None
+    return home / "tapis" / f"locales-{digest.hexdigest()[:32]}.pickle"
+
+
+def _parsed(langs: tuple[str, ...]) -> _Parsed:
+    """The files parsed, from the user's cache when it holds them as they are.
+
+    Parsing every language's files was a third of a process's start (every `python -m
+    bot`, every restart, every test worker); unpickling them is a twentieth of that. Any
+    trouble with the cache (unwritable, corrupt, someone else's file) only means a parse.
+    """
+    try:
+        path = _cache_file(langs)
+    except OSError:
+        path = None
+    if path is None:
+        return _parse(langs)
+    try:
+        with path.open("rb") as file:
+            info = os.fstat(file.fileno())
+            # A pickle runs code as it loads: only a file of ours that nobody else may edit.
+            if info.st_uid == os.getuid() and not info.st_mode & 0o022:
+                cached = pickle.load(file)
+                if isinstance(cached, dict) and tuple(cached) == langs:
+                    return cached
+    except FileNotFoundError:
+        pass
+    except Exception:  # a cache: whatever is wrong with it, parse instead
+        log.debug("locale cache %s unreadable, parsing the files", path, exc_info=True)
+    parsed = _parse(langs)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for old in path.parent.glob("locales-*.pickle"):  # files since edited
+            old.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".locales-")
+    except OSError:
+        log.debug("locale cache %s not written", path, exc_info=True)
+        return parsed
+    try:
+        with os.fdopen(fd, "wb") as file:
+            pickle.dump(parsed, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)  # whole or not at all, whoever reads it meanwhile
+    except OSError:
+        log.debug("locale cache %s not written", path, exc_info=True)
+        Path(tmp).unlink(missing_ok=True)
+    return parsed
+
+
+def _load(lang: str, resources: list[ftl.Resource],
+          message_variables: dict[str, frozenset[str]]) -> None:
     bundle = _Bundle([lang], use_isolating=False)
-    resources = parse_resources(LOCALES / lang)
     for resource in resources:
         bundle.add_resource(resource)
     messages = messages_of(resources)
     _BUNDLES[lang] = bundle
     _MESSAGES[lang] = {m.id.name: m for m in messages}
-    _VARIABLES[lang] = {m.id.name: frozenset(variables(m)) for m in messages}
+    _VARIABLES[lang] = message_variables
     catalogue = CATALOGUES.setdefault(lang, {})
     plain = _PLAIN.setdefault(lang, {})
     for msg in messages:
@@ -129,8 +211,8 @@ def _is_plain(msg: ftl.Message) -> bool:
         for e in msg.value.elements)
 
 
-for _lang in LANGS:
-    _load(_lang)
+for _lang, (_resources, _variables) in _parsed(LANGS).items():
+    _load(_lang, _resources, _variables)
 EN = CATALOGUES["en"]
 FR = CATALOGUES["fr"]
 
