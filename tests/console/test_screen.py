@@ -245,9 +245,10 @@ def test_a_deal_summary_never_buries_your_moves(tmp_path):
     you = getpass.getuser().capitalize()  # the console seats you under your login name
     checked = 0
     for after in out.split("Deal 1 is over. A chip per card left")[1:]:
-        # Your own moves: a pass the engine made for you (you could not outbid) is not one.
+        # Your own moves: a pass or a lead the engine made for you (you could not outbid,
+        # or had one suit left to lead) is not one.
         mine = [line for line in after.split("\n") if line.startswith(f"  · {you} ")
-                and "cannot outbid" not in line]
+                and "cannot outbid" not in line and " must lead " not in line]
         if not mine:
             continue  # the input ran out before you acted again
         # Shown again before you act.
