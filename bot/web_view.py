@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from bot import present
+from bot import present, renderers
 from bot.i18n import CATALOGUES, LANGS, t
 from bot.live import NARRATION_LINES, Live
 from bot.render import decode_ref
@@ -105,7 +105,7 @@ async def seat_view(tables: Tables, table_id: int, user_id: str | None,
     holder = live.seat_of(user_id) if user_id else None
     seat = holder.seat if holder is not None else None
     ref = live.ref or await tables.ref(row.id)
-    return {**public_part(live, ref, lang), **seat_part(live, seat, tables.clock.now())}
+    return {**public_part(live, ref, lang), **seat_part(live, seat, tables.clock.now(), lang)}
 
 
 def public_part(live: Live, ref: str, lang: str) -> dict[str, Any]:
@@ -165,9 +165,10 @@ def last_said(live: Live, lang: str) -> list[str]:
     return [line for lines in reversed(said) for line in lines][-NARRATION_LINES:]
 
 
-def seat_part(live: Live, seat: int | None, now: float) -> dict[str, Any]:
+def seat_part(live: Live, seat: int | None, now: float, lang: str) -> dict[str, Any]:
     """What `seat` (None: the public) sees beyond `public_part`: its own view of the game
-    (its hand while the game runs, nothing of another seat's), its moves and deadline."""
+    (its hand while the game runs, nothing of another seat's), its moves (labelled in
+    `lang`) and deadline."""
     row = live.row
     out: dict[str, Any] = {
         "seat": seat, "view": None, "moves": [], "to_act": [], "deadline_in": None,
@@ -184,7 +185,7 @@ def seat_part(live: Live, seat: int | None, now: float) -> dict[str, Any]:
     out["to_act"] = list(view.get("to_act", []))
     if game.outcome(state) is None and row.status == PLAYING:
         if seat is not None and seat in game.to_act(state):
-            out["moves"] = _moves(live, seat, view.get("hand") or [])
+            out["moves"] = _moves(live, seat, view, lang)
         deadline = live.deadline
         if deadline is not None and deadline.version == row.version:
             out["deadline_in"] = max(0.0, deadline.due_at - now)
@@ -192,13 +193,19 @@ def seat_part(live: Live, seat: int | None, now: float) -> dict[str, Any]:
     return out
 
 
-def _moves(live: Live, seat: int, hand: list[Any]) -> list[dict[str, Any]]:
-    """The seat's legal moves as the chat writes them, each with the cards of the hand it
-    plays (the page highlights them and matches a selection against them)."""
+def _moves(live: Live, seat: int, view: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The seat's legal moves as the chat writes them (`text`, what is played), each with
+    the cards of the hand it plays (the page highlights them and matches a selection
+    against them) and its label in the reader's language: the chat's own button's where
+    the chat has one, else the words of its every-move list."""
     assert live.state is not None
-    held = Counter(str(card) for card in hand)
+    held = Counter(str(card) for card in view.get("hand") or [])
+    legal = live.game.legal_moves(live.state, seat)[:MOST_MOVES]
+    renderer = renderers.for_game(live.row.game)
+    buttons, _ = renderer.move_buttons(view, legal, lang)
+    labels = {b.action[2:]: b.label for b in buttons if b.action.startswith("m:")}
     out = []
-    for move in live.game.legal_moves(live.state, seat)[:MOST_MOVES]:
+    for move in legal:
         text = str(move)
         left = held.copy()
         cards = []
@@ -206,7 +213,8 @@ def _moves(live: Live, seat: int, hand: list[Any]) -> list[dict[str, Any]]:
             if left[word] > 0:
                 left[word] -= 1
                 cards.append(word)
-        out.append({"text": text, "cards": cards})
+        label = labels.get(text) or renderer.move_label(view, move, lang)
+        out.append({"text": text, "cards": cards, "label": label})
     return out
 
 

@@ -551,7 +551,7 @@ class WebServer:
             if len(self._shared) >= KEPT_FRAMES:
                 self._shared.clear()
             self._shared[(*version, lang)] = shared
-        own = seat_part(live, seat, tables.clock.now())
+        own = seat_part(live, seat, tables.clock.now(), lang)
         if said is not None:
             own["said"] = said
         status = live.row.status

@@ -14,9 +14,10 @@ import pytest
 from adapters.web.auth import Person, Signer
 from adapters.web.local import serve_local
 from adapters.web.server import COOKIE, WebServer
+from bot.i18n import t
 from bot.settings import Settings
 from bot.tables import Actor, Tables
-from bot.web_view import Watchers
+from bot.web_view import Watchers, seat_view
 from db.sqlite import SqliteRepository
 from tests.bot.conftest import RecordingSink
 from tests.web.test_auth import TOKEN, launch, signed
@@ -520,4 +521,28 @@ async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(
                 await ws.close()
     finally:
         await server.close()
+        await tables.close()
+
+
+async def test_a_german_pages_move_buttons_say_the_chats_german_words(repo):
+    """Michigan's dealer decides in words (swap, keep, auction): a German page labels them
+    as the German chat's buttons do, while what it plays stays the move's notation."""
+    tables = Tables(repo, RecordingSink(), platform="telegram",
+                    settings=settings(bot_delay=30))
+    await tables.start(run_scheduler=True)
+    try:
+        opened = await tables.new_game(Actor("42", "Ada"), "-100", "michigan", [])
+        for user_id, name in (("43", "Bea"), ("44", "Cleo")):
+            assert (await tables.join(Actor(user_id, name), "-100")).ok
+        assert (await tables.start_game(Actor("42", "Ada"), "-100")).ok
+        live = await tables.live_table(opened.table_id or 0)
+        assert live is not None and live.state is not None
+        to_act = live.seats[live.game.to_act(live.state)[0]]
+        view = await seat_view(tables, live.id, to_act.user_id, "de")
+        assert view is not None
+        labels = {move["text"]: move["label"] for move in view["moves"]}
+        assert labels == {"swap": t("de", "mi.btn.swap"), "keep": t("de", "mi.btn.keep"),
+                          "auction": t("de", "mi.btn.auction")}
+        assert "Behalten" in labels.values()
+    finally:
         await tables.close()

@@ -161,7 +161,7 @@ function draw() {
   $("hint").textContent = moves.length && !picked.length && shown.length < moves.length ? words.web_pick || "" : "";
   $("moves").replaceChildren(...shown.slice(0, 60).map(m => el("button", {
     class: `move${m.cards.length ? "" : " secondary"}`, type: "button", "data-move": m.text, onclick: () => play(m.text),
-    text: moveLabel(v.table.game, m.text) })));
+    text: m.label || moveLabel(v.table.game, m.text) })));
   if (v.can_join) {
     $("moves").append(el("button", { type: "button", class: "move", id: "join", text: words.web_join || "",
       onclick: () => send({ type: "join" }) }));
