@@ -31,7 +31,7 @@ from adapters.web.auth import (
     check_init_data,
 )
 from adapters.web.replays import ReplayPages
-from bot.commands import Command, Join, Play, run
+from bot.commands import AddBot, Command, Join, NewGame, Play, Start, run
 from bot.i18n import LANGS, t
 from bot.live import Actor, Live
 from bot.tables import Tables
@@ -403,15 +403,16 @@ class WebServer:
         options = data.get("options") if isinstance(data.get("options"), str) else ""
         wanted = data.get("bots")
         bots = wanted if isinstance(wanted, int) and not isinstance(wanted, bool) else 2
-        reply = await tables.new_game(actor, self.local_channel, str(game)[:40],
-                                      str(options)[:200].split(), title="web")
+        channel = self.local_channel
+        reply = await run(tables, actor, channel,
+                          NewGame(str(game)[:40], str(options)[:200].split(), title="web"))
         if reply.ok:
             for _ in range(max(0, min(int(bots), 12))):
-                reply = await tables.add_bot(actor, self.local_channel)
+                reply = await run(tables, actor, channel, AddBot())
                 if not reply.ok:
                     break
             if reply.ok:
-                reply = await tables.start_game(actor, self.local_channel)
+                reply = await run(tables, actor, channel, Start())
         if not reply.ok:
             await page.ws.send_json({"type": "reply", "ok": False, "text": reply.text})
             return
