@@ -455,6 +455,12 @@ class Repository(Ratings, ABC):
         tables stay, and so does a channel's newest closed one: it may come back when its
         channel does. SQLite keeps no copy of what was deleted (as `forget_user`)."""
 
+    @abstractmethod
+    async def spend_login(self, key: str, until: float, now: float) -> bool:
+        """Mark a single-use web sign-in (`key`: a launch's hash, a link's nonce) used until
+        `until`; False if any process marked it already. Those past their time at `now`
+        (the caller's clock, the one `until` is of) go."""
+
     # privacy: /mydata and /forgetme
     @abstractmethod
     async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:

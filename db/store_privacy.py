@@ -98,6 +98,9 @@ class PrivacyStore:
     async def user_tables(self, platform: str, user_id: str) -> list[TableRow]:
         return await self._do("read", user_tables, platform, user_id)
 
+    async def spend_login(self, key: str, until: float, now: float) -> bool:
+        return await self._do("transaction", spend_login, key, until, now)
+
     async def forget_user(self, platform: str, user_id: str, *, names: dict[int, str],
                           default_name: str) -> None:
         await self._do("wipe", forget_user, platform, user_id, dict(names), default_name,
@@ -112,6 +115,17 @@ def delete_tables_before(before: float | None) -> Body[int]:
     if before is not None:
         deleted += yield execute(DELETE_ENDED_BEFORE, before=before)
     return deleted
+
+
+DELETE_SPENT_LOGINS = Sql("DELETE FROM spent_logins WHERE until < :now")
+SPEND_LOGIN = Sql("INSERT INTO spent_logins (key, until) VALUES (:key, :until)"
+                  " ON CONFLICT (key) DO NOTHING")
+
+
+def spend_login(key: str, until: float, now: float) -> Body[bool]:
+    yield execute(DELETE_SPENT_LOGINS, now=now)
+    inserted: int = yield execute(SPEND_LOGIN, key=key, until=until)
+    return inserted == 1
 
 
 def user_tables(platform: str, user_id: str) -> Body[list[TableRow]]:

@@ -9,8 +9,8 @@ websocket and every later request use: a reconnect shows the session, never the 
 data or the link again.
 
 A session is signed rather than stored, so any process of a cluster accepts it; what is
-spent (launch data and links exchanged already) is remembered by the process that took
-it, until it expires.
+spent (launch data and links exchanged already) is stored in the database the processes
+share (`Repository.spend_login`), until it expires, so no process takes it twice.
 """
 
 import base64
@@ -114,24 +114,6 @@ def check_init_data(init_data: str, bot_token: str, now: float,
     return TelegramLaunch(person, fields.get("start_param"), auth_date, expected)
 
 
-class Spent:
-    """What was exchanged already, kept until it would have expired anyway."""
-
-    def __init__(self) -> None:
-        self._until: dict[str, float] = {}
-
-    def spend(self, key: str, until: float, now: float) -> None:
-        """Mark `key` used; `Refused("replayed")` if it was."""
-        for old in [k for k, end in self._until.items() if end < now]:
-            del self._until[old]
-        if key in self._until:
-            raise Refused("replayed")
-        self._until[key] = until
-
-    def __len__(self) -> int:
-        return len(self._until)
-
-
 @dataclass(frozen=True, slots=True)
 class Link:
     person: Person
@@ -158,7 +140,7 @@ class Signer:
 
     def check_link(self, token: str, table_id: int, now: float) -> Link:
         """The link's person, if `token` is one this server signed, for this table, not
-        expired. Spending it (single use) is the caller's: `Spent`."""
+        expired. Spending it (single use) is the caller's: `Repository.spend_login`."""
         data = self._open(token, "link")
         try:
             person = Person(str(data["p"]), str(data["u"]), str(data["n"]),

@@ -27,7 +27,6 @@ from adapters.web.auth import (
     Person,
     Refused,
     Signer,
-    Spent,
     check_init_data,
 )
 from adapters.web.replays import ReplayPages
@@ -99,7 +98,6 @@ class WebServer:
         self.telegram_token = telegram_token
         self.said = said  # what was announced at a table, where the page is its only client
         self.clock = clock
-        self.spent = Spent()
         self.pages: set[Page] = set()
         self._frames: dict[tuple[object, ...], tuple[float, str]] = {}
         # Per table version and language: the JSON of what all its pages are sent alike.
@@ -181,7 +179,7 @@ class WebServer:
             except Refused as exc:
                 return _refusal_page(t(self._lang(None), f"web_refused_{exc.code}"))
             try:
-                self.spent.spend("link:" + link.nonce, link.expires, self.clock())
+                await self._spend(tables, "link:" + link.nonce, link.expires)
             except Refused as exc:
                 # The hand shows the same link for a few minutes: its holder, already in
                 # a session of theirs in this browser, opens it again. Anyone else is
@@ -193,6 +191,16 @@ class WebServer:
             self._set_session(request, response, link.person)
             raise response
         return _refusal_page(t(lang, "web_refused_no_table"))
+
+    async def _spend(self, tables: Tables, key: str, until: float) -> None:
+        """Use a single-use sign-in once, across every process of the bot: they share the
+        database, so launch data or a link taken by one is refused by all the others."""
+        try:
+            fresh = await tables.repo.spend_login(key, until, self.clock())
+        except StorageError:
+            raise Refused("storage") from None
+        if not fresh:
+            raise Refused("replayed")
 
     async def _telegram(self, request: web.Request) -> web.Response:
         """A Mini App's launch data, checked, exchanged once for a session."""
@@ -206,7 +214,8 @@ class WebServer:
         now = self.clock()
         try:
             launch = check_init_data(init_data or "", self.telegram_token, now)
-            self.spent.spend("tg:" + launch.hash, launch.auth_date + INIT_DATA_MAX_AGE, now)
+            await self._spend(next(iter(self.tables.values())), "tg:" + launch.hash,
+                              launch.auth_date + INIT_DATA_MAX_AGE)
         except Refused as exc:
             return web.json_response({"ok": False, "code": exc.code,
                                       "text": t(self._lang(None), f"web_refused_{exc.code}")},

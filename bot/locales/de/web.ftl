@@ -34,6 +34,7 @@ web_refused_bad_launch = Die Startdaten von Telegram sind unlesbar: öffne den T
 web_refused_bad_signature = Telegrams Signatur dieser Seite stimmt nicht: öffne den Tisch erneut aus dem Chat.
 web_refused_stale_launch = Diese Seite wurde vor zu langer Zeit geöffnet: öffne den Tisch erneut aus dem Chat.
 web_refused_replayed = Dieser Link wurde schon benutzt: öffne den Tisch erneut aus dem Chat.
+web_refused_storage = Der Bot erreicht seine Datenbank gerade nicht: versuche es gleich noch einmal.
 web_refused_bad_link = Dieser Link stammt nicht vom Bot: öffne den Tisch erneut aus dem Chat.
 web_refused_other_table = Dieser Link gehört zu einem anderen Tisch.
 web_refused_stale_link = Dieser Link ist abgelaufen: frag den Bot erneut nach deiner Hand für einen neuen.

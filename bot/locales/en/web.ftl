@@ -34,6 +34,7 @@ web_refused_bad_launch = Telegram's launch data could not be read: open the tabl
 web_refused_bad_signature = Telegram's signature on this page does not check out: open the table again from the chat.
 web_refused_stale_launch = This page was opened too long ago: open the table again from the chat.
 web_refused_replayed = This link was used already: open the table again from the chat.
+web_refused_storage = The bot cannot reach its database just now: try again in a moment.
 web_refused_bad_link = This link is not one the bot made: open the table again from the chat.
 web_refused_other_table = This link is for another table.
 web_refused_stale_link = This link has expired: ask the bot for your hand again to get a new one.

@@ -34,6 +34,7 @@ web_refused_bad_launch = Les données de lancement de Telegram sont illisibles :
 web_refused_bad_signature = La signature de Telegram sur cette page n'est pas valide : rouvrez la table depuis le chat.
 web_refused_stale_launch = Cette page a été ouverte il y a trop longtemps : rouvrez la table depuis le chat.
 web_refused_replayed = Ce lien a déjà servi : rouvrez la table depuis le chat.
+web_refused_storage = Le bot n’accède pas à sa base de données pour l’instant : réessayez dans un moment.
 web_refused_bad_link = Ce lien ne vient pas du bot : rouvrez la table depuis le chat.
 web_refused_other_table = Ce lien est pour une autre table.
 web_refused_stale_link = Ce lien a expiré : redemandez votre main au bot pour en avoir un nouveau.
