@@ -31,6 +31,9 @@ async def repo(tmp_path: Path) -> AsyncIterator[SqliteRepository]:
     await repository.close()
 
 
+ADA, BOB = Actor("42", "Ada"), Actor("43", "Bob")
+
+
 def settings(**extra: Any) -> Settings:
     return Settings(_env_file=None, **{"bot_delay": 0.2, **extra})  # type: ignore[arg-type]
 
@@ -378,17 +381,24 @@ async def test_a_turn_with_a_deadline_is_sent_with_the_seconds_left(repo):
         await tables.close()
 
 
+async def two_and_a_bot(repo: SqliteRepository, *, bot_delay: float
+                        ) -> tuple[Tables, int, str]:
+    """A started Ochs & Esel table of Telegram's group -100: Ada (42), Bob (43) and a bot;
+    its tables, its id and the reference its page is opened with."""
+    tables = Tables(repo, RecordingSink(), platform="telegram",
+                    settings=settings(bot_delay=bot_delay))
+    await tables.start(run_scheduler=True)
+    reply = await tables.new_game(ADA, "-100", "ochs-esel", [])
+    assert (await tables.join(BOB, "-100")).ok
+    await tables.add_bot(ADA, "-100")
+    assert (await tables.start_game(ADA, "-100")).ok
+    table_id = reply.table_id or 0
+    return tables, table_id, await tables.ref(table_id)
+
+
 async def test_two_pages_at_one_table_each_see_the_others_move_within_a_second(repo):
     watchers = Watchers()
-    tables = Tables(repo, RecordingSink(), platform="telegram",
-                    settings=settings(bot_delay=0.1))
-    await tables.start(run_scheduler=True)
-    ada, bob = Actor("42", "Ada"), Actor("43", "Bob")
-    reply = await tables.new_game(ada, "-100", "ochs-esel", [])
-    assert (await tables.join(bob, "-100")).ok
-    await tables.add_bot(ada, "-100")
-    assert (await tables.start_game(ada, "-100")).ok
-    ref = await tables.ref(reply.table_id or 0)
+    tables, table_id, ref = await two_and_a_bot(repo, bot_delay=0.1)
     server = WebServer({"telegram": tables}, watchers, Signer(b"s" * 32), public_url=PUBLIC)
     port = await server.start("127.0.0.1", 0)
     url = f"http://127.0.0.1:{port}/ws"
@@ -403,12 +413,12 @@ async def test_two_pages_at_one_table_each_see_the_others_move_within_a_second(r
 
     try:
         async with aiohttp.ClientSession() as http:
-            pages = {"42": await page(ada), "43": await page(bob)}
+            pages = {"42": await page(ADA), "43": await page(BOB)}
             first = {uid: (await frames_until(ws, lambda f: f["type"] == "view"))[-1]
                      for uid, ws in pages.items()}
             watched = 0
             for _ in range(12):
-                live = await tables.live_table(reply.table_id or 0)
+                live = await tables.live_table(table_id)
                 assert live is not None and live.state is not None
                 version = live.row.version
                 to_act = live.game.to_act(live.state)[0]
@@ -453,16 +463,7 @@ async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(
     async def member(person: Person, table_id: int) -> bool:
         return True
 
-    tables = Tables(repo, RecordingSink(), platform="telegram",
-                    settings=settings(bot_delay=0.05))
-    await tables.start(run_scheduler=True)
-    ada, bob = Actor("42", "Ada"), Actor("43", "Bob")
-    reply = await tables.new_game(ada, "-100", "ochs-esel", [])
-    assert (await tables.join(bob, "-100")).ok
-    await tables.add_bot(ada, "-100")
-    assert (await tables.start_game(ada, "-100")).ok
-    table_id = reply.table_id or 0
-    ref = await tables.ref(table_id)
+    tables, table_id, ref = await two_and_a_bot(repo, bot_delay=0.05)
     server = WebServer({"telegram": tables}, Watchers(), Signer(b"s" * 32), public_url=PUBLIC,
                        telegram_token=TOKEN, is_member=member)
     port = await server.start("127.0.0.1", 0)
@@ -512,7 +513,7 @@ async def test_pages_sharing_a_table_version_each_get_only_their_own_seats_view(
                 if live.game.outcome(live.state) is not None:
                     break
                 mover = live.game.to_act(live.state)[0]
-                actor = {"42": ada, "43": bob}.get(live.seats[mover].user_id or "")
+                actor = {"42": ADA, "43": BOB}.get(live.seats[mover].user_id or "")
                 if actor is not None:
                     move = live.game.legal_moves(live.state, mover)[0]
                     assert (await tables.play(actor, "-100", str(move))).ok
