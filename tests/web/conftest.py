@@ -12,7 +12,7 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,39 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM)
         yield chromium
         chromium.close()
+
+class LoopThread:
+    """An event loop in a thread of its own, serving what a browser test reaches while
+    the test's own thread drives the browser (Playwright's sync API holds it)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    def launch(self, serve: Callable[[threading.Event], Coroutine[Any, Any, None]],
+               what: str) -> None:
+        """Run `serve(ready)` in the thread, and wait until it sets `ready`."""
+        ready = threading.Event()
+        self._thread = threading.Thread(target=asyncio.run, args=(serve(ready),), daemon=True)
+        self._thread.start()
+        assert ready.wait(30), f"{what} did not start"
+
+    async def serve_until_stopped(self, ready: threading.Event) -> None:
+        self.loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        ready.set()
+        await self._stop.wait()
+
+    def run(self, work: Any) -> Any:
+        """`work` (a coroutine) run on the thread's loop; its result."""
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(30)
+
+    def stop(self) -> None:
+        if self.loop is not None and self._stop is not None:
+            self.loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join(30)
 
 
 class LocalWeb:

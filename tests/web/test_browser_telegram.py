@@ -2,13 +2,11 @@
 beside it (WEB_URL), and chromium opening the `web_app` address of the player's hand
 message with the launch data Telegram adds. A move tapped there shows in the chat."""
 
-import asyncio
 import json
 import socket
 import threading
 import time
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from adapters.web.auth import Signer
@@ -17,7 +15,7 @@ from bot.tables import Actor
 from bot.web_view import Watchers
 from tests.adapters.telegram_rig import GROUP, Rig, hand_messages, table_messages
 from tests.fakes.telegram_api import FakeTelegram
-from tests.web.conftest import wait_until
+from tests.web.conftest import LoopThread, wait_until
 from tests.web.test_auth import signed
 from tests.web.test_browser import PHONE, my_turn, tap_move
 
@@ -28,23 +26,19 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-class TelegramBeside:
+class TelegramBeside(LoopThread):
     """The fake Telegram, the bot on it and the web server beside it, in a thread with its
     own event loop: the browser is driven from this one."""
 
     def __init__(self, database: Path) -> None:
+        super().__init__()
         self.database = database
         self.port = free_port()
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.fake: FakeTelegram | None = None
         self.rig: Rig | None = None
-        self._stop: asyncio.Event | None = None
-        self._thread: threading.Thread | None = None
 
     def start(self) -> "TelegramBeside":
-        ready = threading.Event()
-
-        async def serve() -> None:
+        async def serve(ready: threading.Event) -> None:
             async with FakeTelegram() as fake:
                 url = f"http://127.0.0.1:{self.port}"
                 rig = Rig(fake, self.database, web_url=url, bot_delay=0)
@@ -54,28 +48,14 @@ class TelegramBeside:
                 server.add("telegram", rig.tables, bot.web_member)
                 await server.start("127.0.0.1", self.port)
                 self.fake, self.rig = fake, rig
-                self.loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-                ready.set()
                 try:
-                    await self._stop.wait()
+                    await self.serve_until_stopped(ready)
                 finally:
                     await server.close()
                     await rig.stop()
 
-        self._thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
-        self._thread.start()
-        assert ready.wait(30), "the bot and its web server did not start"
+        self.launch(serve, "the bot and its web server")
         return self
-
-    def run(self, work: Any) -> Any:
-        assert self.loop is not None
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(30)
-
-    def stop(self) -> None:
-        if self.loop is not None and self._stop is not None:
-            self.loop.call_soon_threadsafe(self._stop.set)
-        if self._thread is not None:
-            self._thread.join(30)
 
 
 def test_the_hand_messages_web_app_opens_the_table_and_a_tapped_move_shows_in_chat(

@@ -4,7 +4,6 @@ showing what /leaderboard answers in that chat, in the player's own language; a 
 who asked to be forgotten is named nowhere on it. `python -m tests.web.test_ladder_browser`
 takes its screenshots (docs/web/ladder-360.png, ladder-1280.png)."""
 
-import asyncio
 import sys
 import tempfile
 import threading
@@ -19,7 +18,7 @@ from bot.tables import Actor, Tables
 from bot.web_view import Watchers
 from db.sqlite import SqliteRepository
 from tests.bot.conftest import RecordingSink
-from tests.web.conftest import wait_until
+from tests.web.conftest import LoopThread, wait_until
 from tests.web.test_auth import TOKEN
 from tests.web.test_boards import HOME, rated, table
 from tests.web.test_browser_telegram import free_port
@@ -31,24 +30,20 @@ REGULARS = ["zoe", *(f"p{n}" for n in range(9)), "maximilianevonundzuhohenzoller
 ADA = Actor("42", "Ada")
 
 
-class BoardBeside:
+class BoardBeside(LoopThread):
     """A Telegram group's tables with rated games behind them, and the web server, in a
     thread with its own event loop: the browser is driven from this one."""
 
     def __init__(self, database: Path) -> None:
+        super().__init__()
         self.database = database
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.tables: Tables | None = None
         self.server: WebServer | None = None
-        self._stop: asyncio.Event | None = None
-        self._thread: threading.Thread | None = None
 
     def start(self) -> "BoardBeside":
-        ready = threading.Event()
-
-        async def serve() -> None:
+        async def serve(ready: threading.Event) -> None:
             repo = SqliteRepository(self.database, writer_process=False)
             await repo.open()
             tables = Tables(repo, RecordingSink(), platform="telegram", settings=settings())
@@ -57,29 +52,15 @@ class BoardBeside:
                                public_url=self.url, telegram_token=TOKEN)
             await server.start("127.0.0.1", self.port)
             self.tables, self.server = tables, server
-            self.loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
-            ready.set()
             try:
-                await self._stop.wait()
+                await self.serve_until_stopped(ready)
             finally:
                 await server.close()
                 await tables.close()
                 await repo.close()
 
-        self._thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True)
-        self._thread.start()
-        assert ready.wait(30), "the web server did not start"
+        self.launch(serve, "the web server")
         return self
-
-    def run(self, work: Any) -> Any:
-        assert self.loop is not None
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(30)
-
-    def stop(self) -> None:
-        if self.loop is not None and self._stop is not None:
-            self.loop.call_soon_threadsafe(self._stop.set)
-        if self._thread is not None:
-            self._thread.join(30)
 
 
 async def prepare(tables: Tables) -> tuple[str, str]:
