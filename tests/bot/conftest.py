@@ -1,6 +1,7 @@
 """A table service on a real SQLite file, a fake clock and a sink that records deliveries."""
 
 import itertools
+import random
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +22,9 @@ from bot.live import Live
 from bot.render import encode_payload
 from bot.settings import Settings
 from bot.tables import Actor, Reply, Tables
-from db.repository import MessageRef, Repository
+from db.repository import FINISHED, MessageRef, Repository
 from db.sqlite import SqliteRepository
+from tests.botplay import bot_move
 
 ALICE = Actor("u1", "Alice")
 BOB = Actor("u2", "Bob")
@@ -35,6 +37,22 @@ CHANNEL = "chan-1"
 def person_at(live: Live, seat: int) -> Actor:
     """Which of Alice, Bob and Carol holds `seat`."""
     return next(a for a in (ALICE, BOB, CAROL) if a.user_id == live.seats[seat].user_id)
+
+
+async def people_play(tables: Tables, live: Live, people: dict[str, Actor], *,
+                      turns: int = 800) -> None:
+    """At `live`'s table in CHANNEL, each of `people` (by user id) plays as the easy bot
+    would, seeded by the table's version, whenever it is their turn (bots play their own),
+    for `turns` turns or until the game is finished."""
+    for _ in range(turns):
+        await tables.settle()
+        if live.row.status == FINISHED:
+            return
+        seat = live.game.to_act(live.state)[0]
+        actor = people.get(live.seats[seat].user_id or "")
+        if actor is not None:
+            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
+            assert (await tables.play(actor, CHANNEL, str(move))).ok
 
 
 @dataclass

@@ -12,8 +12,7 @@ from bot.authority import Press, RightsUnknown
 from bot.i18n import t
 from bot.render import encode_payload
 from db.repository import FINISHED, LOBBY, PLAYING
-from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE
-from tests.botplay import bot_move
+from tests.bot.conftest import ADMIN, ALICE, BOB, CAROL, CHANNEL, DAVE, people_play
 from tests.reliability.checks import row_state
 
 OTHER = "chan-2"  # Mallory's own group
@@ -316,7 +315,6 @@ async def test_a_key_that_cannot_be_read_is_refused_with_the_storage_sentence(ha
 
 async def finished_game(harness):
     """Alice, Bob and a bot played Nix für Ungut to its end."""
-    import random
 
     tables = harness.tables
     assert (await tables.new_game(ALICE, CHANNEL, "nix-fur-ungut", ["rounds=1",
@@ -325,16 +323,7 @@ async def finished_game(harness):
     assert (await tables.add_bot(ALICE, CHANNEL)).ok
     reply = await tables.start_game(ALICE, CHANNEL)
     live = await tables.live_table(reply.table_id)
-    people = {ALICE.user_id: ALICE, BOB.user_id: BOB}
-    for _ in range(500):
-        await tables.settle()
-        if live.row.status == FINISHED:
-            break
-        seat = live.game.to_act(live.state)[0]
-        actor = people.get(live.seats[seat].user_id or "")
-        if actor is not None:
-            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
-            assert (await tables.play(actor, CHANNEL, str(move))).ok
+    await people_play(tables, live, {ALICE.user_id: ALICE, BOB.user_id: BOB}, turns=500)
     assert live.row.status == FINISHED
     return live
 

@@ -11,7 +11,7 @@ import pytest
 from bot import commands
 from bot.ratings import community
 from db.repository import CANCELLED, FINISHED
-from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness
+from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, Harness, people_play
 from tests.botplay import bot_move
 
 GROUP = community("test", "g1")
@@ -37,19 +37,13 @@ async def play_out(harness, people, *, options=(), leaves=None, where=GROUP):
     reply = await tables.start_game(host, CHANNEL)
     live = await tables.live_table(reply.table_id)
     seated = {person.user_id: person for person in people}
-    for turn in range(800):
+    if leaves is not None:
+        await people_play(tables, live, seated, turns=1)
         await tables.settle()
-        if live.row.status == FINISHED:
-            break
-        if turn == 1 and leaves is not None:
+        if live.row.status != FINISHED:
             assert (await tables.leave(leaves, CHANNEL)).ok
             seated.pop(leaves.user_id)
-            continue
-        seat = live.game.to_act(live.state)[0]
-        actor = seated.get(live.seats[seat].user_id or "")
-        if actor is not None:
-            move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
-            assert (await tables.play(actor, CHANNEL, str(move))).ok
+    await people_play(tables, live, seated)
     assert live.row.status == FINISHED
     return live
 
@@ -246,14 +240,7 @@ async def test_the_game_keeps_a_team_record_naming_its_players(harness):
                                   community=GROUP)).ok
     assert (await tables.join(BOB, CHANNEL)).ok
     live = await tables.live_table((await tables.start_game(ALICE, CHANNEL)).table_id)
-    people = {ALICE.user_id: ALICE, BOB.user_id: BOB}
-    for _ in range(800):
-        await tables.settle()
-        if live.row.status == FINISHED:
-            break
-        seat = live.game.to_act(live.state)[0]
-        move = bot_move(live.game, live.state, seat, random.Random(live.row.version))
-        assert (await tables.play(people[live.seats[seat].user_id], CHANNEL, str(move))).ok
+    await people_play(tables, live, {ALICE.user_id: ALICE, BOB.user_id: BOB})
     assert live.row.status == FINISHED
     records = await ask(harness, CAROL, commands.Leaderboard(GROUP, ["the", "game"]))
     assert records.ok and "team records" in records.text
