@@ -64,6 +64,17 @@ def views(frame: dict[str, Any]) -> bool:
     return frame["type"] in {"view", "refused"}
 
 
+async def refused_and_unchanged(ws: Any, tables: Tables, table_id: int, move: str) -> None:
+    """The page plays `move`: it is refused in words, and the table stays as it was."""
+    before = await tables.live_table(table_id)
+    assert before is not None
+    await ws.send_json({"type": "play", "text": move})
+    answer = (await frames_until(ws, lambda f: f["type"] == "reply"))[-1]
+    assert not answer["ok"] and answer["text"]
+    after = await tables.live_table(table_id)
+    assert after is not None and after.row.version == before.row.version
+
+
 async def test_a_page_sees_a_move_while_the_chat_waits_for_its_turn(repo):
     sink = HeldSink()
     tables, table_id = await game(repo, sink)
@@ -141,12 +152,7 @@ async def test_a_page_left_open_after_its_seat_went_to_a_bot_changes_nothing(rep
             assert (await tables.leave(ben, "-100")).ok  # a bot takes the seat over
             live = await tables.live_table(table_id)
             assert live is not None and live.seats[1].is_bot
-            version = live.row.version
-            await ws.send_json({"type": "play", "text": f"play {hand[0]}"})
-            answer = (await frames_until(ws, lambda f: f["type"] == "reply"))[-1]
-            assert not answer["ok"] and answer["text"]
-            after = await tables.live_table(table_id)
-            assert after is not None and after.row.version == version
+            await refused_and_unchanged(ws, tables, table_id, f"play {hand[0]}")
     finally:
         await server.close()
         await tables.close()
@@ -169,15 +175,10 @@ async def test_a_page_of_an_ended_table_cannot_play_at_the_channels_next_one(rep
             live = await tables.live_table(new.table_id or 0)
             assert live is not None and live.state is not None
             assert live.seats[0].user_id == "42"
-            version = live.row.version
             # A move Ada could make at the new table, sent from the old table's page.
             seat = live.game.to_act(live.state)[0]
-            await ws.send_json({"type": "play",
-                                "text": str(live.game.legal_moves(live.state, seat)[0])})
-            answer = (await frames_until(ws, lambda f: f["type"] == "reply"))[-1]
-            assert not answer["ok"] and answer["text"]
-            after = await tables.live_table(new.table_id or 0)
-            assert after is not None and after.row.version == version
+            await refused_and_unchanged(ws, tables, live.id,
+                                        str(live.game.legal_moves(live.state, seat)[0]))
     finally:
         await server.close()
         await tables.close()
