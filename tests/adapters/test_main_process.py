@@ -6,6 +6,7 @@ import signal
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,16 +28,21 @@ async def start_bot(tmp_path: Path, **settings: str) -> asyncio.subprocess.Proce
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
+async def open_lobby(fake: FakeTelegram) -> Any:
+    """Once the bot polls, Alice opens an Ochs & Esel lobby in the group -1001; the group's
+    messages that show it."""
+    await fake.wait_for_call("getUpdates", timeout=30)
+    alice = fake.user(101, "Alice")
+    fake.add_chat(-1001, "supergroup", title="Cards")
+    fake.send_command(-1001, alice, "/newgame ochs rounds=1")
+    return await fake.wait_for(lambda: fake.find(-1001, contains="Ochs & Esel"), timeout=15)
+
+
 async def test_python_m_bot_serves_telegram_and_stops_cleanly_on_sigterm(tmp_path):
     async with FakeTelegram() as fake:
         proc = await start_bot(tmp_path, TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=fake.url)
         try:
-            await fake.wait_for_call("getUpdates", timeout=30)
-            alice = fake.user(101, "Alice")
-            fake.add_chat(-1001, "supergroup", title="Cards")
-            fake.send_command(-1001, alice, "/newgame ochs rounds=1")
-            lobby = await fake.wait_for(lambda: fake.find(-1001, contains="Ochs & Esel"),
-                                        timeout=15)
+            lobby = await open_lobby(fake)
             assert "Alice" in lobby[-1].text
         finally:
             proc.send_signal(signal.SIGTERM)
@@ -184,12 +190,7 @@ async def test_with_web_url_the_page_is_served_beside_telegram_and_the_metrics(t
                                WEB_URL="https://tapis.example", WEB_PORT=str(web_port),
                                METRICS_PORT=str(metrics_port), TELEGRAM_MINIAPP="table")
         try:
-            await fake.wait_for_call("getUpdates", timeout=30)
-            alice = fake.user(101, "Alice")
-            fake.add_chat(-1001, "supergroup", title="Cards")
-            fake.send_command(-1001, alice, "/newgame ochs rounds=1")
-            lobby = await fake.wait_for(lambda: fake.find(-1001, contains="Ochs & Esel"),
-                                        timeout=15)
+            lobby = await open_lobby(fake)
             urls = [b.get("url", "") for row in (lobby[-1].reply_markup or {}).get(
                 "inline_keyboard", []) for b in row]
             assert any(u.startswith(f"https://t.me/{fake.bot_username}/table?startapp=")
