@@ -578,12 +578,8 @@ class WebServer:
 
     async def _live(self, tables: Tables, table_id: int,
                     read: dict[tuple[str, int], Live | None] | None = None) -> Live | None:
-        """The table as it is now. One this process drives, checked and in memory, is its
-        copy as it stands, with nothing to read; another is read once per batch of pages."""
-        table = tables.in_memory(table_id)
-        if table is not None and not table.stale and tables.drives(table_id) \
-                and table_id in tables.verified and table.kept is not None:
-            return table.kept
+        """The table as it is now, asked once per batch of pages (`Tables.live_table` gives
+        a table this process drives from memory, and reads one another process drives)."""
         if read is None:
             return await tables.live_table(table_id)
         key = (tables.platform, table_id)
