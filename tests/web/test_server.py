@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.settings import Settings
 from bot.tables import Actor, Tables
 from bot.web_view import Watchers, seat_view
+from db.repository import StorageError
 from db.sqlite import SqliteRepository
 from tests.bot.conftest import RecordingSink
 from tests.web.test_auth import TOKEN, launch, signed
@@ -203,6 +204,29 @@ async def test_telegram_launch_data_opens_the_players_seat_once(repo):
                 assert answer.status == 403
                 body = await answer.json()
                 assert body["code"] == "replayed" and body["text"]
+    finally:
+        await server.close()
+        await tables.close()
+
+
+async def test_launch_data_is_refused_in_words_while_the_database_is_out(repo, monkeypatch):
+    """Whether launch data was used already is the shared database's to say: while it
+    cannot answer, the page is refused in words and given no session."""
+    server, tables, port, ref, _ = await chat_server(repo)
+    url = f"http://127.0.0.1:{port}"
+    data = signed(launch(start_param=ref, auth_date=str(int(time.time()) - 5)))
+
+    async def out(*args: Any) -> bool:
+        raise StorageError("the database is out")
+
+    monkeypatch.setattr(repo, "spend_login", out)
+    try:
+        async with aiohttp.ClientSession() as http, http.post(
+                f"{url}/api/telegram", json={"initData": data}) as answer:
+            assert answer.status == 403 and COOKIE not in answer.cookies
+            body = await answer.json()
+            assert body["code"] == "storage"
+            assert body["text"] == t("en", "web_refused_storage")
     finally:
         await server.close()
         await tables.close()
